@@ -1,0 +1,247 @@
+/**
+ * Cell math and the integer-keyed cell table shared by every structure:
+ * "grid coordinates -> hash map -> linked list in an array" (article 004).
+ *
+ * Cell coordinates are `Math.floor(coordinate / cellSize)`, computed the same
+ * way in every operation, so negative coordinates get cells as wide as positive
+ * ones and a point and a query always agree on its cell. They are kept as
+ * float64 integers rather than int32 so coordinates far from the origin (cell
+ * indices beyond 32 bits) still get cells of their own.
+ *
+ * @module
+ */
+
+/**
+ * Largest cell index magnitude handled by coordinate. Past 2^52 consecutive
+ * cells are no longer distinct doubles (c + 1 === c), so a structure treats an
+ * item there like an oversized one and checks it directly.
+ */
+export const MAX_CELL_INDEX = 2 ** 52;
+
+const TWO_POW_32 = 4294967296;
+
+/** Mixes 32 bits so neighbouring cells land far apart in the table (murmur3's finalizer). */
+function mix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * Folds the bits of an integral cell index above 32 into the hash. Int32 cells
+ * (the common case) skip the division.
+ */
+function high(c: number): number {
+  return (c | 0) === c ? 0 : Math.floor(c / TWO_POW_32) | 0;
+}
+
+/** Hash of a 2D cell, an unsigned 32-bit integer. Exact for any integral cell index. */
+export function hashCell2(cx: number, cy: number): number {
+  let h = Math.imul(cx | 0, 0x9e3779b1) ^ Math.imul(cy | 0, 0x7feb352d);
+  if ((cx | 0) !== cx || (cy | 0) !== cy) h ^= Math.imul(high(cx), 0x846ca68b) ^ Math.imul(high(cy), 0x68e31da4);
+  return mix32(h);
+}
+
+/** Hash of a 3D cell, an unsigned 32-bit integer. Exact for any integral cell index. */
+export function hashCell3(cx: number, cy: number, cz: number): number {
+  let h = Math.imul(cx | 0, 0x9e3779b1) ^ Math.imul(cy | 0, 0x7feb352d) ^ Math.imul(cz | 0, 0x2c1b3c6d);
+  if ((cx | 0) !== cx || (cy | 0) !== cy || (cz | 0) !== cz) {
+    h ^= Math.imul(high(cx), 0x846ca68b) ^ Math.imul(high(cy), 0x68e31da4) ^ Math.imul(high(cz), 0x297a2d39);
+  }
+  return mix32(h);
+}
+
+/** Smallest power of two >= n (and >= 1). */
+export function nextPowerOfTwo(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+/**
+ * Open-addressing table (linear probing, backward-shift deletion) from integral
+ * cell coordinates to dense cell ids, with a linked-list head and an entry
+ * count per cell. Ids stay stable while the cell lives, so lists and entries can
+ * refer to them across growth; ids of removed cells are reused.
+ *
+ * The table knows nothing of what is stored in the lists: the owner links its
+ * entries through `head` and keeps `count` up to date.
+ */
+export class CellTable {
+  /** 2 or 3: how many coordinates a cell key has. */
+  readonly dimension: 2 | 3;
+  /** Cell coordinates by id, `dimension` per cell. */
+  keys: Float64Array;
+  /** Hash of each cell by id, kept for growth and deletion. */
+  hashes: Uint32Array;
+  /** First entry of each cell's list, or -1. Owned by the caller. */
+  head: Int32Array;
+  /** Number of entries in each cell's list. Owned by the caller; 0 means the id is free. */
+  count: Int32Array;
+  /** Ids one past the highest id ever handed out: live ids are below it. */
+  idLimit = 0;
+  /** Number of live cells. */
+  size = 0;
+
+  private slots: Int32Array;
+  private mask: number;
+  private freeIds: Int32Array;
+  private freeCount = 0;
+
+  /** @param capacity number of cells to make room for before growing. */
+  constructor(dimension: 2 | 3, capacity = 64) {
+    this.dimension = dimension;
+    const cells = Math.max(16, nextPowerOfTwo(capacity));
+    this.keys = new Float64Array(cells * dimension);
+    this.hashes = new Uint32Array(cells);
+    this.head = new Int32Array(cells).fill(-1);
+    this.count = new Int32Array(cells);
+    this.freeIds = new Int32Array(cells);
+    // Load factor at most 1/2 keeps linear probes short.
+    this.slots = new Int32Array(cells * 2).fill(-1);
+    this.mask = cells * 2 - 1;
+  }
+
+  /** Id of cell (cx, cy), or -1 when it has no entries. */
+  find2(cx: number, cy: number): number {
+    const keys = this.keys;
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = hashCell2(cx, cy) & mask;
+    for (;;) {
+      const id = slots[s];
+      if (id < 0) return -1;
+      if (keys[id * 2] === cx && keys[id * 2 + 1] === cy) return id;
+      s = (s + 1) & mask;
+    }
+  }
+
+  /** Id of cell (cx, cy, cz), or -1 when it has no entries. */
+  find3(cx: number, cy: number, cz: number): number {
+    const keys = this.keys;
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = hashCell3(cx, cy, cz) & mask;
+    for (;;) {
+      const id = slots[s];
+      if (id < 0) return -1;
+      const k = id * 3;
+      if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) return id;
+      s = (s + 1) & mask;
+    }
+  }
+
+  /** Id of cell (cx, cy), created empty (head -1, count 0) if absent. */
+  insert2(cx: number, cy: number): number {
+    const found = this.find2(cx, cy);
+    if (found >= 0) return found;
+    const id = this.allocate(hashCell2(cx, cy));
+    this.keys[id * 2] = cx;
+    this.keys[id * 2 + 1] = cy;
+    return id;
+  }
+
+  /** Id of cell (cx, cy, cz), created empty (head -1, count 0) if absent. */
+  insert3(cx: number, cy: number, cz: number): number {
+    const found = this.find3(cx, cy, cz);
+    if (found >= 0) return found;
+    const id = this.allocate(hashCell3(cx, cy, cz));
+    this.keys[id * 3] = cx;
+    this.keys[id * 3 + 1] = cy;
+    this.keys[id * 3 + 2] = cz;
+    return id;
+  }
+
+  /** Removes a live cell from the table; its id may be handed out again. */
+  release(id: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = this.hashes[id] & mask;
+    while (slots[s] !== id) s = (s + 1) & mask;
+    // Backward-shift deletion: pull later members of the probe run into the
+    // hole so lookups never need tombstones.
+    let hole = s;
+    let next = (s + 1) & mask;
+    for (;;) {
+      const other = slots[next];
+      if (other < 0) break;
+      const home = this.hashes[other] & mask;
+      const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
+      if (!stays) {
+        slots[hole] = other;
+        hole = next;
+      }
+      next = (next + 1) & mask;
+    }
+    slots[hole] = -1;
+    this.head[id] = -1;
+    this.count[id] = 0;
+    this.freeIds[this.freeCount++] = id;
+    this.size--;
+  }
+
+  /** Forgets every cell; keeps the memory. */
+  clear(): void {
+    this.slots.fill(-1);
+    this.head.fill(-1);
+    this.count.fill(0);
+    this.idLimit = 0;
+    this.freeCount = 0;
+    this.size = 0;
+  }
+
+  private allocate(hash: number): number {
+    let id: number;
+    if (this.freeCount > 0) {
+      id = this.freeIds[--this.freeCount];
+    } else {
+      if (this.idLimit === this.head.length) this.growIds();
+      id = this.idLimit++;
+    }
+    this.hashes[id] = hash;
+    this.head[id] = -1;
+    this.count[id] = 0;
+    this.size++;
+    if (this.size * 2 > this.slots.length) this.growSlots();
+    else this.place(id, hash);
+    return id;
+  }
+
+  private place(id: number, hash: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = hash & mask;
+    while (slots[s] >= 0) s = (s + 1) & mask;
+    slots[s] = id;
+  }
+
+  private growIds(): void {
+    const cells = this.head.length * 2;
+    const keys = new Float64Array(cells * this.dimension);
+    keys.set(this.keys);
+    this.keys = keys;
+    const hashes = new Uint32Array(cells);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    const head = new Int32Array(cells).fill(-1);
+    head.set(this.head);
+    this.head = head;
+    const count = new Int32Array(cells);
+    count.set(this.count);
+    this.count = count;
+    const freeIds = new Int32Array(cells);
+    freeIds.set(this.freeIds.subarray(0, this.freeCount));
+    this.freeIds = freeIds;
+  }
+
+  /** Doubles the slot array and re-places every live id (the one being added included). */
+  private growSlots(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    this.mask = this.slots.length - 1;
+    const free = new Uint8Array(this.idLimit);
+    for (let i = 0; i < this.freeCount; i++) free[this.freeIds[i]] = 1;
+    for (let id = 0; id < this.idLimit; id++) if (free[id] === 0) this.place(id, this.hashes[id]);
+  }
+}

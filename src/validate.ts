@@ -1,0 +1,115 @@
+/**
+ * Argument checks shared by every structure. Each throws before anything is
+ * changed, so a rejected call leaves its structure exactly as it was.
+ *
+ * @module
+ */
+
+/** Formats a value for an error message: `-0`, `NaN`, strings quoted, objects by type. */
+export function describe(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value === null || value === undefined || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  return `a ${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value}`;
+}
+
+/** Throws a RangeError unless `value` is a finite number. */
+export function checkFinite(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new RangeError(`${name} must be a finite number, got ${describe(value)}`);
+  }
+}
+
+/** Throws a RangeError unless `value` is a finite number greater than zero. */
+export function checkPositive(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a finite number > 0, got ${describe(value)}`);
+  }
+}
+
+/** Throws a RangeError unless `value` is a number >= 0 (Infinity allowed, NaN not). */
+export function checkDistance(name: string, value: number): void {
+  if (typeof value !== 'number' || !(value >= 0)) {
+    throw new RangeError(`${name} must be a number >= 0, got ${describe(value)}`);
+  }
+}
+
+/** Throws a RangeError unless `value` is a finite number >= 0. */
+export function checkFiniteDistance(name: string, value: number): void {
+  if (typeof value !== 'number' || !(value >= 0) || value === Number.POSITIVE_INFINITY) {
+    throw new RangeError(`${name} must be a finite number >= 0, got ${describe(value)}`);
+  }
+}
+
+/** Throws a RangeError unless `value` is an integer in [min, max]. */
+export function checkInteger(name: string, value: number, min = 0, max = Number.MAX_SAFE_INTEGER): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in [${min}, ${max}]`;
+    throw new RangeError(`${name} must be an integer ${range}, got ${describe(value)}`);
+  }
+}
+
+/** Throws a RangeError unless `min <= max` for one axis of a box (both already known finite). */
+export function checkOrdered(minName: string, min: number, maxName: string, max: number): void {
+  if (min > max) {
+    throw new RangeError(`${minName} (${describe(min)}) must be <= ${maxName} (${describe(max)})`);
+  }
+}
+
+/** Any array of numbers a structure can read positions from. */
+export type NumericArray =
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | readonly number[];
+
+/**
+ * Checks a strided position layout and returns the number of whole points in it.
+ * Point i's first coordinate is at `offset + i * stride`, its last at that plus
+ * `dimension - 1`. The last record of an interleaved buffer may stop right after
+ * its last point; any other leftover is a partial point.
+ *
+ * @throws RangeError for a stride below the dimension, an offset outside the
+ * array, or a length that leaves a partial point.
+ */
+export function checkLayout(
+  positions: NumericArray,
+  dimension: number,
+  stride: number,
+  offset: number,
+  name = 'positions',
+): number {
+  if (positions === null || typeof positions !== 'object' || typeof positions.length !== 'number') {
+    throw new RangeError(`${name} must be an array or typed array of numbers, got ${describe(positions)}`);
+  }
+  checkInteger('stride', stride, dimension);
+  checkInteger('offset', offset, 0);
+  const length = positions.length;
+  if (offset > length || (offset === length && length > 0)) {
+    throw new RangeError(`offset (${offset}) is past the end of ${name} (length ${length})`);
+  }
+  const span = length - offset;
+  const count = span >= dimension ? Math.floor((span - dimension) / stride) + 1 : 0;
+  const leftover = span - (count === 0 ? 0 : (count - 1) * stride + dimension);
+  // Interleaved data ends with the other attributes of the last record.
+  const padding = Math.max(0, stride - dimension - (offset % stride));
+  if (leftover > padding) {
+    throw new RangeError(
+      `${name}.length (${length}) leaves a partial point: with offset ${offset}, stride ${stride} and dimension ${dimension}, ${leftover} value(s) are left over`,
+    );
+  }
+  return count;
+}
+
+/** The RangeError for a non-finite coordinate, naming the point by index. */
+export function pointError(name: string, index: number, axis: string, value: number): RangeError {
+  return new RangeError(`${name}: point ${index} has a non-finite ${axis} coordinate (${describe(value)})`);
+}
