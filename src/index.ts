@@ -3,4 +3,9 @@
  *
  * @packageDocumentation
  */
+
+export type { SpatialHashOptions } from './spatialhash/base.js';
+export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/base.js';
+export { SpatialHash2D } from './spatialhash/hash2d.js';
+export { SpatialHash3D } from './spatialhash/hash3d.js';
 export type { NumericArray } from './validate.js';

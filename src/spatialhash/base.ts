@@ -1,0 +1,426 @@
+/**
+ * What SpatialHash2D and SpatialHash3D share: item bookkeeping, the cell
+ * table, the entry lists and the overflow list. Nothing here depends on the
+ * dimension except the number of box coordinates per item; the loops over cell
+ * ranges, which do, live in the 2D and 3D classes.
+ *
+ * Layout ("grid coordinates -> hash map -> linked list in an array"):
+ * - an item gets a dense handle; its box, cell range, first entry and query
+ *   stamp sit in typed arrays indexed by the handle;
+ * - a cell is a dense id from {@link CellTable}, whose `head` starts a doubly
+ *   linked list of entries (one entry per item per cell) in typed arrays;
+ * - an item's entries are also chained to each other, so removing it unlinks
+ *   each entry in O(1) without searching any cell;
+ * - freed handles and entries go on free lists and are reused, so churn does not
+ *   grow memory.
+ *
+ * @module
+ */
+
+import { CellTable } from '../cells.js';
+import { checkInteger, checkPositive, describe } from '../validate.js';
+
+/** Options shared by {@link SpatialHash2D} and {@link SpatialHash3D}. */
+export interface SpatialHashOptions {
+  /**
+   * Edge length of a cell, in the units of your coordinates. Required; a finite
+   * number > 0. A good start is about twice the typical item size, or about the
+   * diameter of your typical query (see the README's guide).
+   */
+  cellSize: number;
+  /**
+   * An item whose box covers more cells than this is kept in an overflow list
+   * that every query checks directly, so one huge box never costs millions of
+   * cells. An integer >= 1. Default 256.
+   */
+  maxCellsPerItem?: number;
+  /** Number of items to make room for up front (the hash grows past it as needed). Default 64. */
+  initialCapacity?: number;
+}
+
+/** Default of {@link SpatialHashOptions.maxCellsPerItem}. */
+export const DEFAULT_MAX_CELLS_PER_ITEM = 256;
+
+const NONE = -1;
+
+/**
+ * Base of the dynamic spatial hashes; not exported from the package. Fields are
+ * public to the library's own modules (queries split by operation), not to users.
+ *
+ * @internal
+ */
+export abstract class SpatialHashBase<T> implements Iterable<T> {
+  /** Edge length of a cell, in coordinate units. */
+  readonly cellSize: number;
+  /** Items covering more cells than this go to the overflow list. */
+  readonly maxCellsPerItem: number;
+
+  /** @internal 2 or 3. */
+  readonly dim: 2 | 3;
+  /** @internal Box coordinates per item: 4 in 2D, 6 in 3D (all mins, then all maxes). */
+  readonly boxStride: number;
+  /** @internal Cell coordinates to cell ids, plus each cell's list head and entry count. */
+  readonly cells: CellTable;
+  /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
+  items: (T | undefined)[] = [];
+  /** @internal Handle by item. */
+  readonly handles = new Map<T, number>();
+  /** @internal 1 for a live handle. */
+  alive: Uint8Array;
+  /** @internal Stored boxes: minX, minY[, minZ], maxX, maxY[, maxZ] per handle. */
+  boxes: Float64Array;
+  /** @internal Cell range per handle, same layout as `boxes`; meaningless for overflow items. */
+  ranges: Float64Array;
+  /** @internal First entry of each handle's chain, or -1. */
+  firstEntry: Int32Array;
+  /** @internal Position in `overflow` of each handle, or -1 when it lives in cells. */
+  overflowPos: Int32Array;
+  /** @internal Query stamp per handle: a handle is reported once per query. */
+  stamps: Uint32Array;
+  /** @internal Handles of the overflow items, dense. */
+  overflow: Int32Array;
+  /** @internal Number of overflow items. */
+  overflowCount = 0;
+  /** @internal One past the highest handle ever used. */
+  handleLimit = 0;
+
+  /** @internal Handle owning each entry. */
+  entryHandle: Int32Array;
+  /** @internal Cell id of each entry. */
+  entryCell: Int32Array;
+  /** @internal Next entry in the same cell, or -1; doubles as the free-list link. */
+  entryNext: Int32Array;
+  /** @internal Previous entry in the same cell, or -1. */
+  entryPrev: Int32Array;
+  /** @internal Next entry of the same item, or -1. */
+  entryItemNext: Int32Array;
+  /** @internal Number of entries in use. */
+  entryCount = 0;
+
+  private freeHandles: Int32Array;
+  private freeHandleCount = 0;
+  private freeEntry = NONE;
+  private entryLimit = 0;
+  private stamp = 0;
+
+  protected constructor(dim: 2 | 3, options: SpatialHashOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new RangeError(`options must be an object with a cellSize, got ${describe(options)}`);
+    }
+    const { cellSize, maxCellsPerItem = DEFAULT_MAX_CELLS_PER_ITEM, initialCapacity = 64 } = options;
+    checkPositive('cellSize', cellSize);
+    checkInteger('maxCellsPerItem', maxCellsPerItem, 1);
+    checkInteger('initialCapacity', initialCapacity, 0, 2 ** 28);
+    this.cellSize = cellSize;
+    this.maxCellsPerItem = maxCellsPerItem;
+    this.dim = dim;
+    this.boxStride = dim * 2;
+    const items = Math.max(16, initialCapacity);
+    this.cells = new CellTable(dim, items);
+    this.alive = new Uint8Array(items);
+    this.boxes = new Float64Array(items * this.boxStride);
+    this.ranges = new Float64Array(items * this.boxStride);
+    this.firstEntry = new Int32Array(items).fill(NONE);
+    this.overflowPos = new Int32Array(items).fill(NONE);
+    this.stamps = new Uint32Array(items);
+    this.overflow = new Int32Array(16);
+    this.freeHandles = new Int32Array(items);
+    const entries = items * 2;
+    this.entryHandle = new Int32Array(entries);
+    this.entryCell = new Int32Array(entries);
+    this.entryNext = new Int32Array(entries);
+    this.entryPrev = new Int32Array(entries);
+    this.entryItemNext = new Int32Array(entries);
+  }
+
+  /** Number of items stored. O(1). */
+  get size(): number {
+    return this.handles.size;
+  }
+
+  /** Number of occupied cells (cells holding at least one entry). O(1). */
+  get cellCount(): number {
+    return this.cells.size;
+  }
+
+  /** Number of items kept in the overflow list (boxes covering more than `maxCellsPerItem` cells). O(1). */
+  get overflowSize(): number {
+    return this.overflowCount;
+  }
+
+  /** Whether `item` is stored (compared with SameValueZero, like a Map key). O(1). */
+  has(item: T): boolean {
+    return this.handles.has(item);
+  }
+
+  /**
+   * Removes `item`. O(number of cells it covers).
+   * @returns true if it was present, false (and nothing changes) otherwise.
+   */
+  remove(item: T): boolean {
+    const h = this.handles.get(item);
+    if (h === undefined) return false;
+    this.unlink(h);
+    this.handles.delete(item);
+    this.items[h] = undefined;
+    this.alive[h] = 0;
+    this.freeHandles[this.freeHandleCount++] = h;
+    return true;
+  }
+
+  /** Removes every item. Keeps the memory for reuse. O(capacity). */
+  clear(): void {
+    this.handles.clear();
+    this.cells.clear();
+    this.items.length = 0;
+    this.alive.fill(0);
+    this.firstEntry.fill(NONE);
+    this.overflowPos.fill(NONE);
+    this.overflowCount = 0;
+    this.handleLimit = 0;
+    this.freeHandleCount = 0;
+    this.freeEntry = NONE;
+    this.entryLimit = 0;
+    this.entryCount = 0;
+  }
+
+  /** Iterates over every item once, in no particular order. Do not insert or remove while iterating. */
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let h = 0; h < this.handleLimit; h++) {
+      if (this.alive[h] === 1) yield this.items[h] as T;
+    }
+  }
+
+  /**
+   * Calls `visit(item)` for every item once, in no particular order. Faster than
+   * `for...of`. Do not insert or remove while visiting.
+   */
+  forEach(visit: (item: T) => void): void {
+    for (let h = 0; h < this.handleLimit; h++) {
+      if (this.alive[h] === 1) visit(this.items[h] as T);
+    }
+  }
+
+  /**
+   * Checks every internal invariant and throws an Error describing the first one
+   * broken. O(items + entries + cells). For tests and debugging.
+   */
+  validate(): void {
+    const fail = (what: string): never => {
+      throw new Error(`SpatialHash invalid: ${what}`);
+    };
+    const cells = this.cells;
+    let live = 0;
+    let entries = 0;
+    const seenEntry = new Uint8Array(this.entryLimit);
+    for (let h = 0; h < this.handleLimit; h++) {
+      if (this.alive[h] !== 1) {
+        if (this.firstEntry[h] !== NONE || this.overflowPos[h] !== NONE) fail(`free handle ${h} still linked`);
+        continue;
+      }
+      live++;
+      if (this.handles.get(this.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
+      const b = h * this.boxStride;
+      for (let a = 0; a < this.dim; a++) {
+        if (!(this.boxes[b + a] <= this.boxes[b + this.dim + a])) fail(`handle ${h} has min > max on axis ${a}`);
+      }
+      if (this.overflowPos[h] !== NONE) {
+        if (this.overflow[this.overflowPos[h]] !== h) fail(`overflow position of ${h} is wrong`);
+        if (this.firstEntry[h] !== NONE) fail(`overflow item ${h} has cell entries`);
+        continue;
+      }
+      let cellsInRange = 1;
+      for (let a = 0; a < this.dim; a++) {
+        const lo = this.ranges[b + a];
+        const hi = this.ranges[b + this.dim + a];
+        if (lo !== this.cellOf(this.boxes[b + a]) || hi !== this.cellOf(this.boxes[b + this.dim + a])) {
+          fail(`cell range of ${h} does not match its box on axis ${a}`);
+        }
+        cellsInRange *= hi - lo + 1;
+      }
+      let own = 0;
+      for (let e = this.firstEntry[h]; e !== NONE; e = this.entryItemNext[e]) {
+        if (seenEntry[e] === 1) fail(`entry ${e} chained twice`);
+        seenEntry[e] = 1;
+        own++;
+        if (this.entryHandle[e] !== h) fail(`entry ${e} of ${h} names handle ${this.entryHandle[e]}`);
+        const id = this.entryCell[e];
+        for (let a = 0; a < this.dim; a++) {
+          const c = cells.keys[id * this.dim + a];
+          if (c < this.ranges[b + a] || c > this.ranges[b + this.dim + a])
+            fail(`entry ${e} of ${h} is outside its range`);
+        }
+      }
+      if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
+      entries += own;
+    }
+    if (live !== this.handles.size) fail(`${live} live handles but ${this.handles.size} items`);
+    if (entries !== this.entryCount) fail(`${entries} chained entries but entryCount ${this.entryCount}`);
+    let liveCells = 0;
+    for (let id = 0; id < cells.idLimit; id++) {
+      if (cells.head[id] === NONE) continue;
+      liveCells++;
+      const found =
+        this.dim === 2
+          ? cells.find2(cells.keys[id * 2], cells.keys[id * 2 + 1])
+          : cells.find3(cells.keys[id * 3], cells.keys[id * 3 + 1], cells.keys[id * 3 + 2]);
+      if (found !== id) fail(`cell ${id} is not found by its own key`);
+      let n = 0;
+      let prev = NONE;
+      for (let e = cells.head[id]; e !== NONE; e = this.entryNext[e]) {
+        if (this.entryPrev[e] !== prev) fail(`entry ${e} has a wrong prev link`);
+        if (this.entryCell[e] !== id) fail(`entry ${e} in list of cell ${id} names cell ${this.entryCell[e]}`);
+        if (seenEntry[e] !== 1) fail(`entry ${e} in cell ${id} belongs to no item`);
+        prev = e;
+        n++;
+      }
+      if (n !== cells.count[id]) fail(`cell ${id} counts ${cells.count[id]} entries but lists ${n}`);
+    }
+    if (liveCells !== cells.size) fail(`${liveCells} non-empty cells but the table holds ${cells.size}`);
+    for (let i = 0; i < this.overflowCount; i++) {
+      if (this.overflowPos[this.overflow[i]] !== i) fail(`overflow slot ${i} is inconsistent`);
+    }
+  }
+
+  /** @internal Cell index of one coordinate: floor, never truncation, so cell 0 is not twice as wide. */
+  cellOf(coordinate: number): number {
+    return Math.floor(coordinate / this.cellSize);
+  }
+
+  /**
+   * @internal A fresh stamp for a query that may meet an item in several cells.
+   * When the counter wraps, every stamp is cleared so no stale one can match.
+   */
+  nextStamp(): number {
+    if (this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+
+  /** @internal Handle of a present item, or an Error naming the method. */
+  protected handleOf(item: T, method: string): number {
+    const h = this.handles.get(item);
+    if (h === undefined) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
+    return h;
+  }
+
+  /** @internal Throws if `item` is present, before anything changes. */
+  protected checkAbsent(item: T): void {
+    if (this.handles.has(item)) throw new Error(`insert: the item is already in the hash (${describe(item)})`);
+  }
+
+  /** @internal Takes a handle for a new item and records it. */
+  protected allocateHandle(item: T): number {
+    let h: number;
+    if (this.freeHandleCount > 0) {
+      h = this.freeHandles[--this.freeHandleCount];
+    } else {
+      if (this.handleLimit === this.alive.length) this.growHandles();
+      h = this.handleLimit++;
+    }
+    this.items[h] = item;
+    this.alive[h] = 1;
+    this.handles.set(item, h);
+    return h;
+  }
+
+  /** @internal Links entry of handle `h` into cell `id` (from the table's insert). */
+  protected addEntry(h: number, id: number): void {
+    let e = this.freeEntry;
+    if (e !== NONE) {
+      this.freeEntry = this.entryNext[e];
+    } else {
+      if (this.entryLimit === this.entryHandle.length) this.growEntries();
+      e = this.entryLimit++;
+    }
+    const cells = this.cells;
+    const next = cells.head[id];
+    this.entryHandle[e] = h;
+    this.entryCell[e] = id;
+    this.entryNext[e] = next;
+    this.entryPrev[e] = NONE;
+    if (next !== NONE) this.entryPrev[next] = e;
+    cells.head[id] = e;
+    cells.count[id]++;
+    this.entryItemNext[e] = this.firstEntry[h];
+    this.firstEntry[h] = e;
+    this.entryCount++;
+  }
+
+  /** @internal Puts handle `h` on the overflow list. */
+  protected addOverflow(h: number): void {
+    if (this.overflowCount === this.overflow.length) {
+      const grown = new Int32Array(this.overflow.length * 2);
+      grown.set(this.overflow);
+      this.overflow = grown;
+    }
+    this.overflowPos[h] = this.overflowCount;
+    this.overflow[this.overflowCount++] = h;
+  }
+
+  /** @internal Takes handle `h` out of its cells or the overflow list. Empty cells leave the table. */
+  protected unlink(h: number): void {
+    const pos = this.overflowPos[h];
+    if (pos !== NONE) {
+      const last = this.overflow[--this.overflowCount];
+      this.overflow[pos] = last;
+      this.overflowPos[last] = pos;
+      this.overflowPos[h] = NONE;
+      return;
+    }
+    const cells = this.cells;
+    let e = this.firstEntry[h];
+    while (e !== NONE) {
+      const id = this.entryCell[e];
+      const prev = this.entryPrev[e];
+      const next = this.entryNext[e];
+      if (prev !== NONE) this.entryNext[prev] = next;
+      else cells.head[id] = next;
+      if (next !== NONE) this.entryPrev[next] = prev;
+      if (--cells.count[id] === 0) cells.release(id);
+      const following = this.entryItemNext[e];
+      this.entryNext[e] = this.freeEntry;
+      this.freeEntry = e;
+      this.entryCount--;
+      e = following;
+    }
+    this.firstEntry[h] = NONE;
+  }
+
+  private growHandles(): void {
+    const n = this.alive.length * 2;
+    const grow = <A extends Uint8Array | Uint32Array | Int32Array | Float64Array>(
+      old: A,
+      make: (n: number) => A,
+      fill?: number,
+    ) => {
+      const a = make(n);
+      if (fill !== undefined) a.fill(fill);
+      a.set(old as never);
+      return a;
+    };
+    this.alive = grow(this.alive, (k) => new Uint8Array(k));
+    this.stamps = grow(this.stamps, (k) => new Uint32Array(k));
+    this.firstEntry = grow(this.firstEntry, (k) => new Int32Array(k), NONE);
+    this.overflowPos = grow(this.overflowPos, (k) => new Int32Array(k), NONE);
+    this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
+    this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
+    this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
+  }
+
+  private growEntries(): void {
+    const n = this.entryHandle.length * 2;
+    const grow = (old: Int32Array) => {
+      const a = new Int32Array(n);
+      a.set(old);
+      return a;
+    };
+    this.entryHandle = grow(this.entryHandle);
+    this.entryCell = grow(this.entryCell);
+    this.entryNext = grow(this.entryNext);
+    this.entryPrev = grow(this.entryPrev);
+    this.entryItemNext = grow(this.entryItemNext);
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * SpatialHash2D: a dynamic, unbounded, sparse spatial hash of items with 2D
+ * axis-aligned boxes. Insert, update, remove and point / box / radius queries;
+ * ray casts, k-nearest and pairs live in their own modules.
+ *
+ * @module
+ */
+
+import { MAX_CELL_INDEX } from '../cells.js';
+import { checkDistance, checkFinite, checkOrdered } from '../validate.js';
+import { SpatialHashBase, type SpatialHashOptions } from './base.js';
+
+const NONE = -1;
+
+/**
+ * Widens a radius query's cell range by a few ulps so that float rounding in
+ * `x - r` can never leave out a cell whose items pass the exact distance test.
+ */
+const SLACK = 2 ** -48;
+
+/**
+ * A dynamic, unbounded, sparse spatial hash of items with 2D axis-aligned boxes
+ * (a point is a box of zero size). Items may be any value (objects, numbers,
+ * strings) and are compared like Map keys.
+ *
+ * Boxes are closed: touching counts as intersecting. Every query reports each
+ * matching item exactly once, with no false positives. Query cost is
+ * O(cells covered by the query + items in them + overflow items).
+ *
+ * @example
+ * ```ts
+ * const hash = new SpatialHash2D<Enemy>({ cellSize: 64 });
+ * hash.insert(enemy, enemy.x - 8, enemy.y - 8, enemy.x + 8, enemy.y + 8);
+ * const near = hash.queryRadius(player.x, player.y, 200);
+ * ```
+ * @typeParam T - the item type.
+ */
+export class SpatialHash2D<T> extends SpatialHashBase<T> {
+  /**
+   * @param options - `cellSize` (required), `maxCellsPerItem` (default 256), `initialCapacity` (default 64).
+   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is not a valid integer.
+   */
+  constructor(options: SpatialHashOptions) {
+    super(2, options);
+  }
+
+  /**
+   * Adds `item` with the box [minX, maxX] x [minY, maxY]; omit the max
+   * coordinates to insert a point. O(cells covered), amortised.
+   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * @throws Error if `item` is already present (use {@link SpatialHash2D.update}).
+   */
+  insert(item: T, minX: number, minY: number, maxX: number = minX, maxY: number = minY): void {
+    checkBox2(minX, minY, maxX, maxY);
+    this.checkAbsent(item);
+    const h = this.allocateHandle(item);
+    this.writeBox(h, minX, minY, maxX, maxY);
+    this.link(h);
+  }
+
+  /**
+   * Moves a present `item` to a new box. When the box still covers the same
+   * cells, only the stored box changes and no cell list is touched, so things
+   * that move a little every frame are cheap.
+   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * @throws Error if `item` is not present.
+   */
+  update(item: T, minX: number, minY: number, maxX: number = minX, maxY: number = minY): void {
+    checkBox2(minX, minY, maxX, maxY);
+    const h = this.handleOf(item, 'update');
+    const r = h * 4;
+    const ranges = this.ranges;
+    if (
+      this.overflowPos[h] === NONE &&
+      this.cellOf(minX) === ranges[r] &&
+      this.cellOf(minY) === ranges[r + 1] &&
+      this.cellOf(maxX) === ranges[r + 2] &&
+      this.cellOf(maxY) === ranges[r + 3]
+    ) {
+      this.writeBox(h, minX, minY, maxX, maxY);
+      return;
+    }
+    this.unlink(h);
+    this.writeBox(h, minX, minY, maxX, maxY);
+    this.link(h);
+  }
+
+  /**
+   * The stored box of `item` as [minX, minY, maxX, maxY], written into `out`
+   * when given, or undefined if the item is absent. O(1).
+   */
+  getBox(item: T, out: number[] = []): number[] | undefined {
+    const h = this.handles.get(item);
+    if (h === undefined) return undefined;
+    const b = h * 4;
+    out.length = 4;
+    for (let i = 0; i < 4; i++) out[i] = this.boxes[b + i];
+    return out;
+  }
+
+  /**
+   * Items whose box contains the point (x, y). O(items in its cell + overflow items).
+   * @param out - emptied, filled and returned, so a caller can query every frame without allocating.
+   * @throws RangeError if x or y is not finite.
+   */
+  queryPoint(x: number, y: number, out: T[] = []): T[] {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    out.length = 0;
+    const boxes = this.boxes;
+    const items = this.items;
+    const cx = this.cellOf(x);
+    const cy = this.cellOf(y);
+    // One cell holds an item at most once, so no stamps are needed here.
+    if (Math.abs(cx) <= MAX_CELL_INDEX && Math.abs(cy) <= MAX_CELL_INDEX) {
+      const id = this.cells.find2(cx, cy);
+      if (id !== NONE) {
+        const entryNext = this.entryNext;
+        const entryHandle = this.entryHandle;
+        for (let e = this.cells.head[id]; e !== NONE; e = entryNext[e]) {
+          const h = entryHandle[e];
+          const b = h * 4;
+          if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3]) out.push(items[h] as T);
+        }
+      }
+    }
+    for (let i = 0; i < this.overflowCount; i++) {
+      const h = this.overflow[i];
+      const b = h * 4;
+      if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3]) out.push(items[h] as T);
+    }
+    return out;
+  }
+
+  /**
+   * Items whose box intersects [minX, maxX] x [minY, maxY] (closed: touching
+   * counts). O(cells covered + items in them + overflow items); a query covering
+   * more cells than are occupied scans the occupied cells instead.
+   * @param out - emptied, filled and returned.
+   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   */
+  queryBox(minX: number, minY: number, maxX: number, maxY: number, out: T[] = []): T[] {
+    checkBox2(minX, minY, maxX, maxY);
+    out.length = 0;
+    this.collect(minX, minY, maxX, maxY, Number.NaN, Number.NaN, -1, out);
+    return out;
+  }
+
+  /**
+   * Items whose box is within Euclidean distance `radius` of (x, y): the
+   * distance from the point to the nearest point of the box, 0 inside it.
+   * @param radius - a number >= 0 (Infinity returns everything).
+   * @param out - emptied, filled and returned.
+   * @throws RangeError if x or y is not finite, or radius is negative or NaN.
+   */
+  queryRadius(x: number, y: number, radius: number, out: T[] = []): T[] {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkDistance('radius', radius);
+    out.length = 0;
+    const pad = radius + (Math.abs(x) + Math.abs(y) + radius) * SLACK;
+    this.collect(x - pad, y - pad, x + pad, y + pad, x, y, radius * radius, out);
+    return out;
+  }
+
+  /**
+   * Shared body of the box and radius queries: visits the cells of the range
+   * (or every occupied cell when that is fewer), each item once by stamp, and
+   * keeps those passing the box test, or the distance test when `r2 >= 0`.
+   */
+  private collect(minX: number, minY: number, maxX: number, maxY: number, x: number, y: number, r2: number, out: T[]) {
+    const cells = this.cells;
+    const boxes = this.boxes;
+    const items = this.items;
+    const stamps = this.stamps;
+    const entryNext = this.entryNext;
+    const entryHandle = this.entryHandle;
+    const s = this.nextStamp();
+    // Cells past MAX_CELL_INDEX are never stored (such items overflow), so clamp.
+    const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
+    const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
+    const cx1 = Math.min(this.cellOf(maxX), MAX_CELL_INDEX);
+    const cy1 = Math.min(this.cellOf(maxY), MAX_CELL_INDEX);
+    if (cx0 > cx1 || cy0 > cy1) {
+      // The range lies wholly past the stored cells; only overflow items can match.
+    } else if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > cells.size) {
+      // A query covering more cells than are occupied walks the occupied ones.
+      const keys = cells.keys;
+      for (let id = 0; id < cells.idLimit; id++) {
+        if (cells.head[id] === NONE) continue;
+        const kx = keys[id * 2];
+        const ky = keys[id * 2 + 1];
+        if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
+        for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+          const h = entryHandle[e];
+          if (stamps[h] === s) continue;
+          stamps[h] = s;
+          if (keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) out.push(items[h] as T);
+        }
+      }
+    } else {
+      for (let cx = cx0; cx <= cx1; cx++) {
+        for (let cy = cy0; cy <= cy1; cy++) {
+          const id = cells.find2(cx, cy);
+          if (id === NONE) continue;
+          for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+            const h = entryHandle[e];
+            if (stamps[h] === s) continue;
+            stamps[h] = s;
+            if (keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) out.push(items[h] as T);
+          }
+        }
+      }
+    }
+    for (let i = 0; i < this.overflowCount; i++) {
+      const h = this.overflow[i];
+      if (keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) out.push(items[h] as T);
+    }
+  }
+
+  private writeBox(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const b = h * 4;
+    this.boxes[b] = minX;
+    this.boxes[b + 1] = minY;
+    this.boxes[b + 2] = maxX;
+    this.boxes[b + 3] = maxY;
+  }
+
+  /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
+  private link(h: number): void {
+    const b = h * 4;
+    const cx0 = this.cellOf(this.boxes[b]);
+    const cy0 = this.cellOf(this.boxes[b + 1]);
+    const cx1 = this.cellOf(this.boxes[b + 2]);
+    const cy1 = this.cellOf(this.boxes[b + 3]);
+    const ranges = this.ranges;
+    ranges[b] = cx0;
+    ranges[b + 1] = cy0;
+    ranges[b + 2] = cx1;
+    ranges[b + 3] = cy1;
+    if (
+      !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
+      (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.maxCellsPerItem
+    ) {
+      this.addOverflow(h);
+      return;
+    }
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cy = cy0; cy <= cy1; cy++) this.addEntry(h, this.cells.insert2(cx, cy));
+    }
+  }
+}
+
+/** The box test, or the distance test when r2 >= 0 (a radius query). */
+function keep(
+  boxes: Float64Array,
+  b: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  x: number,
+  y: number,
+  r2: number,
+): boolean {
+  if (r2 < 0) return boxes[b] <= maxX && minX <= boxes[b + 2] && boxes[b + 1] <= maxY && minY <= boxes[b + 3];
+  const bx0 = boxes[b];
+  const bx1 = boxes[b + 2];
+  const by0 = boxes[b + 1];
+  const by1 = boxes[b + 3];
+  const dx = bx0 > x ? bx0 - x : x > bx1 ? x - bx1 : 0;
+  const dy = by0 > y ? by0 - y : y > by1 ? y - by1 : 0;
+  return dx * dx + dy * dy <= r2;
+}
+
+/** Validates a 2D box argument list: all finite, each min <= its max. */
+export function checkBox2(minX: number, minY: number, maxX: number, maxY: number): void {
+  checkFinite('minX', minX);
+  checkFinite('minY', minY);
+  checkFinite('maxX', maxX);
+  checkFinite('maxY', maxY);
+  checkOrdered('minX', minX, 'maxX', maxX);
+  checkOrdered('minY', minY, 'maxY', maxY);
+}

@@ -1,0 +1,335 @@
+/**
+ * SpatialHash3D: the 3D twin of SpatialHash2D. The hot loops are written out
+ * per dimension for speed; everything else is shared in base.ts.
+ *
+ * @module
+ */
+
+import { MAX_CELL_INDEX } from '../cells.js';
+import { checkDistance, checkFinite, checkOrdered } from '../validate.js';
+import { SpatialHashBase, type SpatialHashOptions } from './base.js';
+
+const NONE = -1;
+
+/** See hash2d.ts: keeps float rounding in `x - r` from dropping a cell. */
+const SLACK = 2 ** -48;
+
+/**
+ * A dynamic, unbounded, sparse spatial hash of items with 3D axis-aligned boxes
+ * (a point is a box of zero size). Every argument list takes z after y:
+ * (minX, minY, minZ, maxX, maxY, maxZ). Items may be any value and are compared
+ * like Map keys.
+ *
+ * Boxes are closed: touching counts as intersecting. Every query reports each
+ * matching item exactly once, with no false positives. Query cost is
+ * O(cells covered by the query + items in them + overflow items).
+ *
+ * @example
+ * ```ts
+ * const hash = new SpatialHash3D<Mesh>({ cellSize: 2 });
+ * hash.insert(mesh, -1, -1, -1, 1, 1, 1);
+ * const hit = hash.queryPoint(0, 0.5, 0);
+ * ```
+ * @typeParam T - the item type.
+ */
+export class SpatialHash3D<T> extends SpatialHashBase<T> {
+  /**
+   * @param options - `cellSize` (required), `maxCellsPerItem` (default 256), `initialCapacity` (default 64).
+   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is not a valid integer.
+   */
+  constructor(options: SpatialHashOptions) {
+    super(3, options);
+  }
+
+  /**
+   * Adds `item` with the box [minX, maxX] x [minY, maxY] x [minZ, maxZ]; omit
+   * the max coordinates to insert a point. O(cells covered), amortised.
+   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * @throws Error if `item` is already present (use {@link SpatialHash3D.update}).
+   */
+  insert(
+    item: T,
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number = minX,
+    maxY: number = minY,
+    maxZ: number = minZ,
+  ): void {
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    this.checkAbsent(item);
+    const h = this.allocateHandle(item);
+    this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
+    this.link(h);
+  }
+
+  /**
+   * Moves a present `item` to a new box. When the box still covers the same
+   * cells, only the stored box changes and no cell list is touched.
+   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * @throws Error if `item` is not present.
+   */
+  update(
+    item: T,
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number = minX,
+    maxY: number = minY,
+    maxZ: number = minZ,
+  ): void {
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    const h = this.handleOf(item, 'update');
+    const r = h * 6;
+    const ranges = this.ranges;
+    if (
+      this.overflowPos[h] === NONE &&
+      this.cellOf(minX) === ranges[r] &&
+      this.cellOf(minY) === ranges[r + 1] &&
+      this.cellOf(minZ) === ranges[r + 2] &&
+      this.cellOf(maxX) === ranges[r + 3] &&
+      this.cellOf(maxY) === ranges[r + 4] &&
+      this.cellOf(maxZ) === ranges[r + 5]
+    ) {
+      this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
+      return;
+    }
+    this.unlink(h);
+    this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
+    this.link(h);
+  }
+
+  /**
+   * The stored box of `item` as [minX, minY, minZ, maxX, maxY, maxZ], written
+   * into `out` when given, or undefined if the item is absent. O(1).
+   */
+  getBox(item: T, out: number[] = []): number[] | undefined {
+    const h = this.handles.get(item);
+    if (h === undefined) return undefined;
+    const b = h * 6;
+    out.length = 6;
+    for (let i = 0; i < 6; i++) out[i] = this.boxes[b + i];
+    return out;
+  }
+
+  /**
+   * Items whose box contains the point (x, y, z). O(items in its cell + overflow items).
+   * @param out - emptied, filled and returned, so a caller can query every frame without allocating.
+   * @throws RangeError if a coordinate is not finite.
+   */
+  queryPoint(x: number, y: number, z: number, out: T[] = []): T[] {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkFinite('z', z);
+    out.length = 0;
+    const boxes = this.boxes;
+    const items = this.items;
+    const cx = this.cellOf(x);
+    const cy = this.cellOf(y);
+    const cz = this.cellOf(z);
+    if (Math.max(Math.abs(cx), Math.abs(cy), Math.abs(cz)) <= MAX_CELL_INDEX) {
+      const id = this.cells.find3(cx, cy, cz);
+      if (id !== NONE) {
+        const entryNext = this.entryNext;
+        const entryHandle = this.entryHandle;
+        for (let e = this.cells.head[id]; e !== NONE; e = entryNext[e]) {
+          const h = entryHandle[e];
+          if (containsPoint(boxes, h * 6, x, y, z)) out.push(items[h] as T);
+        }
+      }
+    }
+    for (let i = 0; i < this.overflowCount; i++) {
+      const h = this.overflow[i];
+      if (containsPoint(boxes, h * 6, x, y, z)) out.push(items[h] as T);
+    }
+    return out;
+  }
+
+  /**
+   * Items whose box intersects the query box (closed: touching counts).
+   * O(cells covered + items in them + overflow items); a query covering more
+   * cells than are occupied scans the occupied cells instead.
+   * @param out - emptied, filled and returned.
+   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   */
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, out: T[] = []): T[] {
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    out.length = 0;
+    this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, out);
+    return out;
+  }
+
+  /**
+   * Items whose box is within Euclidean distance `radius` of (x, y, z): the
+   * distance from the point to the nearest point of the box, 0 inside it.
+   * @param radius - a number >= 0 (Infinity returns everything).
+   * @param out - emptied, filled and returned.
+   * @throws RangeError if a coordinate is not finite, or radius is negative or NaN.
+   */
+  queryRadius(x: number, y: number, z: number, radius: number, out: T[] = []): T[] {
+    checkFinite('x', x);
+    checkFinite('y', y);
+    checkFinite('z', z);
+    checkDistance('radius', radius);
+    out.length = 0;
+    const pad = radius + (Math.abs(x) + Math.abs(y) + Math.abs(z) + radius) * SLACK;
+    this.collect(x - pad, y - pad, z - pad, x + pad, y + pad, z + pad, x, y, z, radius * radius, out);
+    return out;
+  }
+
+  /** Shared body of the box and radius queries; see SpatialHash2D's. */
+  private collect(
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    x: number,
+    y: number,
+    z: number,
+    r2: number,
+    out: T[],
+  ): void {
+    const cells = this.cells;
+    const boxes = this.boxes;
+    const items = this.items;
+    const stamps = this.stamps;
+    const entryNext = this.entryNext;
+    const entryHandle = this.entryHandle;
+    const s = this.nextStamp();
+    const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
+    const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
+    const cz0 = Math.max(this.cellOf(minZ), -MAX_CELL_INDEX);
+    const cx1 = Math.min(this.cellOf(maxX), MAX_CELL_INDEX);
+    const cy1 = Math.min(this.cellOf(maxY), MAX_CELL_INDEX);
+    const cz1 = Math.min(this.cellOf(maxZ), MAX_CELL_INDEX);
+    if (cx0 > cx1 || cy0 > cy1 || cz0 > cz1) {
+      // The range lies wholly past the stored cells; only overflow items can match.
+    } else if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > cells.size) {
+      const keys = cells.keys;
+      for (let id = 0; id < cells.idLimit; id++) {
+        if (cells.head[id] === NONE) continue;
+        const k = id * 3;
+        if (keys[k] < cx0 || keys[k] > cx1 || keys[k + 1] < cy0 || keys[k + 1] > cy1) continue;
+        if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
+        for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+          const h = entryHandle[e];
+          if (stamps[h] === s) continue;
+          stamps[h] = s;
+          if (keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) out.push(items[h] as T);
+        }
+      }
+    } else {
+      for (let cx = cx0; cx <= cx1; cx++) {
+        for (let cy = cy0; cy <= cy1; cy++) {
+          for (let cz = cz0; cz <= cz1; cz++) {
+            const id = cells.find3(cx, cy, cz);
+            if (id === NONE) continue;
+            for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+              const h = entryHandle[e];
+              if (stamps[h] === s) continue;
+              stamps[h] = s;
+              if (keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) out.push(items[h] as T);
+            }
+          }
+        }
+      }
+    }
+    for (let i = 0; i < this.overflowCount; i++) {
+      const h = this.overflow[i];
+      if (keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) out.push(items[h] as T);
+    }
+  }
+
+  private writeBox(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number) {
+    const b = h * 6;
+    const boxes = this.boxes;
+    boxes[b] = minX;
+    boxes[b + 1] = minY;
+    boxes[b + 2] = minZ;
+    boxes[b + 3] = maxX;
+    boxes[b + 4] = maxY;
+    boxes[b + 5] = maxZ;
+  }
+
+  /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
+  private link(h: number): void {
+    const b = h * 6;
+    const ranges = this.ranges;
+    for (let i = 0; i < 6; i++) ranges[b + i] = this.cellOf(this.boxes[b + i]);
+    const cx0 = ranges[b];
+    const cy0 = ranges[b + 1];
+    const cz0 = ranges[b + 2];
+    const cx1 = ranges[b + 3];
+    const cy1 = ranges[b + 4];
+    const cz1 = ranges[b + 5];
+    if (
+      !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
+      (cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > this.maxCellsPerItem
+    ) {
+      this.addOverflow(h);
+      return;
+    }
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cy = cy0; cy <= cy1; cy++) {
+        for (let cz = cz0; cz <= cz1; cz++) this.addEntry(h, this.cells.insert3(cx, cy, cz));
+      }
+    }
+  }
+}
+
+function containsPoint(boxes: Float64Array, b: number, x: number, y: number, z: number): boolean {
+  return (
+    boxes[b] <= x &&
+    x <= boxes[b + 3] &&
+    boxes[b + 1] <= y &&
+    y <= boxes[b + 4] &&
+    boxes[b + 2] <= z &&
+    z <= boxes[b + 5]
+  );
+}
+
+/** The box test, or the distance test when r2 >= 0 (a radius query). */
+function keep(
+  boxes: Float64Array,
+  b: number,
+  minX: number,
+  minY: number,
+  minZ: number,
+  maxX: number,
+  maxY: number,
+  maxZ: number,
+  x: number,
+  y: number,
+  z: number,
+  r2: number,
+): boolean {
+  if (r2 < 0) {
+    return (
+      boxes[b] <= maxX &&
+      minX <= boxes[b + 3] &&
+      boxes[b + 1] <= maxY &&
+      minY <= boxes[b + 4] &&
+      boxes[b + 2] <= maxZ &&
+      minZ <= boxes[b + 5]
+    );
+  }
+  const dx = boxes[b] > x ? boxes[b] - x : x > boxes[b + 3] ? x - boxes[b + 3] : 0;
+  const dy = boxes[b + 1] > y ? boxes[b + 1] - y : y > boxes[b + 4] ? y - boxes[b + 4] : 0;
+  const dz = boxes[b + 2] > z ? boxes[b + 2] - z : z > boxes[b + 5] ? z - boxes[b + 5] : 0;
+  return dx * dx + dy * dy + dz * dz <= r2;
+}
+
+/** Validates a 3D box argument list: all finite, each min <= its max. */
+export function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+  checkFinite('minX', minX);
+  checkFinite('minY', minY);
+  checkFinite('minZ', minZ);
+  checkFinite('maxX', maxX);
+  checkFinite('maxY', maxY);
+  checkFinite('maxZ', maxZ);
+  checkOrdered('minX', minX, 'maxX', maxX);
+  checkOrdered('minY', minY, 'maxY', maxY);
+  checkOrdered('minZ', minZ, 'maxZ', maxZ);
+}
