@@ -12,7 +12,9 @@ export function describe(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null || value === undefined || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
-  return `a ${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value}`;
+  if (typeof value === 'function') return 'a function';
+  const name = (value as object).constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : 'an object';
 }
 
 /** Throws a RangeError unless `value` is a finite number. */
