@@ -1,0 +1,291 @@
+/**
+ * Workload 5: a game broadphase. 20,000 boxes in a 2000 x 2000 world (sides
+ * 1..40, plus 5 huge ones of 300..1000), 5% of them (fixed movers with a
+ * velocity, bouncing off the walls) move each frame for 300 frames. Per
+ * frame: apply the moves, find all overlapping pairs, run 100 box queries.
+ * Each contender replays the same precomputed frames from the same start.
+ *
+ * @module
+ */
+import boxIntersect from 'box-intersect';
+import Flatbush from 'flatbush';
+import RBush from 'rbush';
+import { SpatialHash2D } from '../src/index.js';
+import { type Contender, measure, median, ms, percentile, random, ratio, table } from './harness.js';
+
+const OURS = 'SpatialHash2D';
+const WORLD = 2000;
+const QUERIES = 100;
+
+interface Scene {
+  count: number;
+  frames: number;
+  /** Initial boxes, minX minY maxX maxY per box. */
+  boxes: Float64Array;
+  movers: Uint32Array;
+  /** Per frame, per mover, its new box. */
+  moves: Float64Array;
+  /** Per frame, QUERIES query boxes. */
+  queries: Float64Array;
+}
+
+function makeScene(count: number, frames: number, seed: number): Scene {
+  const rand = random(seed);
+  const boxes = new Float64Array(count * 4);
+  const huge = 5;
+  for (let i = 0; i < count; i++) {
+    const w = i < huge ? 300 + rand() * 700 : 1 + rand() * 39;
+    const h = i < huge ? 300 + rand() * 700 : 1 + rand() * 39;
+    const x = rand() * (WORLD - w);
+    const y = rand() * (WORLD - h);
+    boxes.set([x, y, x + w, y + h], i * 4);
+  }
+  // Movers are ordinary boxes: the huge ones (ids below 5) stay put.
+  const moverCount = Math.round(count * 0.05);
+  const movers = new Uint32Array(moverCount);
+  for (let k = 0; k < moverCount; k++) movers[k] = huge + Math.floor((k * (count - huge)) / moverCount);
+  const vx = new Float64Array(moverCount);
+  const vy = new Float64Array(moverCount);
+  for (let k = 0; k < moverCount; k++) {
+    vx[k] = (rand() - 0.5) * 6;
+    vy[k] = (rand() - 0.5) * 6;
+  }
+  const current = boxes.slice();
+  const moves = new Float64Array(frames * moverCount * 4);
+  const queries = new Float64Array(frames * QUERIES * 4);
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < moverCount; k++) {
+      const b = movers[k] * 4;
+      const w = current[b + 2] - current[b];
+      const h = current[b + 3] - current[b + 1];
+      let x = current[b] + vx[k];
+      let y = current[b + 1] + vy[k];
+      if (x < 0 || x + w > WORLD) {
+        vx[k] = -vx[k];
+        x = Math.min(Math.max(x, 0), WORLD - w);
+      }
+      if (y < 0 || y + h > WORLD) {
+        vy[k] = -vy[k];
+        y = Math.min(Math.max(y, 0), WORLD - h);
+      }
+      current.set([x, y, x + w, y + h], b);
+      moves.set([x, y, x + w, y + h], (f * moverCount + k) * 4);
+    }
+    for (let q = 0; q < QUERIES; q++) {
+      const w = 50 + rand() * 150;
+      const h = 50 + rand() * 150;
+      const x = rand() * (WORLD - w);
+      const y = rand() * (WORLD - h);
+      queries.set([x, y, x + w, y + h], (f * QUERIES + q) * 4);
+    }
+  }
+  return { count, frames, boxes, movers, moves, queries };
+}
+
+/**
+ * What a contender does per frame. `frame` applies frame f's moves, counts
+ * its pairs and queries into the shared tally.
+ */
+interface Engine {
+  frame(f: number): void;
+}
+
+interface Tally {
+  count: number;
+  sum: number;
+}
+
+function pair(t: Tally, a: number, b: number): void {
+  t.count++;
+  t.sum = (t.sum + Math.imul(a + 1, b + 1)) | 0;
+}
+
+function spatialHashEngine(scene: Scene, t: Tally, cellSize: number): Engine {
+  const { boxes, movers, moves, queries, count } = scene;
+  const hash = new SpatialHash2D<number>({ cellSize, initialCapacity: count });
+  for (let i = 0; i < count; i++) hash.insert(i, boxes[i * 4], boxes[i * 4 + 1], boxes[i * 4 + 2], boxes[i * 4 + 3]);
+  const out: number[] = [];
+  const onPair = (a: number, b: number) => pair(t, a, b);
+  return {
+    frame(f) {
+      for (let k = 0; k < movers.length; k++) {
+        const m = (f * movers.length + k) * 4;
+        hash.update(movers[k], moves[m], moves[m + 1], moves[m + 2], moves[m + 3]);
+      }
+      hash.forEachPair(onPair);
+      for (let q = 0; q < QUERIES; q++) {
+        const b = (f * QUERIES + q) * 4;
+        hash.queryBox(queries[b], queries[b + 1], queries[b + 2], queries[b + 3], out);
+        for (let k = 0; k < out.length; k++) pair(t, q, out[k]);
+      }
+    },
+  };
+}
+
+interface RBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  id: number;
+}
+
+function rbushEngine(scene: Scene, t: Tally): Engine {
+  const { boxes, movers, moves, queries, count } = scene;
+  const items: RBox[] = [];
+  for (let i = 0; i < count; i++) {
+    items.push({ minX: boxes[i * 4], minY: boxes[i * 4 + 1], maxX: boxes[i * 4 + 2], maxY: boxes[i * 4 + 3], id: i });
+  }
+  const tree = new RBush<RBox>();
+  tree.load(items);
+  const query = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  return {
+    frame(f) {
+      for (let k = 0; k < movers.length; k++) {
+        const m = (f * movers.length + k) * 4;
+        const item = items[movers[k]];
+        tree.remove(item);
+        item.minX = moves[m];
+        item.minY = moves[m + 1];
+        item.maxX = moves[m + 2];
+        item.maxY = moves[m + 3];
+        tree.insert(item);
+      }
+      for (let i = 0; i < count; i++) {
+        const found = tree.search(items[i]);
+        for (let k = 0; k < found.length; k++) if (found[k].id > i) pair(t, i, found[k].id);
+      }
+      for (let q = 0; q < QUERIES; q++) {
+        const b = (f * QUERIES + q) * 4;
+        query.minX = queries[b];
+        query.minY = queries[b + 1];
+        query.maxX = queries[b + 2];
+        query.maxY = queries[b + 3];
+        const found = tree.search(query);
+        for (let k = 0; k < found.length; k++) pair(t, q, found[k].id);
+      }
+    },
+  };
+}
+
+function flatbushEngine(scene: Scene, t: Tally): Engine {
+  const { movers, moves, queries, count } = scene;
+  const current = scene.boxes.slice();
+  return {
+    frame(f) {
+      for (let k = 0; k < movers.length; k++) {
+        const m = (f * movers.length + k) * 4;
+        current.set(moves.subarray(m, m + 4), movers[k] * 4);
+      }
+      const index = new Flatbush(count);
+      for (let i = 0; i < count; i++)
+        index.add(current[i * 4], current[i * 4 + 1], current[i * 4 + 2], current[i * 4 + 3]);
+      index.finish();
+      for (let i = 0; i < count; i++) {
+        const found = index.search(current[i * 4], current[i * 4 + 1], current[i * 4 + 2], current[i * 4 + 3]);
+        for (let k = 0; k < found.length; k++) if (found[k] > i) pair(t, i, found[k]);
+      }
+      for (let q = 0; q < QUERIES; q++) {
+        const b = (f * QUERIES + q) * 4;
+        const found = index.search(queries[b], queries[b + 1], queries[b + 2], queries[b + 3]);
+        for (let k = 0; k < found.length; k++) pair(t, q, found[k]);
+      }
+    },
+  };
+}
+
+function boxIntersectEngine(scene: Scene, t: Tally): Engine {
+  const { boxes, movers, moves, queries, count } = scene;
+  // box-intersect takes an array of [minX, minY, maxX, maxY] boxes.
+  const list: Float64Array[] = [];
+  for (let i = 0; i < count; i++) list.push(boxes.slice(i * 4, i * 4 + 4));
+  const queryList: Float64Array[] = [];
+  for (let q = 0; q < QUERIES; q++) queryList.push(new Float64Array(4));
+  // Returning anything but undefined would stop box-intersect early.
+  const onPair = (a: number, b: number): undefined => {
+    pair(t, a, b);
+  };
+  const onQuery = (i: number, q: number): undefined => {
+    pair(t, q, i);
+  };
+  return {
+    frame(f) {
+      for (let k = 0; k < movers.length; k++) {
+        const m = (f * movers.length + k) * 4;
+        list[movers[k]].set(moves.subarray(m, m + 4));
+      }
+      boxIntersect(list, onPair);
+      for (let q = 0; q < QUERIES; q++)
+        queryList[q].set(queries.subarray((f * QUERIES + q) * 4, (f * QUERIES + q + 1) * 4));
+      boxIntersect(list, queryList, onQuery);
+    },
+  };
+}
+
+/** Runs workload 5 and returns its markdown section. */
+export function broadphase(quick: boolean): string {
+  const frames = quick ? 60 : 300;
+  const scene = makeScene(20000, frames, 5);
+  const cellSize = 40;
+  const engines: [string, (t: Tally) => Engine][] = [
+    [OURS, (t) => spatialHashEngine(scene, t, cellSize)],
+    ['rbush (remove + insert, search per box)', (t) => rbushEngine(scene, t)],
+    ['flatbush (rebuilt per frame, search per box)', (t) => flatbushEngine(scene, t)],
+    ['box-intersect (all pairs + bipartite queries)', (t) => boxIntersectEngine(scene, t)],
+  ];
+  const frameTimes: number[][][] = engines.map(() => []);
+  const contenders: Contender[] = engines.map(([name, make], k) => ({
+    name,
+    run() {
+      const tally: Tally = { count: 0, sum: 0 };
+      const engine = make(tally);
+      const times = new Array<number>(frames);
+      for (let f = 0; f < frames; f++) {
+        const start = performance.now();
+        engine.frame(f);
+        times[f] = performance.now() - start;
+      }
+      frameTimes[k].push(times);
+      return tally.count * 4294967296 + (tally.sum >>> 0);
+    },
+  }));
+  console.log(`  broadphase: ${contenders.length} contenders x ${frames} frames`);
+  const timings = measure('broadphase', contenders, { reps: 5 });
+  const rows: string[][] = [];
+  let oursMedian = 0;
+  timings.forEach((timing, k) => {
+    // The timed runs are the last ones each contender made.
+    const timed = frameTimes[k].slice(-timing.times.length).flat();
+    const p50 = median(timed);
+    const p99 = percentile(timed, 99);
+    if (k === 0) oursMedian = p50;
+    rows.push([
+      timing.name,
+      ms(p50),
+      ms(p99),
+      (p99 / p50).toFixed(2),
+      ms(percentile(timed, 100)),
+      ms(timing.median),
+      String(timing.times.length),
+      ratio(p50, oursMedian),
+    ]);
+  });
+  const answer = timings[0].answer;
+  return [
+    '## 5. Game broadphase',
+    `20,000 boxes in 2000 x 2000 (sides 1..40, 5 huge of 300..1000), 1,000 movers (5%) per frame, ${frames} frames; per frame: moves, all overlapping pairs, 100 box queries of 50..200. SpatialHash2D cellSize = ${cellSize} (about twice the mean box side). Frame statistics over all frames of all timed runs; the ratio compares median frame times. ${Math.floor(answer / 4294967296).toLocaleString('en-US')} pairs + query hits over the ${frames} frames, identical for every contender.`,
+    table(
+      [
+        'contender',
+        'frame median ms',
+        'frame p99 ms',
+        'p99 / median',
+        'worst frame ms',
+        `run median ms (${frames} frames + build)`,
+        'runs',
+        `ratio to ${OURS}`,
+      ],
+      rows,
+    ),
+  ].join('\n\n');
+}

@@ -1,0 +1,94 @@
+/**
+ * Seeded point sets shared by the workloads. Every generator is a pure
+ * function of its arguments, so each contender and the C floor see the same
+ * numbers.
+ *
+ * @module
+ */
+import { gaussian, random, shuffle } from './harness.js';
+
+/** Radius that gives about `neighbors` other points per point at unit density in 2D. */
+export function radiusFor2D(neighbors: number): number {
+  return Math.sqrt(neighbors / Math.PI);
+}
+
+/**
+ * `n` points uniform in a square of side sqrt(n) (unit density), interleaved
+ * x, y in a Float64Array.
+ */
+export function uniform2D(n: number, seed: number): Float64Array {
+  const rand = random(seed);
+  const side = Math.sqrt(n);
+  const out = new Float64Array(n * 2);
+  for (let i = 0; i < out.length; i++) out[i] = rand() * side;
+  return out;
+}
+
+/**
+ * `n` points in gaussian blobs of very different widths over a square of side
+ * sqrt(n), plus a heavy tail: 3% of the points scattered with a Pareto-like
+ * distance from the centre, some of them thousands of sides away. Dense blobs
+ * overfill a grid's cells, the tail spreads it over a huge extent: the case
+ * where a fixed cell size suffers. The square's average density matches
+ * {@link uniform2D}.
+ */
+export function clustered2D(n: number, seed: number): Float64Array {
+  const rand = random(seed);
+  const normal = gaussian(rand);
+  const side = Math.sqrt(n);
+  const blobs = 200;
+  const cx = new Float64Array(blobs);
+  const cy = new Float64Array(blobs);
+  const sigma = new Float64Array(blobs);
+  for (let b = 0; b < blobs; b++) {
+    cx[b] = rand() * side;
+    cy[b] = rand() * side;
+    // Widths spread over a factor 20: the tightest blobs peak at about 30
+    // times the square's average density, the widest are nearly uniform.
+    sigma[b] = side * 0.005 * 20 ** rand();
+  }
+  const out = new Float64Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    if (rand() < 0.03) {
+      const angle = 2 * Math.PI * rand();
+      const distance = (side / 2) * (1 - rand()) ** -1.5;
+      out[2 * i] = side / 2 + Math.cos(angle) * distance;
+      out[2 * i + 1] = side / 2 + Math.sin(angle) * distance;
+      continue;
+    }
+    const b = Math.floor(rand() * blobs);
+    out[2 * i] = cx[b] + normal() * sigma[b];
+    out[2 * i + 1] = cy[b] + normal() * sigma[b];
+  }
+  return out;
+}
+
+/**
+ * `n` points on a cubic lattice of spacing 1, each jittered by up to 0.25 per
+ * axis, in shuffled order (so index order says nothing about position).
+ * Interleaved x, y, z in a Float64Array.
+ */
+export function jitteredLattice3D(n: number, seed: number): Float64Array {
+  const rand = random(seed);
+  const side = Math.ceil(Math.cbrt(n));
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  shuffle(order, rand);
+  const out = new Float64Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const cell = order[i];
+    const x = cell % side;
+    const y = Math.floor(cell / side) % side;
+    const z = Math.floor(cell / (side * side));
+    out[3 * i] = x + (rand() - 0.5) * 0.5;
+    out[3 * i + 1] = y + (rand() - 0.5) * 0.5;
+    out[3 * i + 2] = z + (rand() - 0.5) * 0.5;
+  }
+  return out;
+}
+
+/** Formats a point count as 1e5, 1e6 or the plain number. */
+export function sizeLabel(n: number): string {
+  const e = Math.log10(n);
+  return Number.isInteger(e) ? `1e${e}` : String(n);
+}

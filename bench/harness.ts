@@ -1,0 +1,267 @@
+/**
+ * The measuring side of `npm run bench`: seeded random numbers, a garbage
+ * collector handle, the interleaved timing loop with its answer check, and
+ * the markdown tables.
+ *
+ * @module
+ */
+import { execSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * Seeded uniform generator in [0, 1): a Weyl sequence through the murmur3
+ * finaliser. Tiny, fast, and the same stream on every machine, which is all
+ * a benchmark needs.
+ */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x9e3779b9) | 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
+  };
+}
+
+/** Standard normal deviates from a uniform source (Box-Muller, one value per call). */
+export function gaussian(rand: () => number): () => number {
+  return () => {
+    const u = 1 - rand();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+  };
+}
+
+/** Fisher-Yates shuffle of `order` in place. */
+export function shuffle(order: Uint32Array, rand: () => number): Uint32Array {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+  return order;
+}
+
+/**
+ * Everything a timed run returns flows in here and is printed at the end, so
+ * the JIT cannot prove any result unused.
+ */
+export const sink = { value: 0 };
+
+/** Adds a run's answer to the sink. */
+export function consume(x: number): void {
+  sink.value = (sink.value + x) % 1e15;
+}
+
+let gcFunction: (() => void) | undefined;
+
+/**
+ * The V8 collector, exposed at run time so `tsx bench/run.ts` needs no node
+ * flag: setting `--expose-gc` late only takes effect for new contexts, which
+ * is where we fetch it from.
+ */
+export function gc(): void {
+  if (!gcFunction) {
+    const existing = (globalThis as { gc?: () => void }).gc;
+    if (typeof existing === 'function') gcFunction = existing;
+    else {
+      setFlagsFromString('--expose-gc');
+      gcFunction = runInNewContext('gc') as () => void;
+    }
+  }
+  gcFunction();
+}
+
+/** Order-independent fingerprint of a set of (i, j) answers: count plus a sum of products. */
+export class Checksum {
+  count = 0;
+  sum = 0;
+  /** Adds pair (i, j) of non-negative integer ids. */
+  add(i: number, j: number): void {
+    this.count++;
+    this.sum = (this.sum + Math.imul(i + 1, j + 1)) | 0;
+  }
+  reset(): void {
+    this.count = 0;
+    this.sum = 0;
+  }
+  /** One number standing for the whole answer (count in the high part). */
+  get value(): number {
+    return this.count * 4294967296 + (this.sum >>> 0);
+  }
+}
+
+/** Splits a {@link Checksum.value} back into its readable parts. */
+export function describeAnswer(value: number): string {
+  return `${Math.floor(value / 4294967296)} results, sum ${value % 4294967296}`;
+}
+
+/** One thing to time. `run` does the whole job once and returns its answer fingerprint. */
+export interface Contender {
+  name: string;
+  run: () => number;
+  /**
+   * For contenders timed elsewhere (the C floor runs in its own process): the
+   * duration of the last `run` in ms, used instead of the wall clock here.
+   */
+  lastMs?: () => number;
+  /** Skip the equality check (say why in the workload's notes). */
+  unchecked?: boolean;
+}
+
+/** Timing summary of one contender. */
+export interface Timing {
+  name: string;
+  times: number[];
+  median: number;
+  min: number;
+  answer: number;
+}
+
+/** Median of a list of numbers (mean of the middle two for even lengths). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Nearest-rank percentile, p in [0, 100]. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+/** Options of {@link measure}. */
+export interface MeasureOptions {
+  /** Timed repetitions per contender (after the check run and one warm-up run). */
+  reps: number;
+  /**
+   * A contender whose check run took longer than this (ms) gets no separate
+   * warm-up run and only `slowReps` timed runs, so one slow peer cannot eat
+   * the time budget.
+   */
+  slowMs?: number;
+  slowReps?: number;
+}
+
+/**
+ * Checks, warms up and times every contender: one run each whose answers must
+ * all agree with the first contender's (else throws before anything is
+ * timed), one warm-up run each, then repetitions interleaved A B C A B C so
+ * drift in machine load hits everyone alike. A full collection precedes each
+ * timed run so nobody pays for the previous contender's garbage. Every timed
+ * run's answer is checked again.
+ */
+export function measure(label: string, contenders: readonly Contender[], options: MeasureOptions): Timing[] {
+  const answers: number[] = [];
+  const checkMs: number[] = [];
+  for (const c of contenders) {
+    gc();
+    const start = performance.now();
+    const answer = c.run();
+    checkMs.push(c.lastMs ? c.lastMs() : performance.now() - start);
+    answers.push(answer);
+    consume(answer);
+  }
+  const reference = answers[0];
+  const wrong = contenders.filter((c, k) => !c.unchecked && answers[k] !== reference);
+  if (wrong.length > 0) {
+    const lines = contenders.map((c, k) => `  ${c.name}: ${describeAnswer(answers[k])}`).join('\n');
+    throw new Error(`${label}: contenders disagree, nothing timed:\n${lines}`);
+  }
+  const slowMs = options.slowMs ?? Number.POSITIVE_INFINITY;
+  const reps = contenders.map((_, k) => (checkMs[k] > slowMs ? (options.slowReps ?? options.reps) : options.reps));
+  // Warm-up: let every contender reach its optimised code before timing. A
+  // slow one has run long enough in its check to be warm already.
+  contenders.forEach((c, k) => {
+    if (checkMs[k] <= slowMs) consume(c.run());
+  });
+  const times: number[][] = contenders.map(() => []);
+  const rounds = Math.max(...reps);
+  for (let r = 0; r < rounds; r++) {
+    contenders.forEach((c, k) => {
+      if (r >= reps[k]) return;
+      gc();
+      const start = performance.now();
+      const answer = c.run();
+      const ms = c.lastMs ? c.lastMs() : performance.now() - start;
+      if (answer !== answers[k]) throw new Error(`${label}: ${c.name} changed its answer between runs`);
+      consume(answer);
+      times[k].push(ms);
+    });
+  }
+  return contenders.map((c, k) => ({
+    name: c.name,
+    times: times[k],
+    median: median(times[k]),
+    min: Math.min(...times[k]),
+    answer: answers[k],
+  }));
+}
+
+/** Formats milliseconds with 3 significant digits (at least 1 decimal below 100). */
+export function ms(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (value >= 100) return value.toFixed(0);
+  if (value >= 10) return value.toFixed(1);
+  if (value >= 1) return value.toFixed(2);
+  return value.toFixed(3);
+}
+
+/** Ratio to the reference, `>1` meaning slower than the reference. */
+export function ratio(value: number, reference: number): string {
+  const r = value / reference;
+  return r >= 10 ? r.toFixed(0) : r.toFixed(2);
+}
+
+/** A markdown table from a header row and data rows. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Extra columns for {@link timingTable}. */
+export interface ExtraColumns {
+  header: string[];
+  cells: (t: Timing) => string[];
+}
+
+/**
+ * The standard table of a workload: contender, median, min, runs and ratio of
+ * medians to `reference` (the contender named so, this library).
+ */
+export function timingTable(timings: readonly Timing[], reference: string, extra?: ExtraColumns): string {
+  const ours = timings.find((t) => t.name === reference);
+  if (!ours) throw new Error(`no contender named ${reference}`);
+  const header = ['contender', 'median ms', 'min ms', 'runs', `ratio to ${reference}`];
+  const rows = timings.map((t) => [
+    t.name,
+    ms(t.median),
+    ms(t.min),
+    String(t.times.length),
+    ratio(t.median, ours.median),
+  ]);
+  if (!extra) return table(header, rows);
+  return table(
+    [...header, ...extra.header],
+    rows.map((row, k) => [...row, ...extra.cells(timings[k])]),
+  );
+}
+
+/** Machine and runtime, for the header of the results. */
+export function environment(): string {
+  let model = cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const line = execSync('lscpu', { encoding: 'utf8' })
+      .split('\n')
+      .find((l) => l.startsWith('Model name:'));
+    if (line) model = line.slice('Model name:'.length).trim();
+  } catch {
+    // lscpu is Linux-only; the os module's name is the fallback.
+  }
+  return `${model}, ${cpus().length} cores; Node ${process.version} (V8 ${process.versions.v8}); ${process.platform} ${process.arch}; ${new Date().toISOString()}`;
+}

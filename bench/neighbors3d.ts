@@ -1,0 +1,121 @@
+/**
+ * Workload 3: every point's neighbour list (CSR) in 3D, on a shuffled
+ * jittered lattice with radius 2 spacings (about 32 neighbours each). Each
+ * run builds the structure and produces the full CSR; the time covers both.
+ *
+ * @module
+ */
+import { octree } from 'd3-octree';
+import { PointGrid3D } from '../src/index.js';
+import { jitteredLattice3D, sizeLabel } from './data.js';
+import { type Contender, measure, timingTable } from './harness.js';
+import { type Csr, neighbors002 } from './peers/article002.js';
+import { cFloor, writePoints } from './peers/cfloor.js';
+import { probeThing, thingNote } from './peers/thing.js';
+
+const OURS = 'PointGrid3D.neighbors';
+
+/** Harness fingerprint of CSR rows: count and sum of (i + 1) * (j + 1). */
+export function csrFingerprint(csr: Csr): number {
+  const { offsets, indices } = csr;
+  const n = offsets.length - 1;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
+  }
+  return offsets[n] * 4294967296 + (sum >>> 0);
+}
+
+/** d3-octree: `addAll` of point ids, then a pruned `visit` per point, rows appended to a growing CSR. */
+function d3OctreeNeighbors(pos: Float64Array, radius: number): Csr {
+  const n = pos.length / 3;
+  const ids = new Array<number>(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  const tree = octree<number>()
+    .x((i) => pos[3 * i])
+    .y((i) => pos[3 * i + 1])
+    .z((i) => pos[3 * i + 2])
+    .addAll(ids);
+  const r2 = radius * radius;
+  const offsets = new Uint32Array(n + 1);
+  let indices = new Uint32Array(n * 8);
+  let used = 0;
+  let qi = 0;
+  let qx = 0;
+  let qy = 0;
+  let qz = 0;
+  const visit = (node: unknown, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): boolean => {
+    const leafNode = node as { length?: number; data: number; next?: unknown };
+    if (leafNode.length === undefined) {
+      let leaf: typeof leafNode | undefined = leafNode;
+      do {
+        const j = leaf.data;
+        const dx = pos[3 * j] - qx;
+        const dy = pos[3 * j + 1] - qy;
+        const dz = pos[3 * j + 2] - qz;
+        if (j !== qi && dx * dx + dy * dy + dz * dz <= r2) {
+          if (used === indices.length) {
+            const grown = new Uint32Array(indices.length * 2);
+            grown.set(indices);
+            indices = grown;
+          }
+          indices[used++] = j;
+        }
+        leaf = leaf.next as typeof leafNode | undefined;
+      } while (leaf);
+    }
+    return (
+      x0 > qx + radius ||
+      y0 > qy + radius ||
+      z0 > qz + radius ||
+      x1 < qx - radius ||
+      y1 < qy - radius ||
+      z1 < qz - radius
+    );
+  };
+  for (let i = 0; i < n; i++) {
+    qi = i;
+    qx = pos[3 * i];
+    qy = pos[3 * i + 1];
+    qz = pos[3 * i + 2];
+    tree.visit(visit);
+    offsets[i + 1] = used;
+  }
+  return { offsets, indices: indices.subarray(0, used) };
+}
+
+/** Runs workload 3 and returns its markdown section. */
+export function neighbors3d(quick: boolean): string {
+  const sizes = quick ? [1e4, 1e5] : [1e5, 1e6];
+  const radius = 2;
+  const parts = [
+    '## 3. 3D neighbour lists (CSR), shuffled jittered lattice',
+    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows. Build + all rows per run. PointGrid3D cellSize = r; article 002 spacing = r.`,
+  ];
+  for (const n of sizes) {
+    const pos = jitteredLattice3D(n, 3);
+    const contenders: Contender[] = [
+      {
+        name: OURS,
+        run: () => csrFingerprint(new PointGrid3D(pos, { cellSize: radius }).neighbors(radius)),
+      },
+      { name: 'article 002 (reimplemented)', run: () => csrFingerprint(neighbors002(pos, radius)) },
+    ];
+    if (n <= 1e5)
+      contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });
+    const floor = cFloor('csr3', writePoints(`lattice3d-${n}`, pos), radius);
+    if (floor) contenders.push(floor);
+    console.log(`  lattice ${sizeLabel(n)}: ${contenders.length} contenders`);
+    const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1500, slowReps: 3 });
+    const links = Math.floor(timings[0].answer / 4294967296);
+    parts.push(
+      `### ${sizeLabel(n)} points (${(links / n).toFixed(1)} neighbours per point on average)`,
+      timingTable(timings, OURS),
+    );
+  }
+  parts.push(
+    `Not timed: ${thingNote('@thi.ng/geom-accel HashGrid3', probeThing(jitteredLattice3D(2000, 3), 3, radius, 2000))}`,
+  );
+  if (sizes[1] > 1e5) parts.push('d3-octree runs at 1e5 only.');
+  return parts.join('\n\n');
+}

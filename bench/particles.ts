@@ -1,0 +1,206 @@
+/**
+ * Workload 4: moving particles. 100,000 particles in a box (the article-002
+ * setting), each frame: move them (not timed), then rebuild the grid and
+ * visit every neighbour pair within 2 spacings (timed). Reports frame-time
+ * percentiles and what the heap does once warm: growth across the measured
+ * frames after a full collection, collections that happened during them, and
+ * the heap's rise within a frame.
+ *
+ * @module
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+import { PointGrid3D } from '../src/index.js';
+import { jitteredLattice3D } from './data.js';
+import { consume, gc, median, ms, percentile, random, table } from './harness.js';
+import { neighbors002 } from './peers/article002.js';
+
+interface FrameStats {
+  name: string;
+  p50: number;
+  p99: number;
+  worst: number;
+  heapGrowth: number;
+  externalGrowth: number;
+  collections: number;
+  perFrameRise: number;
+  links: number;
+}
+
+/** Velocities and the integration step shared by every variant. */
+function makeMotion(n: number, side: number, seed: number) {
+  const rand = random(seed);
+  const velocity = new Float64Array(n * 3);
+  for (let k = 0; k < velocity.length; k++) velocity[k] = (rand() - 0.5) * 0.1;
+  return (pos: Float64Array) => {
+    for (let k = 0; k < pos.length; k++) {
+      let x = pos[k] + velocity[k];
+      if (x < 0 || x > side) {
+        velocity[k] = -velocity[k];
+        x = Math.min(Math.max(x, 0), side);
+      }
+      pos[k] = x;
+    }
+  };
+}
+
+async function runFrames(
+  name: string,
+  n: number,
+  frames: number,
+  warmup: number,
+  step: (pos: Float64Array) => number,
+): Promise<FrameStats> {
+  const pos = jitteredLattice3D(n, 4);
+  const move = makeMotion(n, Math.ceil(Math.cbrt(n)), 4);
+  let collections = 0;
+  let counting = false;
+  const observer = new PerformanceObserver((list) => {
+    if (counting) collections += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const times: number[] = [];
+  let heapBefore = 0;
+  let externalBefore = 0;
+  let rise = 0;
+  let riseFrames = 0;
+  let links = 0;
+  for (let f = 0; f < warmup + frames; f++) {
+    if (f === warmup) {
+      gc();
+      // Let the observer drain the warm-up's collections before counting.
+      await new Promise((resolve) => setImmediate(resolve));
+      counting = true;
+      const usage = process.memoryUsage();
+      heapBefore = usage.heapUsed;
+      externalBefore = usage.external + usage.arrayBuffers;
+    }
+    move(pos);
+    const heap0 = process.memoryUsage().heapUsed;
+    const start = performance.now();
+    links = step(pos);
+    const elapsed = performance.now() - start;
+    const heap1 = process.memoryUsage().heapUsed;
+    consume(links);
+    if (f >= warmup) {
+      times.push(elapsed);
+      // A collection inside the frame makes the difference meaningless.
+      if (heap1 >= heap0) {
+        rise += heap1 - heap0;
+        riseFrames++;
+      }
+    }
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+  counting = false;
+  gc();
+  const usage = process.memoryUsage();
+  observer.disconnect();
+  return {
+    name,
+    p50: median(times),
+    p99: percentile(times, 99),
+    worst: Math.max(...times),
+    heapGrowth: usage.heapUsed - heapBefore,
+    externalGrowth: usage.external + usage.arrayBuffers - externalBefore,
+    collections,
+    perFrameRise: riseFrames > 0 ? rise / riseFrames : Number.NaN,
+    links,
+  };
+}
+
+function bytes(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const sign = value < 0 ? '-' : '';
+  const a = Math.abs(value);
+  if (a >= 1 << 20) return `${sign}${(a / (1 << 20)).toFixed(1)} MiB`;
+  if (a >= 1024) return `${sign}${(a / 1024).toFixed(1)} KiB`;
+  return `${sign}${a.toFixed(0)} B`;
+}
+
+/** Runs workload 4 and returns its markdown section. */
+export async function particles(quick: boolean): Promise<string> {
+  const n = 100000;
+  const frames = quick ? 100 : 600;
+  const warmup = quick ? 20 : 60;
+  const radius = 2;
+  // The article's method is slow enough that fewer frames say all there is to say.
+  const baselineFrames = quick ? 30 : 100;
+  const variants: [string, number, () => (pos: Float64Array) => number][] = [
+    [
+      'PointGrid3D rebuild + forEachPair',
+      frames,
+      () => {
+        let grid: PointGrid3D | undefined;
+        let pairs = 0;
+        let sum = 0;
+        const visit = (i: number, j: number) => {
+          pairs++;
+          sum = (sum + Math.imul(i + 1, j + 1)) | 0;
+        };
+        return (pos) => {
+          if (grid) grid.rebuild(pos);
+          else grid = new PointGrid3D(pos, { cellSize: radius });
+          pairs = 0;
+          sum = 0;
+          grid.forEachPair(radius, visit);
+          consume(sum);
+          return pairs;
+        };
+      },
+    ],
+    [
+      'PointGrid3D rebuild + neighbors (CSR)',
+      frames,
+      () => {
+        let grid: PointGrid3D | undefined;
+        return (pos) => {
+          if (grid) grid.rebuild(pos);
+          else grid = new PointGrid3D(pos, { cellSize: radius });
+          return grid.neighbors(radius).indices.length / 2;
+        };
+      },
+    ],
+    ['article 002 (reimplemented), CSR', baselineFrames, () => (pos) => neighbors002(pos, radius).indices.length / 2],
+  ];
+  // Check before timing: on the starting positions every variant must find
+  // the same pairs (CSR rows hold each pair twice, hence the halving above).
+  const start = jitteredLattice3D(n, 4);
+  const pairCounts = variants.map(([, , make]) => make()(start.slice()));
+  if (new Set(pairCounts).size !== 1) {
+    throw new Error(`particles: variants disagree on the pairs of the first frame: ${pairCounts.join(', ')}`);
+  }
+  const results: FrameStats[] = [];
+  for (const [name, count, make] of variants) {
+    console.log(`  particles: ${name}, ${warmup} + ${count} frames`);
+    results.push(await runFrames(name, n, count, warmup, make()));
+  }
+  const ours = results[0].p50;
+  return [
+    '## 4. Moving particles',
+    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames. Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame; the article-002 baseline runs ${baselineFrames} measured frames). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. Collections: GCs during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded).`,
+    table(
+      [
+        'variant',
+        'frame p50 ms',
+        'frame p99 ms',
+        'worst ms',
+        'ratio (p50)',
+        'heap growth',
+        'external growth',
+        'GCs',
+        'rise per frame',
+      ],
+      results.map((r) => [
+        r.name,
+        ms(r.p50),
+        ms(r.p99),
+        ms(r.worst),
+        (r.p50 / ours).toFixed(2),
+        bytes(r.heapGrowth),
+        bytes(r.externalGrowth),
+        String(r.collections),
+        bytes(r.perFrameRise),
+      ]),
+    ),
+  ].join('\n\n');
+}

@@ -1,0 +1,89 @@
+/**
+ * `npm run bench [-- <workload>... ] [--quick] [--save]`
+ *
+ * Runs the workloads of issue 5 side by side in one process and prints a
+ * markdown table per workload. A workload is named by number or name (see
+ * WORKLOADS); none means all. `--quick` uses smaller sizes and fewer frames
+ * for a smoke run. A full run of every workload (or `--save`) writes the
+ * tables, machine and runtime to bench/RESULTS.md.
+ *
+ * @module
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { environment, gc, sink } from './harness.js';
+
+interface Workload {
+  id: number;
+  name: string;
+  run: (quick: boolean) => Promise<string>;
+}
+
+// Loaded on demand, so one workload runs even while another's module is broken.
+const WORKLOADS: Workload[] = [
+  { id: 1, name: 'radius', run: async (quick) => (await import('./radius2d.js')).radius2d('uniform', quick) },
+  { id: 2, name: 'clustered', run: async (quick) => (await import('./radius2d.js')).radius2d('clustered', quick) },
+  { id: 3, name: 'neighbors3d', run: async (quick) => (await import('./neighbors3d.js')).neighbors3d(quick) },
+  { id: 4, name: 'particles', run: async (quick) => (await import('./particles.js')).particles(quick) },
+  { id: 5, name: 'broadphase', run: async (quick) => (await import('./broadphase.js')).broadphase(quick) },
+  { id: 6, name: 'churn', run: async (quick) => (await import('./churn.js')).churn(quick) },
+  { id: 7, name: 'weld', run: async (quick) => (await import('./weld.js')).weldBench(quick) },
+];
+
+function usage(): string {
+  const names = WORKLOADS.map((w) => `${w.id}|${w.name}`).join(', ');
+  return `usage: npm run bench -- [workload...] [--quick] [--save]\nworkloads: ${names}`;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const save = args.includes('--save');
+  const names = args.filter((a) => !a.startsWith('--'));
+  if (args.includes('--help')) {
+    console.log(usage());
+    return;
+  }
+  const unknown = args.filter((a) => a.startsWith('--') && !['--quick', '--save'].includes(a));
+  const selected: Workload[] = [];
+  for (const name of names) {
+    const w = WORKLOADS.find((x) => String(x.id) === name || x.name === name);
+    if (!w) unknown.push(name);
+    else if (!selected.includes(w)) selected.push(w);
+  }
+  if (unknown.length > 0) {
+    console.error(`unknown argument(s): ${unknown.join(' ')}\n${usage()}`);
+    process.exitCode = 2;
+    return;
+  }
+  const chosen = selected.length > 0 ? selected : WORKLOADS;
+  gc(); // fail early if the collector cannot be exposed
+  const env = environment();
+  console.log(`# spatialhash benchmarks${quick ? ' (quick)' : ''}\n\n${env}\n`);
+  const sections: string[] = [];
+  const started = performance.now();
+  for (const w of chosen) {
+    const t0 = performance.now();
+    console.log(`> workload ${w.id} (${w.name})...`);
+    const section = await w.run(quick);
+    sections.push(section);
+    console.log(`\n${section}\n\n(workload ${w.id} took ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  }
+  console.log(`sink: ${sink.value} (printed so no result can be optimised away)`);
+  console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (save || (!quick && chosen.length === WORKLOADS.length)) {
+    const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
+    const header = [
+      '# Benchmark results',
+      '',
+      `Machine and runtime: ${env}.`,
+      '',
+      `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\`${selected.length > 0 ? ` (workloads ${chosen.map((w) => w.id).join(', ')})` : ''}. Times are per run (build included unless said otherwise); "ratio" is the median divided by this library's median, so above 1 means slower than us. Every contender's answer was checked equal to ours before timing.`,
+    ].join('\n');
+    writeFileSync(file, `${header}\n\n${sections.join('\n\n')}\n`);
+    console.log(`wrote ${file}`);
+  }
+}
+
+await main();
