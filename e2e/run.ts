@@ -1,0 +1,422 @@
+/**
+ * End-to-end test of the built demo (demo-dist/) in headless Chromium.
+ *
+ * Serves demo-dist/ on 127.0.0.1 at a free port, opens every page in Debian's
+ * Chromium driven by playwright-core (no browser download), and fails on any
+ * console error, page error or failed request. Each page is checked through
+ * the read-only `window.__demo` hook: the simulation advances, the ray
+ * traverses and draws its cells, queries match a brute-force answer. Screenshots
+ * go to test-results/e2e/; `--update-screenshot` also copies the grid explorer's
+ * to docs/screenshot.png for the README.
+ *
+ * Run with `npm run test:e2e` (builds first). CHROMIUM_PATH overrides /usr/bin/chromium.
+ */
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const distDir = join(root, 'demo-dist');
+const outputDir = join(root, 'test-results', 'e2e');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const updateScreenshot = process.argv.includes('--update-screenshot');
+/** Generous: the CI machine has 2 shared cores and no GPU. */
+const WAIT_MS = 30_000;
+
+// This machine has no network: without these Chromium tries to reach Google and stalls or logs errors.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+/** A static file server for demo-dist/ on 127.0.0.1, at a port the OS picks. */
+async function serve(dir: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    let path = decodeURIComponent(url.pathname);
+    if (path.endsWith('/')) path += 'index.html';
+    const file = resolve(dir, normalize(`.${path}`));
+    if (file !== dir && !file.startsWith(dir + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+        response.end(body);
+      },
+      () => response.writeHead(404).end('not found'),
+    );
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', done);
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+class Failure extends Error {}
+
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Failure(message);
+}
+
+type Hook = Record<string, unknown> & { frame: number };
+
+/** Reads a value from the page's `window.__demo` hook. */
+async function hook<T = Hook>(page: Page, read = 'h'): Promise<T> {
+  return page.evaluate(`(() => { const h = window.__demo; return ${read}; })()`) as Promise<T>;
+}
+
+async function waitForFrames(page: Page, frames: number): Promise<number> {
+  const start = await hook<number>(page, 'h ? h.frame : -1');
+  await page.waitForFunction(`window.__demo !== undefined && window.__demo.frame >= ${start + frames}`, undefined, {
+    timeout: WAIT_MS,
+    polling: 50,
+  });
+  return hook<number>(page, 'h.frame');
+}
+
+/** Fails unless the page's positions change between two frames. */
+async function checkAdvances(page: Page, what: string): Promise<void> {
+  await waitForFrames(page, 2);
+  const before = await hook<number[]>(page, 'h.positions(32)');
+  await waitForFrames(page, 3);
+  const after = await hook<number[]>(page, 'h.positions(32)');
+  check(before.length > 0 && before.length === after.length, `${what}: the hook returned no positions`);
+  check(
+    before.some((value, i) => value !== after[i]),
+    `${what}: positions did not change between frames`,
+  );
+  check(
+    after.every((value) => Number.isFinite(value)),
+    `${what}: a position is not finite`,
+  );
+}
+
+async function setRange(page: Page, selector: string, value: number): Promise<void> {
+  await page.locator(selector).fill(String(value));
+}
+
+async function testIndex(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/index.html`);
+  const links = await page.locator('a.card').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+  check(
+    ['./particles.html', './grid.html', './fluid.html'].every((href) => links.includes(href)),
+    `index: expected links to the three pages, got ${JSON.stringify(links)}`,
+  );
+  await page.screenshot({ path: join(outputDir, 'index.png') });
+}
+
+interface Figures {
+  fps: number;
+  searchMs: number;
+  candidates: number;
+  hits: number;
+  hitRate: number;
+}
+
+async function testParticles(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/particles.html`);
+  await checkAdvances(page, 'particles (PointGrid2D)');
+  await waitForFrames(page, 20);
+  let figures = await hook<Figures>(page, 'h.figures');
+  check(figures.hits > 0, `particles: no touching pairs among 2,000 balls (${JSON.stringify(figures)})`);
+  check(
+    figures.candidates >= figures.hits,
+    `particles: fewer candidates (${figures.candidates}) than touching pairs (${figures.hits})`,
+  );
+  await page.screenshot({ path: join(outputDir, 'particles-grid.png') });
+
+  // Article 000: for uniformly scattered balls and cells one diameter wide, about pi/9 of the candidates touch.
+  await page.locator('#collide').uncheck();
+  await waitForFrames(page, 40);
+  figures = await hook<Figures>(page, 'h.figures');
+  check(
+    Math.abs(figures.hitRate - Math.PI / 9) < 0.05,
+    `particles: without bouncing the hit rate is ${figures.hitRate}, the articles' pi/9 is ${Math.PI / 9}`,
+  );
+  await page.locator('#collide').check();
+
+  await page.locator('input[name="method"][value="hash"]').check();
+  await checkAdvances(page, 'particles (SpatialHash2D)');
+  await waitForFrames(page, 10);
+  figures = await hook<Figures>(page, 'h.figures');
+  check(figures.hits > 0, `particles: SpatialHash2D found no touching pairs (${JSON.stringify(figures)})`);
+  check(figures.candidates >= figures.hits, 'particles: SpatialHash2D reported fewer candidates than touching pairs');
+  await page.screenshot({ path: join(outputDir, 'particles-hash.png') });
+
+  // The naive loop must stay capped however many balls are asked for.
+  await page.locator('input[name="method"][value="naive"]').check();
+  await setRange(page, '#count', 1000);
+  const naive = await hook<{ count: number; requested: number }>(page, '({ count: h.count, requested: h.requested })');
+  check(
+    naive.requested === 100_000 && naive.count === 5_000,
+    `particles: naive mode at 100,000 should simulate 5,000, got ${JSON.stringify(naive)}`,
+  );
+  check(
+    (await page.locator('#notice').textContent())?.includes('capped') === true,
+    'particles: no notice that the naive loop is capped',
+  );
+  await checkAdvances(page, 'particles (naive)');
+  figures = await hook<Figures>(page, 'h.figures');
+  check(figures.candidates === (5000 * 4999) / 2, `particles: naive candidates ${figures.candidates} != n(n-1)/2`);
+
+  // The library at the top of the slider.
+  await page.locator('input[name="method"][value="grid"]').check();
+  const full = await hook<number>(page, 'h.count');
+  check(full === 100_000, `particles: PointGrid2D mode should simulate 100,000 balls, got ${full}`);
+  await checkAdvances(page, 'particles (100,000 balls)');
+  await page.screenshot({ path: join(outputDir, 'particles-100k.png') });
+}
+
+interface RayState {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  length: number;
+  cells: number;
+  hits: Array<{ item: number; distance: number }>;
+}
+
+async function testGrid(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/grid.html`);
+  await checkAdvances(page, 'grid explorer (moving items)');
+  // Freeze the scene so hook reads and brute-force checks see one state.
+  await page.locator('#moving').uncheck();
+  await waitForFrames(page, 2);
+
+  const box = await page.locator('#canvas').boundingBox();
+  check(box !== null, 'grid: canvas has no layout box');
+  const transform = await hook<{ scale: number; offsetX: number; offsetY: number }>(page, 'h.view');
+  const toScreen = (x: number, y: number): [number, number] => [
+    box.x + transform.offsetX + x * transform.scale,
+    box.y + transform.offsetY + y * transform.scale,
+  ];
+
+  // Drag a ray across the world.
+  const [sx, sy] = toScreen(40, 610);
+  const [ex, ey] = toScreen(960, 40);
+  await page.mouse.move(sx, sy);
+  await page.mouse.down();
+  await page.mouse.move(ex, ey, { steps: 12 });
+  await page.mouse.up();
+  await waitForFrames(page, 2);
+  const ray = await hook<RayState>(page, 'h.ray');
+  check(Math.abs(ray.x0 - 40) < 2 && Math.abs(ray.y0 - 610) < 2, `grid: ray starts at (${ray.x0}, ${ray.y0})`);
+  const cellSize = await hook<number>(page, 'h.cellSize');
+  // A ray crossing the world must visit at least one cell per cell-width travelled along its longer axis.
+  const minimumCells = Math.floor(Math.max(Math.abs(ray.x1 - ray.x0), Math.abs(ray.y1 - ray.y0)) / cellSize);
+  check(ray.cells >= minimumCells, `grid: ray traversed ${ray.cells} cells, expected at least ${minimumCells}`);
+  check(ray.hits.length > 0, 'grid: a ray across the whole scene hit nothing');
+  check(
+    ray.hits.every((hit, i) => i === 0 || hit.distance >= ray.hits[i - 1].distance),
+    'grid: ray hits are not in order of distance',
+  );
+
+  // The ray's cells are drawn: sample the canvas along the ray for their warm colour.
+  const samples = await page.evaluate(
+    ({ ray: r, transform: t }) => {
+      const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+      const context = canvas.getContext('2d');
+      if (context === null) return [];
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      const length = Math.hypot(r.x1 - r.x0, r.y1 - r.y0);
+      const warm: boolean[] = [];
+      for (let s = 1; s < 20; s++) {
+        const d = (r.length * s) / 20;
+        const x = r.x0 + ((r.x1 - r.x0) / length) * d;
+        const y = r.y0 + ((r.y1 - r.y0) / length) * d;
+        const px = Math.round((t.offsetX + x * t.scale) * ratio);
+        const py = Math.round((t.offsetY + y * t.scale) * ratio);
+        const [red, , blue] = context.getImageData(px, py, 1, 1).data;
+        warm.push(red > blue + 40);
+      }
+      return warm;
+    },
+    { ray, transform },
+  );
+  const warmShare = samples.filter(Boolean).length / Math.max(1, samples.length);
+  check(warmShare >= 0.7, `grid: only ${Math.round(warmShare * 100)}% of samples along the ray show its cells`);
+
+  // Click for a radius query and the k nearest; compare with brute force over the same boxes.
+  const [cx, cy] = toScreen(520, 300);
+  await page.mouse.click(cx, cy);
+  await waitForFrames(page, 2);
+  const result = await hook<{
+    query: { x: number; y: number; radius: number; k: number; within: number[]; nearest: number[] };
+    boxes: number[];
+  }>(page, '({ query: h.query, boxes: h.positions(h.itemCount) })');
+  const { query, boxes } = result;
+  check(Math.abs(query.x - 520) < 2 && Math.abs(query.y - 300) < 2, `grid: query at (${query.x}, ${query.y})`);
+  const distances: number[] = [];
+  for (let i = 0; i < boxes.length / 4; i++) {
+    const dx = Math.max(boxes[4 * i] - query.x, 0, query.x - boxes[4 * i + 2]);
+    const dy = Math.max(boxes[4 * i + 1] - query.y, 0, query.y - boxes[4 * i + 3]);
+    distances.push(Math.hypot(dx, dy));
+  }
+  const expected = distances.flatMap((d, i) => (d <= query.radius ? [i] : [])).sort((a, b) => a - b);
+  const got = [...query.within].sort((a, b) => a - b);
+  check(
+    JSON.stringify(expected) === JSON.stringify(got),
+    `grid: queryRadius returned ${JSON.stringify(got)}, brute force ${JSON.stringify(expected)}`,
+  );
+  check(query.nearest.length === Math.min(query.k, distances.length), 'grid: nearest returned the wrong count');
+  const kth = [...distances].sort((a, b) => a - b)[query.k - 1];
+  check(
+    query.nearest.every((item) => distances[item] <= kth + 1e-9),
+    `grid: nearest ${JSON.stringify(query.nearest)} includes an item farther than the k-th distance ${kth}`,
+  );
+  await page.screenshot({ path: join(outputDir, 'grid.png') });
+
+  // The measured multiplier table reproduces article 004's "avg. cells to search".
+  const table = await hook<Array<{ multiplier: number; article: number; cells: number }>>(page, 'h.table');
+  check(table.length === 6, `grid: multiplier table has ${table.length} rows`);
+  for (const row of table) {
+    check(
+      Math.abs(row.cells - row.article) <= 0.05 * row.article,
+      `grid: at m = ${row.multiplier} measured ${row.cells} cells per query, article says ${row.article}`,
+    );
+  }
+
+  // A new cell size rebuilds the hash with every item.
+  await setRange(page, '#cell-size', 20);
+  await waitForFrames(page, 2);
+  const after = await hook<{ cellSize: number; itemCount: number }>(
+    page,
+    '({ cellSize: h.cellSize, itemCount: h.itemCount })',
+  );
+  check(
+    after.cellSize === 20 && after.itemCount === boxes.length / 4,
+    `grid: after the cell-size change got ${JSON.stringify(after)}`,
+  );
+  const ray2 = await hook<RayState>(page, 'h.ray');
+  check(ray2.cells > ray.cells, `grid: smaller cells should put more cells on the ray (${ray2.cells} vs ${ray.cells})`);
+  await page.screenshot({ path: join(outputDir, 'grid-small-cells.png') });
+}
+
+async function testFluid(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/fluid.html`);
+  await checkAdvances(page, 'fluid');
+  await waitForFrames(page, 30);
+  const pairs = await hook<number>(page, 'h.pairs');
+  check(pairs > 0, 'fluid: PointGrid3D found no neighbour pairs');
+  await page.screenshot({ path: join(outputDir, 'fluid.png') });
+}
+
+const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
+  ['index', testIndex],
+  ['particles', testParticles],
+  ['grid', testGrid],
+  ['fluid', testFluid],
+];
+
+async function runTest(
+  context: BrowserContext,
+  origin: string,
+  name: string,
+  body: (page: Page, origin: string) => Promise<void>,
+): Promise<string | undefined> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  let failure: string | undefined;
+  try {
+    await body(page, origin);
+  } catch (error) {
+    failure = error instanceof Failure ? error.message : String(error instanceof Error ? error.stack : error);
+    await page.screenshot({ path: join(outputDir, `${name}-failure.png`) }).catch(() => {});
+  }
+  await page.close();
+  if (problems.length > 0) failure = [failure, ...problems].filter(Boolean).join('\n  ');
+  return failure;
+}
+
+async function main(): Promise<number> {
+  const built = await stat(join(distDir, 'index.html')).catch(() => undefined);
+  if (built === undefined) {
+    console.error(`e2e: ${distDir} has no index.html; run "npm run demo:build" first (npm run test:e2e does).`);
+    return 2;
+  }
+  if ((await stat(chromiumPath).catch(() => undefined)) === undefined) {
+    console.error(
+      `e2e: no Chromium at ${chromiumPath}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`,
+    );
+    return 2;
+  }
+  await mkdir(outputDir, { recursive: true });
+  const { server, origin } = await serve(distDir);
+  const profile = await mkdtemp(join(tmpdir(), 'spatialhash-e2e-'));
+  let context: BrowserContext | undefined;
+  let passed = 0;
+  let failed = 0;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1360, height: 800 },
+      deviceScaleFactor: 1,
+    });
+    for (const [name, body] of TESTS) {
+      const started = Date.now();
+      const failure = await runTest(context, origin, name, body);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (failure === undefined) {
+        passed++;
+        console.log(`ok   ${name} (${seconds} s)`);
+      } else {
+        failed++;
+        console.log(`FAIL ${name} (${seconds} s)\n  ${failure}`);
+      }
+    }
+  } finally {
+    await context?.close();
+    await new Promise((done) => server.close(done));
+    await rm(profile, { recursive: true, force: true });
+  }
+  if (updateScreenshot && failed === 0) {
+    await copyFile(join(outputDir, 'grid.png'), join(root, 'docs', 'screenshot.png'));
+    console.log('e2e: copied test-results/e2e/grid.png to docs/screenshot.png');
+  }
+  console.log(`e2e: ${passed} passed, ${failed} failed (screenshots in test-results/e2e/)`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error('e2e: could not run:', error);
+    process.exitCode = 2;
+  },
+);
