@@ -10,8 +10,9 @@
  * @module
  */
 
-import { hashCell2, hashCell3, nextPowerOfTwo } from './cells.js';
 import { checkFiniteDistance, checkInteger, checkLayout, describe, type NumericArray, pointError } from './validate.js';
+import { weldExact } from './weld/exact.js';
+import { weldNear2, weldNear3 } from './weld/near.js';
 
 /** Options of {@link weld}. */
 export interface WeldOptions {
@@ -59,27 +60,6 @@ export interface WeldMeshResult<P extends NumericArray> {
 }
 
 /**
- * Accepted pairs can be an ulp or two farther apart than the tolerance once
- * the squared distance is rounded, so the cell search reaches this much
- * further to never miss one the float64 test accepts.
- */
-const REACH_SLACK = 1 + 2 ** -40;
-
-/**
- * Squared distances below 2^-1022 lose precision or flush to 0, so with a tiny
- * tolerance the float64 test accepts pairs up to ~2^-511 apart: the search
- * reaches at least that far.
- */
-const MIN_REACH = 2 ** -510;
-
-/**
- * Cells per axis at most. Cells grow past 2 * tolerance when the data spans
- * more than 2^30 of them, so cell coordinates are always int32 and far-away
- * coordinates with a tiny tolerance still get exact, distinct cells.
- */
-const MAX_CELLS_PER_AXIS = 2 ** 30;
-
-/**
  * Welds vertices that are within `tolerance` of each other.
  *
  * Definition (deterministic): vertices are taken in index order; vertex i joins
@@ -111,8 +91,11 @@ const MAX_CELLS_PER_AXIS = 2 ** 30;
 export function weld(positions: NumericArray, tolerance: number, options: WeldOptions = {}): WeldResult {
   checkFiniteDistance('tolerance', tolerance);
   const layout = readLayout(options);
-  const coords = packCoordinates(positions, layout);
-  const { remap, representatives, count } = weldCoordinates(coords, layout.dimension, tolerance);
+  const { remap, representatives, count } = weldCoordinates(
+    packCoordinates(positions, layout),
+    layout.dimension,
+    tolerance,
+  );
   return { remap, representatives: representatives.slice(0, count), count };
 }
 
@@ -153,8 +136,8 @@ export function weldMesh<P extends NumericArray>(
   if (typeof removeDegenerate !== 'boolean') {
     throw new RangeError(`removeDegenerate must be a boolean, got ${describe(removeDegenerate)}`);
   }
-  const coords = packCoordinates(positions, layout);
-  const vertexCount = coords.length / layout.dimension;
+  const packed = packCoordinates(positions, layout);
+  const vertexCount = packed.coords.length / layout.dimension;
   if (indices !== undefined) checkIndices(indices, vertexCount);
   else if (vertexCount % 3 !== 0) {
     throw new RangeError(
@@ -162,7 +145,7 @@ export function weldMesh<P extends NumericArray>(
     );
   }
 
-  const { remap, representatives, count } = weldCoordinates(coords, layout.dimension, tolerance);
+  const { remap, representatives, repCoords, count } = weldCoordinates(packed, layout.dimension, tolerance);
   const cornerCount = indices === undefined ? vertexCount : indices.length;
   const welded = new Uint32Array(cornerCount);
   let written = 0;
@@ -187,7 +170,7 @@ export function weldMesh<P extends NumericArray>(
   }
 
   return {
-    positions: gatherPositions(positions, coords, representatives, count, layout.dimension),
+    positions: convertPositions(positions, repCoords.subarray(0, count * layout.dimension)),
     indices: written === cornerCount ? welded : welded.slice(0, written),
     removedTriangles: (cornerCount - written) / 3,
     remap,
@@ -217,13 +200,22 @@ function readLayout(options: WeldOptions): Layout {
   return { dimension, stride, offset };
 }
 
+/** Vertices packed into one Float64Array, with their bounds. */
+interface Packed {
+  coords: Float64Array;
+  /** Smallest coordinate per axis (+Infinity when there are no vertices). */
+  min: Float64Array;
+  /** Largest coordinate per axis (-Infinity when there are no vertices). */
+  max: Float64Array;
+}
+
 /**
  * Copies the vertices into one packed Float64Array so the hot loops read a
  * single array type whatever the input (number[], Float32Array, interleaved),
- * checking every coordinate on the way and turning -0 into +0 so the exact
- * path can hash bits.
+ * checking every coordinate on the way, turning -0 into +0 so the exact path
+ * can hash bits, and taking the bounds the grid is placed by.
  */
-function packCoordinates(positions: NumericArray, layout: Layout): Float64Array {
+function packCoordinates(positions: NumericArray, layout: Layout): Packed {
   const { dimension, stride, offset } = layout;
   const n = checkLayout(positions, dimension, stride, offset);
   const coords = new Float64Array(n * dimension);
@@ -235,17 +227,26 @@ function packCoordinates(positions: NumericArray, layout: Layout): Float64Array 
       for (let axis = 0; axis < dimension; axis++) coords[target++] = positions[source + axis];
     }
   }
-  for (let j = 0; j < coords.length; j++) {
-    const v = coords[j];
-    // v - v is 0 for finite v, NaN for NaN and the infinities.
-    if (v - v !== 0) {
-      const index = Math.floor(j / dimension);
-      const raw = positions[offset + index * stride + (j % dimension)];
-      throw pointError('positions', index, 'xyz'[j % dimension], raw);
+  const min = new Float64Array(dimension).fill(Number.POSITIVE_INFINITY);
+  const max = new Float64Array(dimension).fill(Number.NEGATIVE_INFINITY);
+  for (let axis = 0; axis < dimension; axis++) {
+    let low = Number.POSITIVE_INFINITY;
+    let high = Number.NEGATIVE_INFINITY;
+    for (let j = axis; j < coords.length; j += dimension) {
+      const v = coords[j];
+      // v - v is 0 for finite v, NaN for NaN and the infinities.
+      if (v - v !== 0) {
+        const index = (j - axis) / dimension;
+        throw pointError('positions', index, 'xyz'[axis], positions[offset + index * stride + axis]);
+      }
+      coords[j] = v + 0;
+      if (v < low) low = v;
+      if (v > high) high = v;
     }
-    coords[j] = v + 0;
+    min[axis] = low;
+    max[axis] = high;
   }
-  return coords;
+  return { coords, min, max };
 }
 
 function checkIndices(indices: Uint32Array | Uint16Array | readonly number[], vertexCount: number): void {
@@ -267,364 +268,37 @@ function checkIndices(indices: Uint32Array | Uint16Array | readonly number[], ve
   }
 }
 
-function gatherPositions<P extends NumericArray>(
-  positions: P,
-  coords: Float64Array,
-  representatives: Uint32Array,
-  count: number,
-  dimension: number,
-): WeldedPositions<P> {
-  // Copy from the packed float64 copy: it holds the input values exactly (-0 aside, which welds to +0 anyway).
-  let out: number[] | Exclude<NumericArray, readonly number[]>;
-  if (Array.isArray(positions)) out = new Array<number>(count * dimension).fill(0);
-  else {
-    const Typed = (positions as Exclude<NumericArray, readonly number[]>).constructor as new (
-      length: number,
-    ) => Exclude<NumericArray, readonly number[]>;
-    out = new Typed(count * dimension);
-  }
-  for (let c = 0, target = 0; c < count; c++) {
-    const source = representatives[c] * dimension;
-    for (let axis = 0; axis < dimension; axis++) out[target++] = coords[source + axis];
-  }
-  return out as WeldedPositions<P>;
+/** The welded coordinates in the input's array type: exact, since they are input values widened to float64. */
+function convertPositions<P extends NumericArray>(positions: P, packed: Float64Array): WeldedPositions<P> {
+  if (Array.isArray(positions)) return Array.from(packed) as WeldedPositions<P>;
+  type Typed = Exclude<NumericArray, readonly number[]>;
+  const Constructor = (positions as Typed).constructor as new (source: Float64Array) => Typed;
+  return new Constructor(packed) as WeldedPositions<P>;
 }
 
 interface Welding {
   remap: Uint32Array;
   /** Room for one representative per vertex; the first `count` are set. */
   representatives: Uint32Array;
+  /** Representatives' coordinates packed in representative order; the first `count * dimension` are set. */
+  repCoords: Float64Array;
   count: number;
 }
 
 /** Welds packed, checked coordinates: the shared core of weld and weldMesh. */
-function weldCoordinates(coords: Float64Array, dimension: 2 | 3, tolerance: number): Welding {
+function weldCoordinates({ coords, min, max }: Packed, dimension: 2 | 3, tolerance: number): Welding {
   const n = coords.length / dimension;
   const remap = new Uint32Array(n);
   const representatives = new Uint32Array(n);
-  if (n === 0) return { remap, representatives, count: 0 };
-  let count: number;
-  if (tolerance === 0) count = weldExact(coords, dimension, remap, representatives);
+  const repCoords = new Float64Array(n * dimension);
+  let count = 0;
+  if (n === 0) count = 0;
+  else if (tolerance === 0) count = weldExact(coords, dimension, remap, representatives, repCoords);
   else if (tolerance * tolerance === Number.POSITIVE_INFINITY) {
-    // The squared tolerance overflows: every finite squared distance passes the test, so all join vertex 0.
+    // The squared tolerance overflows: every squared distance passes the test, so all join vertex 0.
     count = 1;
-  } else if (dimension === 3) count = weldNear3(coords, tolerance, remap, representatives);
-  else count = weldNear2(coords, tolerance, remap, representatives);
-  return { remap, representatives, count };
-}
-
-/** Murmur3's 32-bit finalizer: spreads every input bit over the low bits the table uses. */
-function mix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * Tolerance 0: open-addressing table from coordinate bits to representative.
- * No cell division, so no rounding can split equal values; -0 was already
- * turned into +0, so equal coordinates have equal bits.
- */
-function weldExact(coords: Float64Array, dimension: number, remap: Uint32Array, representatives: Uint32Array): number {
-  const n = coords.length / dimension;
-  const bits = new Uint32Array(coords.buffer, coords.byteOffset, coords.length * 2);
-  const words = dimension * 2;
-  // At most n representatives: a table of 2n slots keeps the load at 1/2 without growing.
-  const slots = new Int32Array(nextPowerOfTwo(n * 2)).fill(-1);
-  const mask = slots.length - 1;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const base = i * dimension;
-    let h = 0;
-    for (let w = i * words, end = w + words; w < end; w++) {
-      h = Math.imul(h ^ bits[w], 0x9e3779b1);
-      h ^= h >>> 15;
-    }
-    let s = mix32(h) & mask;
-    let found = -1;
-    for (;;) {
-      const r = slots[s];
-      if (r < 0) break;
-      const other = representatives[r] * dimension;
-      let same = true;
-      for (let axis = 0; axis < dimension; axis++) {
-        if (coords[other + axis] !== coords[base + axis]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) {
-        found = r;
-        break;
-      }
-      s = (s + 1) & mask;
-    }
-    if (found < 0) {
-      found = count++;
-      representatives[found] = i;
-      slots[s] = found;
-    }
-    remap[i] = found;
-  }
-  return count;
-}
-
-/**
- * Grid for the tolerance path. Cells have side 2 * reach (reach: the tolerance
- * plus slack) so a vertex's ball [p - reach, p + reach] spans 2 cells per
- * axis: 8 lookups in 3D (4 in 2D) against 27 (9) with tolerance-sized cells,
- * for a searched volume of 64 tolerance^3 against 27. Welding input is sparse
- * at the tolerance scale (the tolerance is well below edge lengths), so almost
- * every lookup is a miss or a one-entry list and the lookup count dominates:
- * 2 * reach is the side the article's table ("search diameter") favours.
- *
- * Cell coordinates are taken relative to the data's lowest corner and halved
- * first so neither can overflow: u = (v * 0.5 - min * 0.5) / cellHalf. Every
- * step is a monotone float64 operation, so a vertex with a <= r <= b (r, a, b
- * doubles) always has cell(a) <= cell(r) <= cell(b): searching the cells from
- * cell(p - reach) to cell(p + reach) finds every accepted representative, with
- * no rounding case missed. That range is 2 cells per axis, 3 on rare rounding.
- */
-interface Grid {
-  reach: number;
-  halfMin: Float64Array;
-  inverseCellHalf: number;
-}
-
-function makeGrid(coords: Float64Array, dimension: number, tolerance: number): Grid {
-  const reach = Math.max(tolerance * REACH_SLACK, MIN_REACH);
-  const halfMin = new Float64Array(dimension).fill(Number.POSITIVE_INFINITY);
-  const halfMax = new Float64Array(dimension).fill(Number.NEGATIVE_INFINITY);
-  for (let j = 0; j < coords.length; j += dimension) {
-    for (let axis = 0; axis < dimension; axis++) {
-      const half = coords[j + axis] * 0.5;
-      if (half < halfMin[axis]) halfMin[axis] = half;
-      if (half > halfMax[axis]) halfMax[axis] = half;
-    }
-  }
-  let halfExtent = 0;
-  for (let axis = 0; axis < dimension; axis++) halfExtent = Math.max(halfExtent, halfMax[axis] - halfMin[axis]);
-  const cellHalf = Math.max(reach, halfExtent / MAX_CELLS_PER_AXIS);
-  return { reach, halfMin, inverseCellHalf: 1 / cellHalf };
-}
-
-/**
- * Open-addressing cell table (linear probing, load <= 1/2) with the cell key
- * and the head of its representative list stored in the slot itself, so a
- * lookup touches one slot record. Cells are never removed while welding.
- */
-class WeldCells {
-  /** Per slot: the cell's int32 coordinates, `dimension` of them. */
-  keys: Int32Array;
-  /** Per slot: newest representative in the cell, or -1 for an empty slot. */
-  heads: Int32Array;
-  mask: number;
-  size = 0;
-  readonly dimension: number;
-
-  constructor(dimension: number, expectedCells: number) {
-    this.dimension = dimension;
-    const slots = nextPowerOfTwo(Math.max(64, expectedCells * 2));
-    this.keys = new Int32Array(slots * dimension);
-    this.heads = new Int32Array(slots).fill(-1);
-    this.mask = slots - 1;
-  }
-
-  /** Slot of a new cell, placed by `hash`; grows first when the load would pass 1/2. */
-  claim(hash: number): number {
-    if ((this.size + 1) * 2 > this.heads.length) this.grow();
-    this.size++;
-    const heads = this.heads;
-    const mask = this.mask;
-    let s = hash & mask;
-    while (heads[s] >= 0) s = (s + 1) & mask;
-    return s;
-  }
-
-  private grow(): void {
-    const dimension = this.dimension;
-    const oldKeys = this.keys;
-    const oldHeads = this.heads;
-    const slots = oldHeads.length * 2;
-    this.keys = new Int32Array(slots * dimension);
-    this.heads = new Int32Array(slots).fill(-1);
-    this.mask = slots - 1;
-    for (let old = 0; old < oldHeads.length; old++) {
-      if (oldHeads[old] < 0) continue;
-      const k = old * dimension;
-      const hash =
-        dimension === 3 ? hashCell3(oldKeys[k], oldKeys[k + 1], oldKeys[k + 2]) : hashCell2(oldKeys[k], oldKeys[k + 1]);
-      let s = hash & this.mask;
-      while (this.heads[s] >= 0) s = (s + 1) & this.mask;
-      this.heads[s] = oldHeads[old];
-      for (let axis = 0; axis < dimension; axis++) this.keys[s * dimension + axis] = oldKeys[k + axis];
-    }
-  }
-}
-
-/** Tolerance path, 3D. See {@link Grid} for the cell choice and why no accepted pair is missed. */
-function weldNear3(coords: Float64Array, tolerance: number, remap: Uint32Array, representatives: Uint32Array): number {
-  const n = coords.length / 3;
-  const tolerance2 = tolerance * tolerance;
-  const { reach, halfMin, inverseCellHalf: inv } = makeGrid(coords, 3, tolerance);
-  const hx = halfMin[0];
-  const hy = halfMin[1];
-  const hz = halfMin[2];
-  // Next-older representative in the same cell: the per-cell linked lists.
-  const next = new Int32Array(n);
-  // Soups repeat each position about 6 times: start the table near the representative count.
-  const cells = new WeldCells(3, n >>> 2);
-  let keys = cells.keys;
-  let heads = cells.heads;
-  let mask = cells.mask;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const x = coords[i * 3];
-    const y = coords[i * 3 + 1];
-    const z = coords[i * 3 + 2];
-    const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv) | 0;
-    const x1 = Math.floor(((x + reach) * 0.5 - hx) * inv) | 0;
-    const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv) | 0;
-    const y1 = Math.floor(((y + reach) * 0.5 - hy) * inv) | 0;
-    const z0 = Math.floor(((z - reach) * 0.5 - hz) * inv) | 0;
-    const z1 = Math.floor(((z + reach) * 0.5 - hz) * inv) | 0;
-    let best = -1;
-    let bestDistance2 = Number.POSITIVE_INFINITY;
-    for (let cz = z0; cz <= z1; cz++) {
-      for (let cy = y0; cy <= y1; cy++) {
-        for (let cx = x0; cx <= x1; cx++) {
-          let s = hashCell3(cx, cy, cz) & mask;
-          let r = -1;
-          for (;;) {
-            r = heads[s];
-            if (r < 0) break;
-            const k = s * 3;
-            if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) break;
-            s = (s + 1) & mask;
-          }
-          for (; r >= 0; r = next[r]) {
-            const j = representatives[r] * 3;
-            const dx = coords[j] - x;
-            const dy = coords[j + 1] - y;
-            const dz = coords[j + 2] - z;
-            const d2 = dx * dx + dy * dy + dz * dz;
-            if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
-              best = r;
-              bestDistance2 = d2;
-            }
-          }
-        }
-      }
-    }
-    if (best < 0) {
-      best = count++;
-      representatives[best] = i;
-      const cx = Math.floor((x * 0.5 - hx) * inv) | 0;
-      const cy = Math.floor((y * 0.5 - hy) * inv) | 0;
-      const cz = Math.floor((z * 0.5 - hz) * inv) | 0;
-      const hash = hashCell3(cx, cy, cz);
-      let s = hash & mask;
-      for (;;) {
-        if (heads[s] < 0) {
-          s = cells.claim(hash);
-          keys = cells.keys;
-          heads = cells.heads;
-          mask = cells.mask;
-          keys[s * 3] = cx;
-          keys[s * 3 + 1] = cy;
-          keys[s * 3 + 2] = cz;
-          next[best] = -1;
-          break;
-        }
-        const k = s * 3;
-        if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) {
-          next[best] = heads[s];
-          break;
-        }
-        s = (s + 1) & mask;
-      }
-      heads[s] = best;
-    }
-    remap[i] = best;
-  }
-  return count;
-}
-
-/** Tolerance path, 2D: {@link weldNear3} without z. */
-function weldNear2(coords: Float64Array, tolerance: number, remap: Uint32Array, representatives: Uint32Array): number {
-  const n = coords.length / 2;
-  const tolerance2 = tolerance * tolerance;
-  const { reach, halfMin, inverseCellHalf: inv } = makeGrid(coords, 2, tolerance);
-  const hx = halfMin[0];
-  const hy = halfMin[1];
-  const next = new Int32Array(n);
-  const cells = new WeldCells(2, n >>> 2);
-  let keys = cells.keys;
-  let heads = cells.heads;
-  let mask = cells.mask;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const x = coords[i * 2];
-    const y = coords[i * 2 + 1];
-    const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv) | 0;
-    const x1 = Math.floor(((x + reach) * 0.5 - hx) * inv) | 0;
-    const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv) | 0;
-    const y1 = Math.floor(((y + reach) * 0.5 - hy) * inv) | 0;
-    let best = -1;
-    let bestDistance2 = Number.POSITIVE_INFINITY;
-    for (let cy = y0; cy <= y1; cy++) {
-      for (let cx = x0; cx <= x1; cx++) {
-        let s = hashCell2(cx, cy) & mask;
-        let r = -1;
-        for (;;) {
-          r = heads[s];
-          if (r < 0) break;
-          const k = s * 2;
-          if (keys[k] === cx && keys[k + 1] === cy) break;
-          s = (s + 1) & mask;
-        }
-        for (; r >= 0; r = next[r]) {
-          const j = representatives[r] * 2;
-          const dx = coords[j] - x;
-          const dy = coords[j + 1] - y;
-          const d2 = dx * dx + dy * dy;
-          if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
-            best = r;
-            bestDistance2 = d2;
-          }
-        }
-      }
-    }
-    if (best < 0) {
-      best = count++;
-      representatives[best] = i;
-      const cx = Math.floor((x * 0.5 - hx) * inv) | 0;
-      const cy = Math.floor((y * 0.5 - hy) * inv) | 0;
-      const hash = hashCell2(cx, cy);
-      let s = hash & mask;
-      for (;;) {
-        if (heads[s] < 0) {
-          s = cells.claim(hash);
-          keys = cells.keys;
-          heads = cells.heads;
-          mask = cells.mask;
-          keys[s * 2] = cx;
-          keys[s * 2 + 1] = cy;
-          next[best] = -1;
-          break;
-        }
-        const k = s * 2;
-        if (keys[k] === cx && keys[k + 1] === cy) {
-          next[best] = heads[s];
-          break;
-        }
-        s = (s + 1) & mask;
-      }
-      heads[s] = best;
-    }
-    remap[i] = best;
-  }
-  return count;
+    repCoords.set(coords.subarray(0, dimension));
+  } else if (dimension === 3) count = weldNear3(coords, min, max, tolerance, remap, representatives, repCoords);
+  else count = weldNear2(coords, min, max, tolerance, remap, representatives, repCoords);
+  return { remap, representatives, repCoords, count };
 }
