@@ -19,6 +19,7 @@
 
 import { CellTable } from '../cells.js';
 import { checkInteger, checkPositive, describe } from '../validate.js';
+import type { RayWalker } from './raycast.js';
 
 /** Options shared by {@link SpatialHash2D} and {@link SpatialHash3D}. */
 export interface SpatialHashOptions {
@@ -97,6 +98,31 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Number of entries in use. */
   entryCount = 0;
 
+  /**
+   * @internal Conservative cell bounds of everything stored in cells: minX,
+   * minY, minZ, maxX, maxY, maxZ (z unused in 2D). They only grow while items
+   * come and go and reset when the hash empties, so an infinite ray or a
+   * nearest search knows where stored cells can no longer be. Empty: min > max.
+   */
+  readonly cellBounds = new Float64Array([
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ]);
+  /** @internal Scratch max-heap of nearest(): squared distances. */
+  heapDistance = new Float64Array(16);
+  /** @internal Scratch max-heap of nearest(): handles. */
+  heapHandle = new Int32Array(16);
+  /** @internal Scratch of raycastAll(): entry parameter of each hit. */
+  hitParameter = new Float64Array(16);
+  /** @internal Scratch of raycastAll(): handle of each hit. */
+  hitHandle = new Int32Array(16);
+  /** @internal Reused cell walker of the ray queries (created on first use). */
+  rayWalker: RayWalker | undefined = undefined;
+
   private freeHandles: Int32Array;
   private freeHandleCount = 0;
   private freeEntry = NONE;
@@ -165,6 +191,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
+    if (this.handles.size === 0) this.resetCellBounds();
     return true;
   }
 
@@ -182,6 +209,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.freeEntry = NONE;
     this.entryLimit = 0;
     this.entryCount = 0;
+    this.resetCellBounds();
   }
 
   /** Iterates over every item once, in no particular order. Do not insert or remove while iterating. */
@@ -347,6 +375,27 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.entryItemNext[e] = this.firstEntry[h];
     this.firstEntry[h] = e;
     this.entryCount++;
+  }
+
+  /** @internal Widens {@link cellBounds} to the cell range of handle `h` (already in `ranges`). */
+  protected growCellBounds(h: number): void {
+    const dim = this.dim;
+    const b = h * this.boxStride;
+    const bounds = this.cellBounds;
+    for (let a = 0; a < dim; a++) {
+      const lo = this.ranges[b + a];
+      const hi = this.ranges[b + dim + a];
+      if (lo < bounds[a]) bounds[a] = lo;
+      if (hi > bounds[3 + a]) bounds[3 + a] = hi;
+    }
+  }
+
+  private resetCellBounds(): void {
+    const bounds = this.cellBounds;
+    for (let a = 0; a < 3; a++) {
+      bounds[a] = Number.POSITIVE_INFINITY;
+      bounds[3 + a] = Number.NEGATIVE_INFINITY;
+    }
   }
 
   /** @internal Puts handle `h` on the overflow list. */

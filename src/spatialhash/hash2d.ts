@@ -9,6 +9,9 @@
 import { MAX_CELL_INDEX } from '../cells.js';
 import { checkDistance, checkFinite, checkOrdered } from '../validate.js';
 import { SpatialHashBase, type SpatialHashOptions } from './base.js';
+import { nearest } from './nearest.js';
+import { forEachPair, type PairVisitor } from './pairs.js';
+import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
 
 const NONE = -1;
 
@@ -164,6 +167,103 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   }
 
   /**
+   * The nearest item whose box the ray from (ox, oy) along (dx, dy) hits, with
+   * the distance from the origin to where the ray enters the box (0 when the
+   * origin is inside it). Boxes are closed: grazing an edge or a corner is a hit.
+   * The walk stops as soon as no nearer hit is possible, and an infinite ray
+   * stops where it leaves the stored cells. Ties at the same distance: any of them.
+   * O(cells crossed up to the hit + items in them + overflow items), bounded by
+   * O(items) for very sparse data.
+   * @param dx - direction; need not be normalised (any finite non-zero vector).
+   * @param maxDistance - a hit counts when its distance is <= this, in coordinate units. Default Infinity.
+   * @returns the hit, or undefined when nothing is hit.
+   * @throws RangeError if the origin or direction is not finite, the direction is zero, or maxDistance is negative or NaN.
+   */
+  raycast(
+    ox: number,
+    oy: number,
+    dx: number,
+    dy: number,
+    maxDistance = Number.POSITIVE_INFINITY,
+  ): RayHit<T> | undefined {
+    return raycast(this, ox, oy, 0, dx, dy, 0, maxDistance);
+  }
+
+  /**
+   * Every item whose box the ray hits within maxDistance, each once, ascending by
+   * distance (equal distances in any order). Same rules as
+   * {@link SpatialHash2D.raycast}. O(cells crossed + items in them + overflow
+   * items + hits log hits).
+   * @param out - emptied, filled and returned; RayHit objects already in it are
+   * reused (overwritten), so casting every frame into the same array allocates nothing.
+   * @throws RangeError as {@link SpatialHash2D.raycast}.
+   */
+  raycastAll(
+    ox: number,
+    oy: number,
+    dx: number,
+    dy: number,
+    maxDistance = Number.POSITIVE_INFINITY,
+    out: RayHit<T>[] = [],
+  ): RayHit<T>[] {
+    return raycastAll(this, ox, oy, 0, dx, dy, 0, maxDistance, out);
+  }
+
+  /**
+   * Calls `visit(cx, cy, enter, exit)` for every cell the ray passes through,
+   * in order along the ray (exact voxel traversal, Amanatides and Woo), where
+   * `enter` / `exit` are distances from the origin in coordinate units. A cell
+   * the ray only touches at a corner is visited too (with enter === exit), so
+   * every cell that can hold an item the ray touches is visited. Cells are
+   * `Math.floor(coordinate / cellSize)`, the same as the hash stores.
+   * With a finite maxDistance the whole segment is walked, occupied or not;
+   * with Infinity the walk ends where the ray leaves the cells that hold items
+   * (nothing is visited when no item is in cells). Return `true` from `visit`
+   * to stop early. Do not insert, update or remove while visiting.
+   * O(cells visited).
+   * @throws RangeError as {@link SpatialHash2D.raycast}, or if visit is not a function.
+   */
+  forEachCellOnRay(
+    ox: number,
+    oy: number,
+    dx: number,
+    dy: number,
+    maxDistance: number,
+    visit: CellOnRayVisitor2D,
+  ): void {
+    forEachCellOnRay(this, ox, oy, 0, dx, dy, 0, maxDistance, visit);
+  }
+
+  /**
+   * Up to k items nearest to (x, y), ascending by the distance from the point
+   * to their boxes (0 inside; the float formula of
+   * {@link SpatialHash2D.queryRadius}), keeping only those within maxDistance.
+   * Items at the same distance come in any order. Searches rings of cells
+   * outward and stops when the next ring cannot hold anything nearer; with
+   * sparse data it scans the occupied cells instead, so a nearest item far away
+   * costs O(occupied cells), not O(empty cells).
+   * @param k - a non-negative integer, default 1; 0 returns nothing, more than `size` returns everything in range.
+   * @param maxDistance - in coordinate units, default Infinity.
+   * @param out - emptied, filled and returned.
+   * @throws RangeError if x or y is not finite, k is not a non-negative integer, or maxDistance is negative or NaN.
+   */
+  nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: T[] = []): T[] {
+    return nearest(this, x, y, 0, k, maxDistance, out);
+  }
+
+  /**
+   * Calls `visit(a, b)` exactly once for every unordered pair of items whose
+   * boxes intersect (closed: touching counts), in no particular order: the
+   * broadphase of a collision system. Overflow items pair with everything they
+   * touch. The visitor may run queries but must not insert, update or remove.
+   * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
+   * @throws RangeError if visit is not a function.
+   */
+  forEachPair(visit: PairVisitor<T>): void {
+    forEachPair(this, visit);
+  }
+
+  /**
    * Shared body of the box and radius queries: visits the cells of the range
    * (or every occupied cell when that is fewer), each item once by stamp, and
    * keeps those passing the box test, or the distance test when `r2 >= 0`.
@@ -245,6 +345,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       this.addOverflow(h);
       return;
     }
+    this.growCellBounds(h);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++) this.addEntry(h, this.cells.insert2(cx, cy));
     }

@@ -1,0 +1,309 @@
+/**
+ * k-nearest search of SpatialHash2D / SpatialHash3D, written once for both
+ * dimensions (2D ignores z).
+ *
+ * Rings (shells in 3D) of cells are searched outward from the query's cell.
+ * After ring R, every item not yet seen lies wholly outside the square (cube)
+ * of cells within R, so its distance is at least the gap from the point to that
+ * square's nearest open side; once k items are no farther than that gap, or the
+ * gap exceeds maxDistance, the search stops. Rings are clipped to the cell
+ * bounds of what is stored and start at the first ring that reaches them, and
+ * when a ring would hold more cells than are occupied the search scans the
+ * occupied cells instead, pruning each by its distance to the point. So a
+ * nearest item thousands of cells away costs O(occupied cells), never
+ * O(empty rings).
+ *
+ * The k best so far sit in a binary max-heap in scratch typed arrays on the hash.
+ *
+ * @module
+ */
+
+import { MAX_CELL_INDEX } from '../cells.js';
+import { checkDistance, checkFinite, checkInteger } from '../validate.js';
+import type { SpatialHashBase } from './base.js';
+
+const NONE = -1;
+
+/** Relative slack on lower bounds so float rounding can only make them smaller. */
+const SLACK = 2 ** -40;
+
+// State of the search in progress (module-level so a search allocates nothing;
+// a search never calls user code, so it cannot be re-entered).
+let heapSize = 0;
+let heapLimit = 0;
+let stamp = 0;
+let radius2 = 0;
+let lookups = 0;
+const point = new Float64Array(3);
+const center = new Float64Array(3);
+const low = new Float64Array(3);
+const high = new Float64Array(3);
+
+/** Squared distance from `point` to box `b`: the exact float formula of queryRadius. */
+function boxDistance2(boxes: Float64Array, b: number, dim: number): number {
+  let sum = 0;
+  for (let a = 0; a < dim; a++) {
+    const lo = boxes[b + a];
+    const hi = boxes[b + dim + a];
+    const p = point[a];
+    const d = lo > p ? lo - p : p > hi ? p - hi : 0;
+    sum += d * d;
+  }
+  return sum;
+}
+
+/** Offers handle h at squared distance d2 to the heap of the k best. */
+function offer<T>(hash: SpatialHashBase<T>, h: number, d2: number): void {
+  const dist = hash.heapDistance;
+  const handles = hash.heapHandle;
+  if (heapSize < heapLimit) {
+    let i = heapSize++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!(dist[parent] < d2)) break;
+      dist[i] = dist[parent];
+      handles[i] = handles[parent];
+      i = parent;
+    }
+    dist[i] = d2;
+    handles[i] = h;
+    return;
+  }
+  if (!(d2 < dist[0])) return;
+  siftDown(dist, handles, d2, h, heapSize);
+}
+
+/** Puts (d2, h) at the root of a max-heap of `size` and sifts it down. */
+function siftDown(dist: Float64Array, handles: Int32Array, d2: number, h: number, size: number): void {
+  let i = 0;
+  for (;;) {
+    let child = i * 2 + 1;
+    if (child >= size) break;
+    if (child + 1 < size && dist[child + 1] > dist[child]) child++;
+    if (!(dist[child] > d2)) break;
+    dist[i] = dist[child];
+    handles[i] = handles[child];
+    i = child;
+  }
+  dist[i] = d2;
+  handles[i] = h;
+}
+
+/** Offers every not yet seen item of cell `id`. */
+function scoreCell<T>(hash: SpatialHashBase<T>, id: number): void {
+  const stamps = hash.stamps;
+  const entryNext = hash.entryNext;
+  const entryHandle = hash.entryHandle;
+  const boxes = hash.boxes;
+  const stride = hash.boxStride;
+  const dim = hash.dim;
+  for (let e = hash.cells.head[id]; e !== NONE; e = entryNext[e]) {
+    const h = entryHandle[e];
+    if (stamps[h] === stamp) continue;
+    stamps[h] = stamp;
+    const d2 = boxDistance2(boxes, h * stride, dim);
+    if (d2 <= radius2) offer(hash, h, d2);
+  }
+}
+
+/** Looks cell (kx, ky[, kz]) up and scores it. */
+function visitCell<T>(hash: SpatialHashBase<T>, kx: number, ky: number, kz: number): void {
+  lookups++;
+  const id = hash.dim === 2 ? hash.cells.find2(kx, ky) : hash.cells.find3(kx, ky, kz);
+  if (id !== NONE) scoreCell(hash, id);
+}
+
+/**
+ * Visits (or with `visit` false only counts) the cells at Chebyshev distance R
+ * from `center`, clipped to [low, high]. In 2D the ring lies in the plane z = 0.
+ */
+function shell<T>(hash: SpatialHashBase<T>, R: number, visit: boolean): number {
+  if (hash.dim === 2) return ring(hash, R, 0, visit);
+  let n = 0;
+  const z0 = Math.max(center[2] - R, low[2]);
+  const z1 = Math.min(center[2] + R, high[2]);
+  for (let kz = z0; kz <= z1; kz++) {
+    n += Math.abs(kz - center[2]) === R ? face(hash, R, kz, visit) : ring(hash, R, kz, visit);
+  }
+  return n;
+}
+
+/** The full square of cells within R of the center in plane z = kz, clipped. */
+function face<T>(hash: SpatialHashBase<T>, R: number, kz: number, visit: boolean): number {
+  const x0 = Math.max(center[0] - R, low[0]);
+  const x1 = Math.min(center[0] + R, high[0]);
+  const y0 = Math.max(center[1] - R, low[1]);
+  const y1 = Math.min(center[1] + R, high[1]);
+  if (x0 > x1 || y0 > y1) return 0;
+  if (visit) {
+    for (let kx = x0; kx <= x1; kx++) for (let ky = y0; ky <= y1; ky++) visitCell(hash, kx, ky, kz);
+  }
+  return (x1 - x0 + 1) * (y1 - y0 + 1);
+}
+
+/** The square ring of cells at distance exactly R from the center in plane z = kz, clipped. */
+function ring<T>(hash: SpatialHashBase<T>, R: number, kz: number, visit: boolean): number {
+  const cx = center[0];
+  const cy = center[1];
+  if (R === 0) {
+    if (cx < low[0] || cx > high[0] || cy < low[1] || cy > high[1]) return 0;
+    if (visit) visitCell(hash, cx, cy, kz);
+    return 1;
+  }
+  let n = 0;
+  const x0 = Math.max(cx - R, low[0]);
+  const x1 = Math.min(cx + R, high[0]);
+  if (x0 <= x1) {
+    for (let side = -1; side <= 1; side += 2) {
+      const ky = cy + side * R;
+      if (ky < low[1] || ky > high[1]) continue;
+      n += x1 - x0 + 1;
+      if (visit) for (let kx = x0; kx <= x1; kx++) visitCell(hash, kx, ky, kz);
+    }
+  }
+  const y0 = Math.max(cy - R + 1, low[1]);
+  const y1 = Math.min(cy + R - 1, high[1]);
+  if (y0 <= y1) {
+    for (let side = -1; side <= 1; side += 2) {
+      const kx = cx + side * R;
+      if (kx < low[0] || kx > high[0]) continue;
+      n += y1 - y0 + 1;
+      if (visit) for (let ky = y0; ky <= y1; ky++) visitCell(hash, kx, ky, kz);
+    }
+  }
+  return n;
+}
+
+/**
+ * Lower bound on the distance from the point to any item whose cells all lie
+ * outside the cells within R of the center; Infinity when no stored cell does.
+ */
+function gapOutside<T>(hash: SpatialHashBase<T>, R: number): number {
+  const cs = hash.cellSize;
+  let gap = Number.POSITIVE_INFINITY;
+  let scale = 0;
+  for (let a = 0; a < hash.dim; a++) {
+    const p = point[a];
+    scale += Math.abs(p) + (Math.abs(center[a]) + R + 1) * cs;
+    if (center[a] - R > low[a]) gap = Math.min(gap, p - (center[a] - R) * cs);
+    if (center[a] + R < high[a]) gap = Math.min(gap, (center[a] + R + 1) * cs - p);
+  }
+  return gap - scale * SLACK;
+}
+
+/** Scans every occupied cell, skipping those that cannot hold anything nearer than the heap's worst. */
+function scanOccupied<T>(hash: SpatialHashBase<T>): void {
+  const cells = hash.cells;
+  const keys = cells.keys;
+  const head = cells.head;
+  const dim = hash.dim;
+  const cs = hash.cellSize;
+  for (let id = 0; id < cells.idLimit; id++) {
+    if (head[id] === NONE) continue;
+    let lb2 = 0;
+    for (let a = 0; a < dim; a++) {
+      const lo = keys[id * dim + a] * cs;
+      const hi = lo + cs;
+      const p = point[a];
+      let d = lo > p ? lo - p : p > hi ? p - hi : 0;
+      d -= (Math.abs(p) + Math.abs(lo) + cs) * SLACK;
+      if (d > 0) lb2 += d * d;
+    }
+    if (lb2 > radius2) continue;
+    if (heapSize === heapLimit && lb2 >= hash.heapDistance[0]) continue;
+    scoreCell(hash, id);
+  }
+}
+
+/** Searches the cells (not the overflow list) for the k best. */
+function searchCells<T>(hash: SpatialHashBase<T>, maxDistance: number): void {
+  const dim = hash.dim;
+  const bounds = hash.cellBounds;
+  const occupied = hash.cells.size;
+  let far = false;
+  let R = 0;
+  for (let a = 0; a < dim; a++) {
+    low[a] = bounds[a];
+    high[a] = bounds[3 + a];
+    center[a] = hash.cellOf(point[a]);
+    if (!(Math.abs(center[a]) <= MAX_CELL_INDEX)) far = true;
+    // Rings nearer than this lie wholly outside the stored cells.
+    R = Math.max(R, low[a] - center[a], center[a] - high[a]);
+  }
+  for (let a = dim; a < 3; a++) {
+    low[a] = 0;
+    high[a] = 0;
+    center[a] = 0;
+  }
+  if (!far) {
+    lookups = 0;
+    for (;;) {
+      const n = shell(hash, R, false);
+      if (n > occupied || lookups + n > 4 * occupied) break;
+      shell(hash, R, true);
+      const gap = gapOutside(hash, R);
+      if (gap === Number.POSITIVE_INFINITY) return;
+      // Margin: d2 <= r2 is decided in squares, whose rounding is relative.
+      if (gap > maxDistance * (1 + SLACK)) return;
+      if (heapSize === heapLimit && gap > 0 && hash.heapDistance[0] <= gap * gap) return;
+      R++;
+    }
+  }
+  scanOccupied(hash);
+}
+
+/**
+ * Implements `nearest` of both hashes (2D passes z = 0): up to k items by
+ * ascending distance from the point to their boxes, within maxDistance.
+ */
+export function nearest<T>(
+  hash: SpatialHashBase<T>,
+  x: number,
+  y: number,
+  z: number,
+  k: number,
+  maxDistance: number,
+  out: T[],
+): T[] {
+  checkFinite('x', x);
+  checkFinite('y', y);
+  if (hash.dim === 3) checkFinite('z', z);
+  checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
+  checkDistance('maxDistance', maxDistance);
+  out.length = 0;
+  const limit = Math.min(k, hash.size);
+  if (limit === 0) return out;
+  if (hash.heapHandle.length < limit) {
+    const n = Math.max(limit, hash.heapHandle.length * 2);
+    hash.heapHandle = new Int32Array(n);
+    hash.heapDistance = new Float64Array(n);
+  }
+  heapSize = 0;
+  heapLimit = limit;
+  radius2 = maxDistance * maxDistance;
+  point[0] = x;
+  point[1] = y;
+  point[2] = z;
+  const boxes = hash.boxes;
+  const stride = hash.boxStride;
+  for (let i = 0; i < hash.overflowCount; i++) {
+    const h = hash.overflow[i];
+    const d2 = boxDistance2(boxes, h * stride, hash.dim);
+    if (d2 <= radius2) offer(hash, h, d2);
+  }
+  if (hash.cells.size > 0) {
+    stamp = hash.nextStamp();
+    searchCells(hash, maxDistance);
+  }
+  const dist = hash.heapDistance;
+  const handles = hash.heapHandle;
+  const n = heapSize;
+  out.length = n;
+  for (let i = n - 1; i >= 0; i--) {
+    out[i] = hash.items[handles[0]] as T;
+    const size = i;
+    if (size > 0) siftDown(dist, handles, dist[size], handles[size], size);
+  }
+  heapSize = 0;
+  return out;
+}

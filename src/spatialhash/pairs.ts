@@ -1,0 +1,173 @@
+/**
+ * All intersecting pairs of SpatialHash2D / SpatialHash3D: the broadphase.
+ *
+ * Two items whose boxes intersect share at least one cell (the cell of any
+ * common point). A pair is reported only in its lowest shared cell: per axis
+ * the larger of the two cell-range minimums, which lies in both ranges. So a
+ * pair sharing several cells is reported once without a set of seen pairs and
+ * without query stamps, and the visitor may run queries on the hash.
+ *
+ * Overflow items are paired with each other directly, and with the items in
+ * cells either through the cells of their range (clipped to the stored cells)
+ * under the same lowest-cell rule, or by testing every item when that range is
+ * larger than the item count.
+ *
+ * @module
+ */
+
+import { describe } from '../validate.js';
+import type { SpatialHashBase } from './base.js';
+
+const NONE = -1;
+
+/** Called by `forEachPair` once per unordered pair of items whose boxes intersect. */
+export type PairVisitor<T> = (a: T, b: T) => void;
+
+/** True when closed boxes b1 and b2 intersect. */
+function intersects(boxes: Float64Array, b1: number, b2: number, dim: number): boolean {
+  for (let a = 0; a < dim; a++) {
+    if (boxes[b1 + a] > boxes[b2 + dim + a] || boxes[b2 + a] > boxes[b1 + dim + a]) return false;
+  }
+  return true;
+}
+
+/** Implements `forEachPair` of both hashes. O(cells + sum over cells of entries^2 + overflow work). */
+export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+  if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+  if (hash.dim === 2) cellPairs2(hash, visit);
+  else cellPairs3(hash, visit);
+  if (hash.overflowCount > 0) overflowPairs(hash, visit);
+}
+
+function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+  const cells = hash.cells;
+  const keys = cells.keys;
+  const head = cells.head;
+  const entryNext = hash.entryNext;
+  const entryHandle = hash.entryHandle;
+  const ranges = hash.ranges;
+  const boxes = hash.boxes;
+  const items = hash.items;
+  for (let id = 0; id < cells.idLimit; id++) {
+    if (cells.count[id] < 2) continue;
+    const kx = keys[id * 2];
+    const ky = keys[id * 2 + 1];
+    for (let e1 = head[id]; e1 !== NONE; e1 = entryNext[e1]) {
+      const h1 = entryHandle[e1];
+      const b1 = h1 * 4;
+      const x0 = ranges[b1];
+      const y0 = ranges[b1 + 1];
+      for (let e2 = entryNext[e1]; e2 !== NONE; e2 = entryNext[e2]) {
+        const h2 = entryHandle[e2];
+        const b2 = h2 * 4;
+        // Only in the pair's lowest shared cell.
+        if (Math.max(x0, ranges[b2]) !== kx || Math.max(y0, ranges[b2 + 1]) !== ky) continue;
+        if (pairHit2(boxes, b1, b2)) visit(items[h1] as T, items[h2] as T);
+      }
+    }
+  }
+}
+
+function pairHit2(boxes: Float64Array, b1: number, b2: number): boolean {
+  return (
+    boxes[b1] <= boxes[b2 + 2] &&
+    boxes[b2] <= boxes[b1 + 2] &&
+    boxes[b1 + 1] <= boxes[b2 + 3] &&
+    boxes[b2 + 1] <= boxes[b1 + 3]
+  );
+}
+
+function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+  const cells = hash.cells;
+  const keys = cells.keys;
+  const head = cells.head;
+  const entryNext = hash.entryNext;
+  const entryHandle = hash.entryHandle;
+  const ranges = hash.ranges;
+  const boxes = hash.boxes;
+  const items = hash.items;
+  for (let id = 0; id < cells.idLimit; id++) {
+    if (cells.count[id] < 2) continue;
+    const kx = keys[id * 3];
+    const ky = keys[id * 3 + 1];
+    const kz = keys[id * 3 + 2];
+    for (let e1 = head[id]; e1 !== NONE; e1 = entryNext[e1]) {
+      const h1 = entryHandle[e1];
+      const b1 = h1 * 6;
+      const x0 = ranges[b1];
+      const y0 = ranges[b1 + 1];
+      const z0 = ranges[b1 + 2];
+      for (let e2 = entryNext[e1]; e2 !== NONE; e2 = entryNext[e2]) {
+        const h2 = entryHandle[e2];
+        const b2 = h2 * 6;
+        if (Math.max(x0, ranges[b2]) !== kx || Math.max(y0, ranges[b2 + 1]) !== ky) continue;
+        if (Math.max(z0, ranges[b2 + 2]) !== kz) continue;
+        if (intersects(boxes, b1, b2, 3)) visit(items[h1] as T, items[h2] as T);
+      }
+    }
+  }
+}
+
+/** Pairs of overflow items with each other and with the items in cells. */
+function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+  const dim = hash.dim;
+  const stride = hash.boxStride;
+  const boxes = hash.boxes;
+  const items = hash.items;
+  const overflow = hash.overflow;
+  const bounds = hash.cellBounds;
+  const ranges = hash.ranges;
+  const cells = hash.cells;
+  for (let i = 0; i < hash.overflowCount; i++) {
+    const o = overflow[i];
+    const bo = o * stride;
+    for (let j = i + 1; j < hash.overflowCount; j++) {
+      const p = overflow[j];
+      if (intersects(boxes, bo, p * stride, dim)) visit(items[o] as T, items[p] as T);
+    }
+    if (cells.size === 0) continue;
+    // The overflow item's cell range clipped to the stored cells: any cell of an
+    // item in cells that meets the box lies in it.
+    const x0 = Math.max(hash.cellOf(boxes[bo]), bounds[0]);
+    const x1 = Math.min(hash.cellOf(boxes[bo + dim]), bounds[3]);
+    const y0 = Math.max(hash.cellOf(boxes[bo + 1]), bounds[1]);
+    const y1 = Math.min(hash.cellOf(boxes[bo + dim + 1]), bounds[4]);
+    let z0 = 0;
+    let z1 = 0;
+    if (dim === 3) {
+      z0 = Math.max(hash.cellOf(boxes[bo + 2]), bounds[2]);
+      z1 = Math.min(hash.cellOf(boxes[bo + 5]), bounds[5]);
+    }
+    if (x0 > x1 || y0 > y1 || z0 > z1) continue;
+    const rangeCells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+    if (rangeCells > hash.size) {
+      // Cheaper to test every item in cells than to look up that many cells.
+      const alive = hash.alive;
+      const overflowPos = hash.overflowPos;
+      for (let h = 0; h < hash.handleLimit; h++) {
+        if (alive[h] === 1 && overflowPos[h] === NONE && intersects(boxes, bo, h * stride, dim)) {
+          visit(items[o] as T, items[h] as T);
+        }
+      }
+      continue;
+    }
+    const entryNext = hash.entryNext;
+    const entryHandle = hash.entryHandle;
+    for (let kx = x0; kx <= x1; kx++) {
+      for (let ky = y0; ky <= y1; ky++) {
+        for (let kz = z0; kz <= z1; kz++) {
+          const id = dim === 2 ? cells.find2(kx, ky) : cells.find3(kx, ky, kz);
+          if (id === NONE) continue;
+          for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+            const h = entryHandle[e];
+            const b = h * stride;
+            // Lowest shared cell of the clipped range and the item's range.
+            if (Math.max(x0, ranges[b]) !== kx || Math.max(y0, ranges[b + 1]) !== ky) continue;
+            if (dim === 3 && Math.max(z0, ranges[b + 2]) !== kz) continue;
+            if (intersects(boxes, bo, b, dim)) visit(items[o] as T, items[h] as T);
+          }
+        }
+      }
+    }
+  }
+}

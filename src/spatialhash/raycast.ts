@@ -1,0 +1,603 @@
+/**
+ * Ray queries of SpatialHash2D / SpatialHash3D: raycast, raycastAll and
+ * forEachCellOnRay, written once for both dimensions (2D is 3D with the z axis
+ * never stepping).
+ *
+ * Parameters. The direction is first scaled by a power of two so its largest
+ * component lies in [1, 2): the scaling is exact, so hits and ties are the same
+ * as with the caller's direction, while huge or tiny directions can no longer
+ * overflow or underflow. A ray point is `o + t * d` with that scaled `d`, and a
+ * distance is `t * |d|`. Each box is tested with the slab formula
+ * `t = (bound - o) / d` per axis, whose rounding is monotone in `bound`, so a
+ * box and the cell borders around it are ordered along the ray consistently.
+ *
+ * Traversal (Amanatides and Woo). The walker crosses one cell border at a
+ * time. When the next crossings of several axes coincide (the ray goes
+ * through a cell corner or edge), it also reports the cells that the ray only
+ * touches there, so an item touching the ray exactly at a corner is never
+ * missed; crossings within a rounding tolerance count as coinciding.
+ *
+ * @module
+ */
+
+import { MAX_CELL_INDEX } from '../cells.js';
+import { checkDistance, checkFinite, describe } from '../validate.js';
+import type { SpatialHashBase } from './base.js';
+
+const NONE = -1;
+
+/** A ray hit: the item and the distance from the ray origin to where the ray enters its box (0 from inside). */
+export interface RayHit<T> {
+  /** The item hit. */
+  item: T;
+  /** Euclidean distance from the origin to the entry point, in coordinate units; 0 when the origin is inside the box. */
+  distance: number;
+}
+
+/**
+ * Called by `SpatialHash2D.forEachCellOnRay` for each cell, in order along the
+ * ray. `cx, cy` are integer cell coordinates (`Math.floor(coordinate / cellSize)`);
+ * `enter` and `exit` are the distances along the ray where it enters and leaves
+ * the cell (clamped to the segment walked). Return `true` to stop.
+ */
+export type CellOnRayVisitor2D = (cx: number, cy: number, enter: number, exit: number) => boolean | undefined;
+
+/** The 3D twin of {@link CellOnRayVisitor2D}. Return `true` to stop. */
+export type CellOnRayVisitor3D = (
+  cx: number,
+  cy: number,
+  cz: number,
+  enter: number,
+  exit: number,
+) => boolean | undefined;
+
+/** Non-empty subsets of the axes {x: 1, y: 2, z: 4}, fewest axes first; a subset comes after its own subsets. */
+const SUBSETS = [1, 2, 4, 3, 5, 6, 7];
+
+/**
+ * Relative tolerance under which two border crossings count as one corner.
+ * Rounding of a crossing is a few ulps of the coordinates involved; 2^-44 is a
+ * wide margin over it, and a real ray almost never passes that close to a corner.
+ */
+const TIE = 2 ** -44;
+
+/**
+ * Walks the cells along a ray segment in order. One instance lives on each hash
+ * and is reused, so walking allocates nothing. Usage: `start(...)`, then
+ * `while (next())` read `cell`, `enter`, `exit`.
+ *
+ * @internal
+ */
+export class RayWalker {
+  /** Scaled ray: origin and direction per axis (z = 0 in 2D). */
+  readonly origin = new Float64Array(3);
+  readonly direction = new Float64Array(3);
+  /** Length of the scaled direction: a parameter t is at distance t * length. */
+  length = 1;
+  /** Current cell, and the cell reported by the last `next()`. */
+  readonly current = new Float64Array(3);
+  readonly cell = new Float64Array(3);
+  /** Parameter interval of the reported cell. */
+  enter = 0;
+  exit = 0;
+  /** True while a traversal is in progress (guards against re-entrant use from a visitor). */
+  busy = false;
+
+  private dim = 2;
+  private cellSize = 1;
+  private readonly step = new Float64Array(3);
+  private readonly nextCross = new Float64Array(3);
+  private readonly crossTolerance = new Float64Array(3);
+  private readonly tieScale = new Float64Array(3);
+  private readonly lowCell = new Float64Array(3);
+  private readonly highCell = new Float64Array(3);
+  private tEnd = 0;
+  private first = false;
+  private done = true;
+  private groupMask = 0;
+  private groupIndex = 0;
+  private groupEnter = 0;
+  private groupExit = 0;
+
+  /**
+   * Sets up the ray: direction scaled to [1, 2), distances measured along it.
+   * Arguments must already be validated (finite, direction not zero).
+   */
+  setRay(dim: 2 | 3, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): void {
+    this.dim = dim;
+    this.origin[0] = ox;
+    this.origin[1] = oy;
+    this.origin[2] = oz;
+    const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+    // 2^-e in two factors so neither overflows for a subnormal m.
+    const e = Math.floor(Math.log2(m));
+    const f1 = 2 ** Math.trunc(-e / 2);
+    const f2 = 2 ** (-e - Math.trunc(-e / 2));
+    let f3 = 1;
+    const scaled = m * f1 * f2;
+    if (scaled >= 2) f3 = 0.5;
+    else if (scaled < 1) f3 = 2;
+    this.direction[0] = dx * f1 * f2 * f3;
+    this.direction[1] = dy * f1 * f2 * f3;
+    this.direction[2] = dz * f1 * f2 * f3;
+    this.length = Math.hypot(this.direction[0], this.direction[1], this.direction[2]);
+  }
+
+  /**
+   * Starts a walk over the parameter interval [0, tLimit], clipped to the cell
+   * range [low, high] per axis (inclusive, integral, within ±MAX_CELL_INDEX).
+   * @returns false when the segment misses that range (nothing to walk).
+   */
+  start(cellSize: number, tLimit: number, low: ArrayLike<number>, high: ArrayLike<number>): boolean {
+    const dim = this.dim;
+    const o = this.origin;
+    const d = this.direction;
+    this.cellSize = cellSize;
+    this.done = true;
+    this.first = false;
+    this.groupMask = 0;
+    let tStart = 0;
+    let tEnd = tLimit;
+    for (let a = 0; a < dim; a++) {
+      this.lowCell[a] = low[a];
+      this.highCell[a] = high[a];
+      const lo = low[a] * cellSize;
+      const hi = (high[a] + 1) * cellSize;
+      if (d[a] === 0) {
+        if (o[a] < lo || o[a] > hi) return false;
+        continue;
+      }
+      let t0 = (lo - o[a]) / d[a];
+      let t1 = (hi - o[a]) / d[a];
+      if (t0 > t1) {
+        const swap = t0;
+        t0 = t1;
+        t1 = swap;
+      }
+      if (t0 > tStart) tStart = t0;
+      if (t1 < tEnd) tEnd = t1;
+    }
+    if (!(tStart <= tEnd)) return false;
+    for (let a = 0; a < dim; a++) {
+      const oa = o[a];
+      const da = d[a];
+      let c = Math.floor((tStart === 0 ? oa : oa + tStart * da) / cellSize);
+      if (c < low[a]) c = low[a];
+      if (c > high[a]) c = high[a];
+      this.step[a] = da > 0 ? 1 : da < 0 ? -1 : 0;
+      if (tStart > 0 && da !== 0) {
+        // The clipped start point was rounded: back up while the cell would be
+        // entered after tStart, so no cell between tStart and it is skipped.
+        for (let i = 0; i < 4 && (da > 0 ? c > low[a] : c < high[a]); i++) {
+          const entry = da > 0 ? c * cellSize : (c + 1) * cellSize;
+          if ((entry - oa) / da <= tStart) break;
+          c -= this.step[a];
+        }
+      }
+      this.current[a] = c;
+      const k = TIE / Math.abs(da);
+      this.tieScale[a] = Number.isFinite(k) ? k : 0;
+      this.updateCrossing(a);
+    }
+    for (let a = dim; a < 3; a++) {
+      this.current[a] = 0;
+      this.step[a] = 0;
+      this.nextCross[a] = Number.POSITIVE_INFINITY;
+      this.crossTolerance[a] = 0;
+    }
+    this.tEnd = tEnd;
+    this.enter = tStart;
+    this.first = true;
+    this.done = false;
+    return true;
+  }
+
+  /** Advances to the next cell; false when the walk is over. */
+  next(): boolean {
+    const dim = this.dim;
+    const cell = this.cell;
+    const current = this.current;
+    const step = this.step;
+    if (this.first) {
+      this.first = false;
+      for (let a = 0; a < 3; a++) cell[a] = current[a];
+      this.exit = Math.max(this.enter, Math.min(this.nextCross[0], this.nextCross[1], this.nextCross[2], this.tEnd));
+      return true;
+    }
+    for (;;) {
+      if (this.groupMask !== 0) {
+        const mask = this.groupMask;
+        while (this.groupIndex < SUBSETS.length) {
+          const sub = SUBSETS[this.groupIndex++];
+          if ((sub & ~mask) !== 0) continue;
+          if (sub === mask) {
+            // The full step: the ray is now in the diagonal cell.
+            this.groupMask = 0;
+            for (let a = 0; a < dim; a++) {
+              if ((mask & (1 << a)) === 0) continue;
+              current[a] += step[a];
+              if (current[a] < this.lowCell[a] || current[a] > this.highCell[a]) {
+                this.done = true;
+                return false;
+              }
+              this.updateCrossing(a);
+            }
+            for (let a = 0; a < 3; a++) cell[a] = current[a];
+            this.enter = this.groupEnter;
+            const nextCross = Math.min(this.nextCross[0], this.nextCross[1], this.nextCross[2], this.tEnd);
+            this.exit = Math.max(this.enter, nextCross);
+            return true;
+          }
+          // A cell the ray only touches at the corner or edge it crosses.
+          let inside = true;
+          for (let a = 0; a < 3; a++) {
+            cell[a] = (sub & (1 << a)) !== 0 ? current[a] + step[a] : current[a];
+            if (a < dim && (cell[a] < this.lowCell[a] || cell[a] > this.highCell[a])) inside = false;
+          }
+          if (!inside) continue;
+          this.enter = this.groupEnter;
+          this.exit = this.groupExit;
+          return true;
+        }
+        this.groupMask = 0;
+      }
+      if (this.done) return false;
+      const cross = this.nextCross;
+      const tolerance = this.crossTolerance;
+      let m = cross[0];
+      let mAxis = 0;
+      for (let a = 1; a < dim; a++) {
+        if (cross[a] < m) {
+          m = cross[a];
+          mAxis = a;
+        }
+      }
+      if (!(m <= this.tEnd)) {
+        this.done = true;
+        return false;
+      }
+      // Every axis whose crossing coincides with the first one, up to rounding.
+      const limit = m + tolerance[mAxis];
+      let mask = 0;
+      let last = m;
+      for (let a = 0; a < dim; a++) {
+        if (cross[a] - tolerance[a] <= limit) {
+          mask |= 1 << a;
+          if (cross[a] > last) last = cross[a];
+        }
+      }
+      this.groupMask = mask;
+      this.groupIndex = 0;
+      this.groupEnter = Math.max(m, this.enter);
+      this.groupExit = Math.max(this.groupEnter, Math.min(last, this.tEnd));
+    }
+  }
+
+  /** Parameter of the border axis `a` crosses next, and its rounding tolerance. */
+  private updateCrossing(a: number): void {
+    const da = this.direction[a];
+    if (da === 0) {
+      this.nextCross[a] = Number.POSITIVE_INFINITY;
+      this.crossTolerance[a] = 0;
+      return;
+    }
+    const c = this.current[a];
+    const oa = this.origin[a];
+    const border = da > 0 ? (c + 1) * this.cellSize : c * this.cellSize;
+    this.nextCross[a] = (border - oa) / da;
+    this.crossTolerance[a] = (Math.abs(border) + Math.abs(oa) + this.cellSize) * this.tieScale[a];
+  }
+}
+
+/** Validates a ray (2D passes oz = dz = 0); throws a RangeError naming the first bad argument. */
+function checkRay(
+  dim: 2 | 3,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  maxDistance: number,
+): void {
+  checkFinite('ox', ox);
+  checkFinite('oy', oy);
+  if (dim === 3) checkFinite('oz', oz);
+  checkFinite('dx', dx);
+  checkFinite('dy', dy);
+  if (dim === 3) checkFinite('dz', dz);
+  if (dx === 0 && dy === 0 && dz === 0) {
+    const got =
+      dim === 2
+        ? `(dx, dy) = (${describe(dx)}, ${describe(dy)})`
+        : `(dx, dy, dz) = (${describe(dx)}, ${describe(dy)}, ${describe(dz)})`;
+    throw new RangeError(`the ray direction must not be zero, got ${got}`);
+  }
+  checkDistance('maxDistance', maxDistance);
+}
+
+/** Checks and sets up the hash's walker; a nested call (from a visitor) gets a fresh one. */
+function walkerFor<T>(
+  hash: SpatialHashBase<T>,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  maxDistance: number,
+): RayWalker {
+  const dim = hash.dim;
+  checkRay(dim, ox, oy, oz, dx, dy, dz, maxDistance);
+  let walker = hash.rayWalker;
+  if (walker === undefined) {
+    walker = new RayWalker();
+    hash.rayWalker = walker;
+  } else if (walker.busy) {
+    walker = new RayWalker();
+  }
+  walker.setRay(dim, ox, oy, oz, dx, dy, dz);
+  return walker;
+}
+
+/**
+ * Parameter where the ray enters box `b`, or -1 when it misses; the slab test,
+ * with the box closed (grazing counts) and the ray starting at t = 0.
+ */
+function enterBox(boxes: Float64Array, b: number, dim: number, o: Float64Array, d: Float64Array): number {
+  let t0 = 0;
+  let t1 = Number.POSITIVE_INFINITY;
+  for (let a = 0; a < dim; a++) {
+    const lo = boxes[b + a];
+    const hi = boxes[b + dim + a];
+    const oa = o[a];
+    const da = d[a];
+    if (da === 0) {
+      if (oa < lo || oa > hi) return NONE;
+      continue;
+    }
+    let near = (lo - oa) / da;
+    let far = (hi - oa) / da;
+    if (near > far) {
+      const swap = near;
+      near = far;
+      far = swap;
+    }
+    if (near > t0) t0 = near;
+    if (far < t1) t1 = far;
+    if (t0 > t1) return NONE;
+  }
+  return t0;
+}
+
+const LOW = new Float64Array(3);
+const HIGH = new Float64Array(3);
+
+/** Sets LOW/HIGH to the stored cell bounds widened by one cell (rounding margin); false when nothing is in cells. */
+function storedRange<T>(hash: SpatialHashBase<T>): boolean {
+  const bounds = hash.cellBounds;
+  if (hash.cells.size === 0 || !(bounds[0] <= bounds[3])) return false;
+  for (let a = 0; a < hash.dim; a++) {
+    LOW[a] = Math.max(bounds[a] - 1, -MAX_CELL_INDEX);
+    HIGH[a] = Math.min(bounds[3 + a] + 1, MAX_CELL_INDEX);
+  }
+  return true;
+}
+
+/** Id of the walker's reported cell, or -1. */
+function findCell<T>(hash: SpatialHashBase<T>, cell: Float64Array): number {
+  return hash.dim === 2 ? hash.cells.find2(cell[0], cell[1]) : hash.cells.find3(cell[0], cell[1], cell[2]);
+}
+
+// State of the cast in progress. Module-level rather than a closure so a cast
+// allocates nothing; a cast never calls user code, so it cannot be re-entered.
+let castCount = 0;
+let castBest = Number.POSITIVE_INFINITY;
+let castBestHandle = NONE;
+let castAll = false;
+
+/** Records handle h if the ray hits its box within maxDistance. */
+function testHandle<T>(hash: SpatialHashBase<T>, walker: RayWalker, h: number, maxDistance: number): void {
+  const t = enterBox(hash.boxes, h * hash.boxStride, hash.dim, walker.origin, walker.direction);
+  if (t < 0 || !(t * walker.length <= maxDistance)) return;
+  if (castAll) {
+    if (castCount === hash.hitHandle.length) growHits(hash);
+    hash.hitHandle[castCount] = h;
+    hash.hitParameter[castCount] = t;
+    castCount++;
+  } else if (t < castBest) {
+    castBest = t;
+    castBestHandle = h;
+  }
+}
+
+/**
+ * Shared body of raycast and raycastAll. With `all` false it returns the count
+ * 0 or 1 and leaves the nearest hit in hitHandle[0] / hitParameter[0]; with
+ * `all` true it fills hitHandle / hitParameter with every hit, unsorted.
+ */
+function castRay<T>(hash: SpatialHashBase<T>, walker: RayWalker, maxDistance: number, all: boolean): number {
+  castCount = 0;
+  castBest = Number.POSITIVE_INFINITY;
+  castBestHandle = NONE;
+  castAll = all;
+  for (let i = 0; i < hash.overflowCount; i++) testHandle(hash, walker, hash.overflow[i], maxDistance);
+  if (storedRange(hash)) {
+    // Slightly past maxDistance so rounding of t * length cannot end the walk
+    // before a cell whose item is still within maxDistance.
+    const tLimit = (maxDistance / walker.length) * (1 + 2 ** -40);
+    const stamps = hash.stamps;
+    const s = hash.nextStamp();
+    walker.busy = true;
+    if (walker.start(hash.cellSize, tLimit, LOW, HIGH)) {
+      const head = hash.cells.head;
+      const entryNext = hash.entryNext;
+      const entryHandle = hash.entryHandle;
+      // A ray crossing many more cells than there are items (sparse data, far
+      // apart) stops walking and tests the remaining items directly instead.
+      let budget = hash.size + 64;
+      while (walker.next()) {
+        // An item is met at the latest in the cell the ray is in where it
+        // enters the item's box, so no later cell can hold a nearer hit.
+        if (walker.enter > castBest) break;
+        if (--budget < 0) {
+          const alive = hash.alive;
+          const overflowPos = hash.overflowPos;
+          for (let h = 0; h < hash.handleLimit; h++) {
+            if (alive[h] === 1 && overflowPos[h] === NONE && stamps[h] !== s) testHandle(hash, walker, h, maxDistance);
+          }
+          break;
+        }
+        const id = findCell(hash, walker.cell);
+        if (id === NONE) continue;
+        for (let e = head[id]; e !== NONE; e = entryNext[e]) {
+          const h = entryHandle[e];
+          if (stamps[h] === s) continue;
+          stamps[h] = s;
+          testHandle(hash, walker, h, maxDistance);
+        }
+      }
+    }
+    walker.busy = false;
+  }
+  if (!all) {
+    if (castBestHandle === NONE) return 0;
+    hash.hitHandle[0] = castBestHandle;
+    hash.hitParameter[0] = castBest;
+    return 1;
+  }
+  return castCount;
+}
+
+function growHits<T>(hash: SpatialHashBase<T>): void {
+  const n = hash.hitHandle.length * 2;
+  const handles = new Int32Array(n);
+  handles.set(hash.hitHandle);
+  hash.hitHandle = handles;
+  const parameters = new Float64Array(n);
+  parameters.set(hash.hitParameter);
+  hash.hitParameter = parameters;
+}
+
+/** Sorts the first `n` hits by parameter (heapsort: no recursion, no allocation, O(n log n)). */
+function sortHits(t: Float64Array, handles: Int32Array, n: number): void {
+  const siftDown = (root: number, end: number): void => {
+    for (;;) {
+      let child = root * 2 + 1;
+      if (child >= end) return;
+      if (child + 1 < end && t[child + 1] > t[child]) child++;
+      if (!(t[child] > t[root])) return;
+      const tt = t[root];
+      t[root] = t[child];
+      t[child] = tt;
+      const hh = handles[root];
+      handles[root] = handles[child];
+      handles[child] = hh;
+      root = child;
+    }
+  };
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(i, n);
+  for (let end = n - 1; end > 0; end--) {
+    const tt = t[0];
+    t[0] = t[end];
+    t[end] = tt;
+    const hh = handles[0];
+    handles[0] = handles[end];
+    handles[end] = hh;
+    siftDown(0, end);
+  }
+}
+
+/** Implements `raycast` of both hashes (2D passes oz = dz = 0). */
+export function raycast<T>(
+  hash: SpatialHashBase<T>,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  maxDistance: number,
+): RayHit<T> | undefined {
+  const walker = walkerFor(hash, ox, oy, oz, dx, dy, dz, maxDistance);
+  if (hash.size === 0 || castRay(hash, walker, maxDistance, false) === 0) return undefined;
+  return { item: hash.items[hash.hitHandle[0]] as T, distance: hash.hitParameter[0] * walker.length };
+}
+
+/** Implements `raycastAll` of both hashes. */
+export function raycastAll<T>(
+  hash: SpatialHashBase<T>,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  maxDistance: number,
+  out: RayHit<T>[],
+): RayHit<T>[] {
+  const walker = walkerFor(hash, ox, oy, oz, dx, dy, dz, maxDistance);
+  const n = hash.size === 0 ? 0 : castRay(hash, walker, maxDistance, true);
+  sortHits(hash.hitParameter, hash.hitHandle, n);
+  const items = hash.items;
+  for (let i = 0; i < n; i++) {
+    const item = items[hash.hitHandle[i]] as T;
+    const distance = hash.hitParameter[i] * walker.length;
+    const hit = out[i];
+    if (hit !== undefined && hit !== null && typeof hit === 'object') {
+      hit.item = item;
+      hit.distance = distance;
+    } else {
+      out[i] = { item, distance };
+    }
+  }
+  out.length = n;
+  return out;
+}
+
+/**
+ * Implements `forEachCellOnRay` of both hashes. A finite maxDistance walks
+ * the whole segment (cells within ±MAX_CELL_INDEX); an infinite one stops
+ * where the ray leaves the cells that hold items.
+ */
+export function forEachCellOnRay<T>(
+  hash: SpatialHashBase<T>,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  maxDistance: number,
+  visit: CellOnRayVisitor2D | CellOnRayVisitor3D,
+): void {
+  if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+  const walker = walkerFor(hash, ox, oy, oz, dx, dy, dz, maxDistance);
+  const length = walker.length;
+  if (maxDistance === Number.POSITIVE_INFINITY) {
+    if (!storedRange(hash)) return;
+  } else {
+    for (let a = 0; a < 3; a++) {
+      LOW[a] = -MAX_CELL_INDEX;
+      HIGH[a] = MAX_CELL_INDEX;
+    }
+  }
+  walker.busy = true;
+  try {
+    if (!walker.start(hash.cellSize, maxDistance / length, LOW, HIGH)) return;
+    const cell = walker.cell;
+    if (hash.dim === 2) {
+      const visit2 = visit as CellOnRayVisitor2D;
+      while (walker.next()) {
+        if (visit2(cell[0], cell[1], walker.enter * length, walker.exit * length) === true) return;
+      }
+    } else {
+      const visit3 = visit as CellOnRayVisitor3D;
+      while (walker.next()) {
+        if (visit3(cell[0], cell[1], cell[2], walker.enter * length, walker.exit * length) === true) return;
+      }
+    }
+  } finally {
+    walker.busy = false;
+  }
+}
