@@ -45,6 +45,19 @@ export const DEFAULT_MAX_CELLS_PER_ITEM = 256;
 const NONE = -1;
 
 /**
+ * Half-width of the cell range a radius query must search around its centre.
+ * The distance test is `dx*dx + dy*dy <= r*r` in float64, so besides the radius
+ * it allows a few ulps of rounding in `x - r` (relative to the coordinates'
+ * magnitude) and any gap below ~1.5e-162, whose square underflows to 0 and so
+ * passes even for radius 0.
+ *
+ * @internal
+ */
+export function radiusPad(radius: number, magnitude: number): number {
+  return radius + (magnitude + radius) * 2 ** -48 + 1e-150;
+}
+
+/**
  * Base of the dynamic spatial hashes; not exported from the package. Fields are
  * public to the library's own modules (queries split by operation), not to users.
  *

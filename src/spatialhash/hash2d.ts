@@ -8,18 +8,12 @@
 
 import { MAX_CELL_INDEX } from '../cells.js';
 import { checkDistance, checkFinite, checkOrdered } from '../validate.js';
-import { SpatialHashBase, type SpatialHashOptions } from './base.js';
+import { radiusPad, SpatialHashBase, type SpatialHashOptions } from './base.js';
 import { nearest } from './nearest.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
 
 const NONE = -1;
-
-/**
- * Widens a radius query's cell range by a few ulps so that float rounding in
- * `x - r` can never leave out a cell whose items pass the exact distance test.
- */
-const SLACK = 2 ** -48;
 
 /**
  * A dynamic, unbounded, sparse spatial hash of items with 2D axis-aligned boxes
@@ -161,7 +155,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     checkFinite('y', y);
     checkDistance('radius', radius);
     out.length = 0;
-    const pad = radius + (Math.abs(x) + Math.abs(y) + radius) * SLACK;
+    const pad = radiusPad(radius, Math.abs(x) + Math.abs(y));
     this.collect(x - pad, y - pad, x + pad, y + pad, x, y, radius * radius, out);
     return out;
   }

@@ -7,15 +7,12 @@
 
 import { MAX_CELL_INDEX } from '../cells.js';
 import { checkDistance, checkFinite, checkOrdered } from '../validate.js';
-import { SpatialHashBase, type SpatialHashOptions } from './base.js';
+import { radiusPad, SpatialHashBase, type SpatialHashOptions } from './base.js';
 import { nearest } from './nearest.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor3D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
 
 const NONE = -1;
-
-/** See hash2d.ts: keeps float rounding in `x - r` from dropping a cell. */
-const SLACK = 2 ** -48;
 
 /**
  * A dynamic, unbounded, sparse spatial hash of items with 3D axis-aligned boxes
@@ -175,7 +172,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     checkFinite('z', z);
     checkDistance('radius', radius);
     out.length = 0;
-    const pad = radius + (Math.abs(x) + Math.abs(y) + Math.abs(z) + radius) * SLACK;
+    const pad = radiusPad(radius, Math.abs(x) + Math.abs(y) + Math.abs(z));
     this.collect(x - pad, y - pad, z - pad, x + pad, y + pad, z + pad, x, y, z, radius * radius, out);
     return out;
   }
