@@ -1,0 +1,226 @@
+/**
+ * What PointGrid2D and PointGrid3D share that is not hot: options, the
+ * rounding margins that keep cell stencils exact, buffer growth and the
+ * k-nearest heap.
+ *
+ * @module
+ */
+import { checkInteger, checkPositive, describe, type NumericArray } from '../validate.js';
+
+/** Options of {@link PointGrid2D} and {@link PointGrid3D}. */
+export interface PointGridOptions {
+  /**
+   * Edge of a square (cubic) grid cell, in position units. Required, finite,
+   * > 0. Queries are fastest when the radius is about one cell size: a radius
+   * up to `cellSize` looks at 3x3 (3x3x3) cells, a radius of k cell sizes at
+   * (2k + 1)^d.
+   */
+  cellSize: number;
+  /** Numbers between the starts of two consecutive points. Default: the dimension (2 or 3). */
+  stride?: number;
+  /** Index of the first point's x in `positions`. Default 0. */
+  offset?: number;
+  /**
+   * Largest number of cells of the points' bounding grid for which the grid is
+   * stored densely (every cell of the bounding box indexed directly, 4 bytes
+   * each: fastest). Beyond it only occupied cells are stored, in a hash table.
+   * Default `4 * count + 4096`; 0 always hashes.
+   */
+  maxDenseCells?: number;
+}
+
+/**
+ * Every point's neighbour list in compressed sparse row form: the neighbours
+ * of point i are `indices[offsets[i]]` to `indices[offsets[i + 1] - 1]`.
+ */
+export interface NeighborLists {
+  /** `count + 1` row starts into `indices`; `offsets[count]` is `indices.length`. */
+  offsets: Uint32Array;
+  /** Neighbour indices, row after row. */
+  indices: Uint32Array;
+}
+
+/**
+ * How a grid stores its cells: `dense` indexes every cell of the points'
+ * bounding box directly, `hashed` keeps only occupied cells in a hash table
+ * (sparse or far-flung points).
+ */
+export type PointGridLayout = 'dense' | 'hashed';
+
+/** Visitor of {@link PointGrid2D.forEachPair}: original indices `i < j` and their squared distance. */
+export type PointPairVisitor = (i: number, j: number, distanceSquared: number) => void;
+
+/**
+ * Cells are this much wider than `cellSize` (one part in a million). Rounding
+ * in `floor((x - origin) / width)` makes cell borders wobble by a few ulps, so
+ * with cells exactly `cellSize` wide two points at distance exactly `cellSize`
+ * could sit two cells apart; the tiny surplus keeps radius == cellSize inside
+ * the 3^d stencil with a proof instead of luck.
+ */
+export const CELL_SCALE = 1 + 2 ** -20;
+
+/**
+ * Relative margin (32 ulps) added to radii and distance bounds so that float
+ * rounding in cell coordinates, subtractions and squares can never hide a
+ * point that the distance test accepts.
+ */
+export const SLACK = 2 ** -48;
+
+/** The dense layout never indexes more cells than this (1 GiB of cell starts). */
+export const MAX_DENSE_CELLS = 2 ** 28;
+
+/** Beyond this many cells from the grid a nearest query scans every point instead of ring by ring. */
+export const MAX_RING_CELL = 2 ** 30;
+
+/** Checked options with their defaults filled in. */
+export interface ResolvedOptions {
+  cellSize: number;
+  stride: number;
+  offset: number;
+  maxDenseCells: number | undefined;
+}
+
+/** Checks the options object and fills in the defaults. */
+export function resolveOptions(options: PointGridOptions, dimension: 2 | 3): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object with a cellSize, got ${describe(options)}`);
+  }
+  checkPositive('cellSize', options.cellSize);
+  const stride = options.stride ?? dimension;
+  const offset = options.offset ?? 0;
+  checkInteger('stride', stride, dimension);
+  checkInteger('offset', offset, 0);
+  const maxDenseCells = options.maxDenseCells;
+  if (maxDenseCells !== undefined && (typeof maxDenseCells !== 'number' || !(maxDenseCells >= 0))) {
+    throw new RangeError(`maxDenseCells must be a number >= 0, got ${describe(maxDenseCells)}`);
+  }
+  return { cellSize: options.cellSize, stride, offset, maxDenseCells };
+}
+
+/** Largest bounding-box cell count stored densely for `count` points. */
+export function denseLimit(maxDenseCells: number | undefined, count: number): number {
+  return Math.min(maxDenseCells ?? 4 * count + 4096, MAX_DENSE_CELLS);
+}
+
+/**
+ * How many cells each side of its own a pair search must look at so that no
+ * pair within `radius` is missed: ceil(radius / width) plus a margin for
+ * rounding that grows with the grid's extent (in cells). Clamped to the
+ * extent, which already covers every cell.
+ */
+export function stencilReach(radius: number, cellWidth: number, extent: number): number {
+  if (radius === 0) return 0; // only identical coordinates, always in one cell
+  const q = radius / cellWidth;
+  const reach = Math.ceil(q + (q + extent + 2) * SLACK);
+  return Math.min(reach, extent);
+}
+
+/**
+ * The radius a query pads its cell range with: rounding in `x - origin`, in the
+ * subtraction of the radius and in the squared-distance test all stay inside it.
+ * `relative` is the query coordinate minus the grid origin.
+ */
+export function paddedRadius(radius: number, relative: number, cellWidth: number): number {
+  return radius + (radius + Math.abs(relative) + cellWidth) * SLACK;
+}
+
+/** True when `positions` holds 32-bit floats, which the grid then copies as 32-bit floats too. */
+export function isFloat32(positions: NumericArray): boolean {
+  return positions instanceof Float32Array;
+}
+
+/** Capacity to grow a buffer to: exactly what is needed the first time, then by half again. */
+export function grownLength(current: number, needed: number): number {
+  return current === 0 ? needed : Math.max(needed, Math.ceil(current * 1.5));
+}
+
+/**
+ * Bounded max-heap of (squared distance, index) pairs keeping the k best,
+ * ordered by distance then index so ties come out by ascending index. Its
+ * arrays grow with k and are reused across queries.
+ */
+export class NearestHeap {
+  private distances = new Float64Array(16);
+  private indices = new Uint32Array(16);
+  /** Entries held. */
+  size = 0;
+  /** Entries wanted. */
+  capacity = 0;
+
+  /** Empties the heap and sets how many entries it keeps. */
+  reset(capacity: number): void {
+    if (capacity > this.distances.length) {
+      const length = grownLength(this.distances.length, capacity);
+      this.distances = new Float64Array(length);
+      this.indices = new Uint32Array(length);
+    }
+    this.capacity = capacity;
+    this.size = 0;
+  }
+
+  /** Squared distance a candidate must beat (ties: a lower index), Infinity until the heap is full. */
+  worst(): number {
+    return this.size < this.capacity ? Number.POSITIVE_INFINITY : this.distances[0];
+  }
+
+  /** Offers one candidate. */
+  offer(distanceSquared: number, index: number): void {
+    const distances = this.distances;
+    const indices = this.indices;
+    if (this.size < this.capacity) {
+      // Sift up from the new leaf.
+      let hole = this.size++;
+      while (hole > 0) {
+        const parent = (hole - 1) >> 1;
+        const pd = distances[parent];
+        if (pd > distanceSquared || (pd === distanceSquared && indices[parent] > index)) break;
+        distances[hole] = pd;
+        indices[hole] = indices[parent];
+        hole = parent;
+      }
+      distances[hole] = distanceSquared;
+      indices[hole] = index;
+      return;
+    }
+    const top = distances[0];
+    if (distanceSquared > top || (distanceSquared === top && index > indices[0])) return;
+    this.siftDown(distanceSquared, index, this.size);
+  }
+
+  /** The held indices ascending by distance (ties by index); empties the heap. */
+  drain(): number[] {
+    const out = new Array<number>(this.size);
+    const distances = this.distances;
+    const indices = this.indices;
+    while (this.size > 0) {
+      const last = --this.size;
+      out[last] = indices[0];
+      if (last > 0) this.siftDown(distances[last], indices[last], last);
+    }
+    return out;
+  }
+
+  /** Places (d, i) at the root of a heap of `size` entries and sifts it down. */
+  private siftDown(d: number, i: number, size: number): void {
+    const distances = this.distances;
+    const indices = this.indices;
+    let hole = 0;
+    for (;;) {
+      let child = 2 * hole + 1;
+      if (child >= size) break;
+      const right = child + 1;
+      if (right < size) {
+        const cd = distances[child];
+        const rd = distances[right];
+        if (rd > cd || (rd === cd && indices[right] > indices[child])) child = right;
+      }
+      const cd = distances[child];
+      if (cd < d || (cd === d && indices[child] < i)) break;
+      distances[hole] = cd;
+      indices[hole] = indices[child];
+      hole = child;
+    }
+    distances[hole] = d;
+    indices[hole] = i;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * PointGrid2D: seeded property tests against brute force (shared with 3D in
+ * support/pointgrid-oracle.ts), plus the edge cases and bad input spelled out.
+ */
+import { describe, expect, it } from 'vitest';
+import { PointGrid2D } from '../src/index.js';
+import { type GridFactory, PointOracle, pointGridProperties } from './support/pointgrid-oracle.js';
+
+const make: GridFactory = (positions, options) => {
+  const grid = new PointGrid2D(positions, options);
+  return {
+    get count() {
+      return grid.count;
+    },
+    get cellSize() {
+      return grid.cellSize;
+    },
+    get layout() {
+      return grid.layout;
+    },
+    rebuild: (positions) => grid.rebuild(positions),
+    within: (q, radius, out) => grid.within(q[0], q[1], radius, out),
+    withinInto: (q, radius, out) => grid.withinInto(q[0], q[1], radius, out),
+    nearest: (q, k, maxDistance) => grid.nearest(q[0], q[1], k, maxDistance),
+    forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
+    pairs: (radius) => grid.pairs(radius),
+    neighbors: (radius) => grid.neighbors(radius),
+    validate: () => grid.validate(),
+  };
+};
+
+pointGridProperties('PointGrid2D', 2, make);
+
+describe('PointGrid2D edge cases', () => {
+  it('handles 0 and 1 points', () => {
+    const empty = new PointGrid2D(new Float64Array(0), { cellSize: 1 });
+    empty.validate();
+    expect(empty.count).toBe(0);
+    expect(empty.within(0, 0, 10)).toEqual([]);
+    expect(empty.withinInto(0, 0, 10, new Uint32Array(1))).toBe(0);
+    expect(empty.nearest(0, 0, 3)).toEqual([]);
+    expect(empty.pairs(5)).toEqual(new Uint32Array(0));
+    expect(empty.neighbors(5).offsets).toEqual(new Uint32Array(1));
+    const one = new PointGrid2D([3, -4], { cellSize: 2 });
+    one.validate();
+    expect(one.within(0, 0, 5)).toEqual([0]);
+    expect(one.within(0, 0, 4.999)).toEqual([]);
+    expect(one.nearest(100, 100)).toEqual([0]);
+    expect(one.nearest(100, 100, 1, 10)).toEqual([]);
+    expect(one.pairs(100).length).toBe(0);
+    expect(one.neighbors(100)).toEqual({ offsets: new Uint32Array([0, 0]), indices: new Uint32Array(0) });
+  });
+
+  it('reports coincident points once each, at distance 0, for radius 0', () => {
+    const grid = new PointGrid2D([1, 1, 1, 1, 1, 1, 2, 2], { cellSize: 1 });
+    expect(grid.within(1, 1, 0).sort()).toEqual([0, 1, 2]);
+    const seen: number[][] = [];
+    grid.forEachPair(0, (i, j, d2) => seen.push([i, j, d2]));
+    expect(seen.sort()).toEqual([
+      [0, 1, 0],
+      [0, 2, 0],
+      [1, 2, 0],
+    ]);
+    expect(grid.nearest(1.1, 1.1, 4)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('finds pairs exactly one cell size apart across cell borders, negatives included', () => {
+    const points: number[] = [];
+    for (let x = -3; x <= 3; x++) for (let y = -3; y <= 3; y++) points.push(x * 0.1, y * 0.1);
+    const grid = new PointGrid2D(points, { cellSize: 0.1 });
+    const oracle = new PointOracle(
+      Array.from({ length: points.length / 2 }, (_, i) => [points[2 * i], points[2 * i + 1]]),
+    );
+    for (const radius of [0.1, 0.2, Math.SQRT2 * 0.1]) {
+      expect(grid.pairs(radius).length / 2).toBe(oracle.pairs(radius).length);
+    }
+  });
+
+  it('keeps far-away coordinates exact (|x| = 1e12, cellSize 1)', () => {
+    const points = [1e12, 1e12, 1e12 + 1, 1e12, -1e12, 5, -1e12 + 0.5, 5.5, 0, 0];
+    const grid = new PointGrid2D(points, { cellSize: 1 });
+    grid.validate();
+    expect(grid.layout).toBe('hashed');
+    expect([...grid.pairs(1)]).toEqual([0, 1, 2, 3]);
+    expect(grid.within(1e12 + 0.5, 1e12, 0.5).sort()).toEqual([0, 1]);
+    expect(grid.nearest(-1e12, 5, 2)).toEqual([2, 3]);
+    expect(grid.nearest(0, 1e12, 1)).toEqual([0]);
+  });
+
+  it('reads interleaved Float32 buffers (stride 5, offset 2) like a three.js attribute', () => {
+    // Records [u, v, x, y, w]: the point is at offset 2.
+    const data = new Float32Array([9, 9, 0.1, 0.2, 9, 9, 9, 0.35, 0.2, 9, 9, 9, -5, -5]);
+    const grid = new PointGrid2D(data, { cellSize: 0.25, stride: 5, offset: 2 });
+    grid.validate();
+    expect(grid.count).toBe(3);
+    const r = Math.fround(0.35) - Math.fround(0.1);
+    expect([...grid.pairs(r)]).toEqual([0, 1]);
+    expect(grid.nearest(-4, -4)).toEqual([2]);
+  });
+
+  it('uses the dense layout for compact points and hashes when told to', () => {
+    const points = Array.from({ length: 200 }, (_, i) => (i * 7919) % 101);
+    expect(new PointGrid2D(points, { cellSize: 5 }).layout).toBe('dense');
+    const hashed = new PointGrid2D(points, { cellSize: 5, maxDenseCells: 0 });
+    expect(hashed.layout).toBe('hashed');
+    hashed.validate();
+  });
+
+  it('returns neighbour rows as CSR excluding the point itself', () => {
+    const grid = new PointGrid2D([0, 0, 1, 0, 0, 1, 5, 5], { cellSize: 1 });
+    const { offsets, indices } = grid.neighbors(1);
+    expect([...offsets]).toEqual([0, 2, 3, 4, 4]);
+    expect([...indices.subarray(0, 2)].sort()).toEqual([1, 2]);
+    expect([...indices.subarray(2)]).toEqual([0, 0]);
+  });
+
+  it('lets the visitor query but not rebuild or nest pair searches', () => {
+    const grid = new PointGrid2D([0, 0, 1, 0], { cellSize: 1 });
+    const found: number[][] = [];
+    grid.forEachPair(1, (i) => found.push(grid.within(0, 0, 1).sort(), [i]));
+    expect(found).toEqual([[0, 1], [0]]);
+    expect(() => grid.forEachPair(1, () => grid.rebuild())).toThrow(/rebuild/);
+    expect(() => grid.forEachPair(1, () => grid.pairs(1))).toThrow(/pair search/);
+    // Still usable afterwards.
+    expect([...grid.pairs(1)]).toEqual([0, 1]);
+  });
+});
+
+describe('PointGrid2D bad input', () => {
+  it('rejects bad options and layouts with RangeErrors naming the value', () => {
+    const pos = new Float64Array([0, 0, 1, 1]);
+    expect(() => new PointGrid2D(pos, { cellSize: 0 })).toThrow(/cellSize.*0/);
+    expect(() => new PointGrid2D(pos, { cellSize: -1 })).toThrow(RangeError);
+    expect(() => new PointGrid2D(pos, { cellSize: Number.NaN })).toThrow(/cellSize.*NaN/);
+    expect(() => new PointGrid2D(pos, { cellSize: Number.POSITIVE_INFINITY })).toThrow(/cellSize.*Infinity/);
+    expect(() => new PointGrid2D(pos, { cellSize: 1, stride: 1 })).toThrow(/stride.*1/);
+    expect(() => new PointGrid2D(pos, { cellSize: 1, offset: 5 })).toThrow(/offset/);
+    expect(() => new PointGrid2D(pos, { cellSize: 1, offset: 1.5 })).toThrow(/offset.*1\.5/);
+    expect(() => new PointGrid2D([0, 0, 1], { cellSize: 1 })).toThrow(/partial point/);
+    expect(() => new PointGrid2D(pos, { cellSize: 1, maxDenseCells: -1 })).toThrow(/maxDenseCells.*-1/);
+    expect(() => new PointGrid2D(pos, undefined as never)).toThrow(RangeError);
+  });
+
+  it('names the point index of a non-finite coordinate', () => {
+    expect(() => new PointGrid2D([0, 0, 1, Number.NaN], { cellSize: 1 })).toThrow(/point 1 .*y.*NaN/);
+    expect(() => new PointGrid2D([0, 0, 0, 0, Number.POSITIVE_INFINITY, 0], { cellSize: 1 })).toThrow(
+      /point 2 .*x.*Infinity/,
+    );
+    expect(() => new PointGrid2D([0, 0, 0, 0, Number.POSITIVE_INFINITY, 0], { cellSize: 1 })).toThrow(RangeError);
+  });
+
+  it('rejects bad query arguments', () => {
+    const grid = new PointGrid2D([0, 0, 1, 1], { cellSize: 1 });
+    expect(() => grid.within(Number.NaN, 0, 1)).toThrow(/x.*NaN/);
+    expect(() => grid.within(0, Number.POSITIVE_INFINITY, 1)).toThrow(/y.*Infinity/);
+    expect(() => grid.within(0, 0, -1)).toThrow(/radius.*-1/);
+    expect(() => grid.withinInto(0, 0, Number.NaN, new Uint32Array(2))).toThrow(/radius.*NaN/);
+    expect(() => grid.withinInto(0, 0, 1, [] as never)).toThrow(/out/);
+    expect(() => grid.nearest(0, 0, -1)).toThrow(/k.*-1/);
+    expect(() => grid.nearest(0, 0, 1.5)).toThrow(/k.*1\.5/);
+    expect(() => grid.nearest(0, 0, 1, -2)).toThrow(/maxDistance.*-2/);
+    expect(() => grid.forEachPair(-1, () => {})).toThrow(/radius.*-1/);
+    expect(() => grid.pairs(Number.NaN)).toThrow(/radius.*NaN/);
+    expect(() => grid.neighbors(-0.5)).toThrow(/radius.*-0\.5/);
+    expect(() => grid.forEachPair(1, 5 as never)).toThrow(/visit/);
+    expect(grid.within(0, 0, Number.POSITIVE_INFINITY).sort()).toEqual([0, 1]);
+  });
+
+  it('leaves the grid usable after a failed rebuild', () => {
+    const pos = new Float64Array([0, 0, 1, 0, 5, 5]);
+    const grid = new PointGrid2D(pos, { cellSize: 1 });
+    const before = [...grid.pairs(1)];
+    expect(() => grid.rebuild(new Float64Array([0, 0, 0, 0, 0, 0, 0, Number.NaN]))).toThrow(/point 3/);
+    expect(() => grid.rebuild(new Float64Array([0, 0, 1]))).toThrow(/partial/);
+    pos[2] = Number.NaN;
+    expect(() => grid.rebuild()).toThrow(/point 1/);
+    expect(grid.count).toBe(3);
+    expect([...grid.pairs(1)]).toEqual(before);
+    expect(grid.within(5, 5, 0)).toEqual([2]);
+    pos[2] = 1;
+    grid.rebuild();
+    grid.validate();
+    expect([...grid.pairs(1)]).toEqual(before);
+  });
+});
