@@ -9,7 +9,8 @@
  * go to test-results/e2e/; `--update-screenshot` also copies the grid explorer's
  * to docs/screenshot.png for the README.
  *
- * Run with `npm run test:e2e` (builds first). CHROMIUM_PATH overrides /usr/bin/chromium.
+ * Run with `npm run test:e2e` (builds first), or `npx tsx e2e/run.ts grid fluid` for
+ * some pages of an existing build. CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -300,16 +301,28 @@ async function testGrid(page: Page, origin: string): Promise<void> {
     );
   }
 
+  // The library's occupied-cell count agrees with the page's own count from the boxes.
+  const counts = await hook<Record<string, number>>(page, 'h.cellCounts');
+  check(
+    counts.library === counts.page && counts.overflow === counts.pageOverflow,
+    `grid: occupied cells / overflow items differ between the hash and the boxes: ${JSON.stringify(counts)}`,
+  );
+
   // A new cell size rebuilds the hash with every item.
-  await setRange(page, '#cell-size', 20);
+  await setRange(page, '#cell-size', 8);
   await waitForFrames(page, 2);
   const after = await hook<{ cellSize: number; itemCount: number }>(
     page,
     '({ cellSize: h.cellSize, itemCount: h.itemCount })',
   );
   check(
-    after.cellSize === 20 && after.itemCount === boxes.length / 4,
+    after.cellSize === 8 && after.itemCount === boxes.length / 4,
     `grid: after the cell-size change got ${JSON.stringify(after)}`,
+  );
+  const counts2 = await hook<Record<string, number>>(page, 'h.cellCounts');
+  check(
+    counts2.library === counts2.page && counts2.overflow === counts2.pageOverflow && counts2.overflow > 0,
+    `grid: at cell size 8 expected matching counts and some overflow items, got ${JSON.stringify(counts2)}`,
   );
   const ray2 = await hook<RayState>(page, 'h.ray');
   check(ray2.cells > ray.cells, `grid: smaller cells should put more cells on the ray (${ray2.cells} vs ${ray.cells})`);
@@ -386,7 +399,10 @@ async function main(): Promise<number> {
       viewport: { width: 1360, height: 800 },
       deviceScaleFactor: 1,
     });
+    // Page names on the command line run just those pages.
+    const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
     for (const [name, body] of TESTS) {
+      if (only.length > 0 && !only.includes(name)) continue;
       const started = Date.now();
       const failure = await runTest(context, origin, name, body);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
