@@ -227,26 +227,44 @@ function packCoordinates(positions: NumericArray, layout: Layout): Packed {
       for (let axis = 0; axis < dimension; axis++) coords[target++] = positions[source + axis];
     }
   }
-  const min = new Float64Array(dimension).fill(Number.POSITIVE_INFINITY);
-  const max = new Float64Array(dimension).fill(Number.NEGATIVE_INFINITY);
-  for (let axis = 0; axis < dimension; axis++) {
-    let low = Number.POSITIVE_INFINITY;
-    let high = Number.NEGATIVE_INFINITY;
-    for (let j = axis; j < coords.length; j += dimension) {
-      const v = coords[j];
-      // v - v is 0 for finite v, NaN for NaN and the infinities.
-      if (v - v !== 0) {
-        const index = (j - axis) / dimension;
-        throw pointError('positions', index, 'xyz'[axis], positions[offset + index * stride + axis]);
-      }
-      coords[j] = v + 0;
-      if (v < low) low = v;
-      if (v > high) high = v;
+  // One pass, per-axis bounds in locals: this runs over every coordinate of the input.
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let minZ = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let maxZ = Number.NEGATIVE_INFINITY;
+  const three = dimension === 3;
+  for (let j = 0; j < coords.length; j += dimension) {
+    // +0 turns -0 into +0; v - v is 0 for finite v, NaN for NaN and the infinities.
+    const x = coords[j] + 0;
+    const y = coords[j + 1] + 0;
+    const z = three ? coords[j + 2] + 0 : 0;
+    if (x - x + (y - y) + (z - z) !== 0) throw coordinateError(positions, layout, j / dimension);
+    coords[j] = x;
+    coords[j + 1] = y;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (three) {
+      coords[j + 2] = z;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
     }
-    min[axis] = low;
-    max[axis] = high;
   }
+  const min = Float64Array.of(minX, minY, minZ).subarray(0, dimension);
+  const max = Float64Array.of(maxX, maxY, maxZ).subarray(0, dimension);
   return { coords, min, max };
+}
+
+/** The error for vertex `index`, which has a non-finite coordinate, read back from the input. */
+function coordinateError(positions: NumericArray, layout: Layout, index: number): RangeError {
+  for (let axis = 0; axis < layout.dimension; axis++) {
+    const value = positions[layout.offset + index * layout.stride + axis];
+    if (!Number.isFinite(Number(value))) return pointError('positions', index, 'xyz'[axis], value);
+  }
+  return pointError('positions', index, 'x', Number.NaN);
 }
 
 function checkIndices(indices: Uint32Array | Uint16Array | readonly number[], vertexCount: number): void {

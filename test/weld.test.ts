@@ -205,8 +205,42 @@ const chainScene = (dimension: 2 | 3) =>
       return { dimension, tolerance, points };
     });
 
+/**
+ * Representatives a little more than a tolerance apart along a line, then probes near their midpoints:
+ * each probe is about half a tolerance from two representatives, so which one is nearest (or a tie)
+ * is decided by a hair, often across a cell border.
+ */
+const betweenScene = (dimension: 2 | 3) =>
+  fc
+    .record({
+      tolerance: fc.constantFrom(...TOLERANCES),
+      base: fc.constantFrom(...BASES),
+      axis: fc.nat({ max: dimension - 1 }),
+      gaps: fc.array(fc.double({ min: 1.0001, max: 1.15, noNaN: true }), { minLength: 1, maxLength: 12 }),
+      probes: fc.array(
+        fc.record({
+          gap: fc.nat(),
+          at: fc.double({ min: 0.4, max: 0.6, noNaN: true }),
+          side: fc.double({ min: -0.1, max: 0.1, noNaN: true }),
+        }),
+        { maxLength: 40 },
+      ),
+    })
+    .map(({ tolerance, base, axis, gaps, probes }): Scene => {
+      const along = [0];
+      for (const g of gaps) along.push(along[along.length - 1] + g * tolerance);
+      const at = (t: number, side: number) =>
+        Array.from({ length: dimension }, (_, k) => base + (k === axis ? t : k === (axis + 1) % dimension ? side : 0));
+      const points = along.map((t) => at(t, 0));
+      for (const probe of probes) {
+        const g = probe.gap % gaps.length;
+        points.push(at(along[g] + probe.at * (along[g + 1] - along[g]), probe.side * tolerance));
+      }
+      return { dimension, tolerance, points };
+    });
+
 const anyScene = (dimension: 2 | 3) =>
-  fc.oneof(latticeScene(dimension), clusterScene(dimension), chainScene(dimension));
+  fc.oneof(latticeScene(dimension), clusterScene(dimension), chainScene(dimension), betweenScene(dimension));
 
 const SEED = 0x5eed06;
 const RUNS = 150;
@@ -244,6 +278,17 @@ describe.each([2, 3] as const)('weld in %iD matches the brute-force definition',
         checkInvariants(points, tolerance, result);
       }),
       { seed: SEED + 2, numRuns: RUNS },
+    );
+  });
+
+  it(`on probes about half a tolerance from two representatives (seed ${SEED + 6})`, () => {
+    fc.assert(
+      fc.property(betweenScene(dimension), ({ tolerance, points }) => {
+        const result = weld(flat(points), tolerance, { dimension });
+        expectMatches(result, oracle(points, tolerance));
+        checkInvariants(points, tolerance, result);
+      }),
+      { seed: SEED + 6, numRuns: RUNS },
     );
   });
 
@@ -323,10 +368,14 @@ describe('weld edge cases', () => {
   it('follows the float64 test for tolerances whose square underflows (seed 61)', () => {
     // tolerance^2 is 0; squared distances below ~2.5e-324 round to 0 too and pass.
     fc.assert(
-      fc.property(fc.array(integerPoint(3, 200), { maxLength: 40 }), (cells) => {
-        const points = cells.map((k) => k.map((v) => v * 1e-163));
-        expectMatches(weld(flat(points), 1e-170), oracle(points, 1e-170));
-      }),
+      fc.property(
+        fc.array(integerPoint(3, 4), { maxLength: 40 }),
+        fc.constantFrom(1e-163, 1e-162, 3e-162),
+        (cells, step) => {
+          const points = cells.map((k) => k.map((v) => v * step));
+          expectMatches(weld(flat(points), 1e-170), oracle(points, 1e-170));
+        },
+      ),
       { seed: 61, numRuns: 60 },
     );
   });
