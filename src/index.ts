@@ -6,6 +6,7 @@
 
 export type { NeighborLists, PointGridLayout, PointGridOptions, PointPairVisitor } from './pointgrid/common.js';
 export { PointGrid2D } from './pointgrid2d.js';
+export { PointGrid3D } from './pointgrid3d.js';
 export type { SpatialHashOptions } from './spatialhash/base.js';
 export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/base.js';
 export { SpatialHash2D } from './spatialhash/hash2d.js';

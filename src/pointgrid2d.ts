@@ -20,6 +20,7 @@ import {
   resolveOptions,
   SLACK,
   stencilReach,
+  UNDERFLOW,
 } from './pointgrid/common.js';
 import {
   checkDistance,
@@ -367,7 +368,7 @@ export class PointGrid2D {
       if (y1 + 1 <= cellsY - 1) bound = Math.min(bound, (y1 + 1) * width - ry);
       if (y0 - 1 >= 0) bound = Math.min(bound, ry - y0 * width);
       if (bound === Number.POSITIVE_INFINITY) break;
-      bound -= (Math.abs(rx) + Math.abs(ry) + (Math.abs(qx) + Math.abs(qy) + 2 * k + 2) * width) * SLACK;
+      bound -= (Math.abs(rx) + Math.abs(ry) + (Math.abs(qx) + Math.abs(qy) + 2 * k + 2) * width) * SLACK + UNDERFLOW;
       if (bound > 0) {
         const boundSquared = bound * bound * (1 - SLACK);
         if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
@@ -562,8 +563,9 @@ export class PointGrid2D {
     let found = 0;
     if (this.dense) {
       const cellsX = this.cellsX;
-      // With 3 rows or fewer (radius up to a cell) clipping saves too little to pay for itself.
-      const clip = hy - ly > 2;
+      // With 3 rows or fewer (radius up to a cell) clipping saves too little to pay for itself;
+      // tiny radii would square to subnormals, so they are not clipped either.
+      const clip = hy - ly > 2 && padded > 1e-150;
       const paddedSquared = padded * padded;
       const margin = (Math.abs(ry) + width) * SLACK;
       for (let cy = ly; cy <= hy; cy++) {

@@ -76,6 +76,17 @@ describe('PointGrid2D edge cases', () => {
     }
   });
 
+  it('finds a radius-0 pair whose gap squares to 0 across a cell border', () => {
+    // (1e-170)^2 underflows to 0, so the two points are at "distance 0".
+    const grid = new PointGrid2D([0, 0, 1e-170, 0, 0, 5e-171], { cellSize: 0.7e-170 });
+    const flat = grid.pairs(0);
+    const pairs = [0, 2, 4].map((k) => `${flat[k]},${flat[k + 1]}`).sort();
+    expect(flat.length).toBe(6);
+    expect(pairs).toEqual(['0,1', '0,2', '1,2']);
+    expect(grid.within(0, 0, 0).sort()).toEqual([0, 1, 2]);
+    expect(grid.nearest(1e-170, 0, 3, 0)).toEqual([0, 1, 2]);
+  });
+
   it('keeps far-away coordinates exact (|x| = 1e12, cellSize 1)', () => {
     const points = [1e12, 1e12, 1e12 + 1, 1e12, -1e12, 5, -1e12 + 0.5, 5.5, 0, 0];
     const grid = new PointGrid2D(points, { cellSize: 1 });

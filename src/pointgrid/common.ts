@@ -66,6 +66,12 @@ export const CELL_SCALE = 1 + 2 ** -20;
  */
 export const SLACK = 2 ** -48;
 
+/**
+ * Absolute margin for underflow: a gap below about 1.6e-162 squares to 0 (or
+ * to a subnormal), so the distance test passes it even at radius 0.
+ */
+export const UNDERFLOW = 2 ** -536;
+
 /** The dense layout never indexes more cells than this (1 GiB of cell starts). */
 export const MAX_DENSE_CELLS = 2 ** 28;
 
@@ -109,8 +115,8 @@ export function denseLimit(maxDenseCells: number | undefined, count: number): nu
  * extent, which already covers every cell.
  */
 export function stencilReach(radius: number, cellWidth: number, extent: number): number {
-  if (radius === 0) return 0; // only identical coordinates, always in one cell
-  const q = radius / cellWidth;
+  // No shortcut for radius 0: a gap that squares to 0 may straddle a cell border.
+  const q = (radius + UNDERFLOW) / cellWidth;
   const reach = Math.ceil(q + (q + extent + 2) * SLACK);
   return Math.min(reach, extent);
 }
@@ -121,7 +127,7 @@ export function stencilReach(radius: number, cellWidth: number, extent: number):
  * `relative` is the query coordinate minus the grid origin.
  */
 export function paddedRadius(radius: number, relative: number, cellWidth: number): number {
-  return radius + (radius + Math.abs(relative) + cellWidth) * SLACK;
+  return radius + UNDERFLOW + (radius + Math.abs(relative) + cellWidth) * SLACK;
 }
 
 /** True when `positions` holds 32-bit floats, which the grid then copies as 32-bit floats too. */

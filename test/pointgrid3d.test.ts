@@ -1,0 +1,137 @@
+/**
+ * PointGrid3D: seeded property tests against brute force (shared with 2D in
+ * support/pointgrid-oracle.ts), plus the edge cases and bad input spelled out.
+ */
+import { describe, expect, it } from 'vitest';
+import { PointGrid3D } from '../src/index.js';
+import { type GridFactory, PointOracle, pointGridProperties } from './support/pointgrid-oracle.js';
+
+const make: GridFactory = (positions, options) => {
+  const grid = new PointGrid3D(positions, options);
+  return {
+    get count() {
+      return grid.count;
+    },
+    get cellSize() {
+      return grid.cellSize;
+    },
+    get layout() {
+      return grid.layout;
+    },
+    rebuild: (positions) => grid.rebuild(positions),
+    within: (q, radius, out) => grid.within(q[0], q[1], q[2], radius, out),
+    withinInto: (q, radius, out) => grid.withinInto(q[0], q[1], q[2], radius, out),
+    nearest: (q, k, maxDistance) => grid.nearest(q[0], q[1], q[2], k, maxDistance),
+    forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
+    pairs: (radius) => grid.pairs(radius),
+    neighbors: (radius) => grid.neighbors(radius),
+    validate: () => grid.validate(),
+  };
+};
+
+pointGridProperties('PointGrid3D', 3, make);
+
+/** A jittered lattice, the particle block of an SPH scene. */
+function lattice(side: number, jitter: number): number[] {
+  const out: number[] = [];
+  let seed = 7;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 4294967296 - 0.5;
+  };
+  for (let x = 0; x < side; x++)
+    for (let y = 0; y < side; y++)
+      for (let z = 0; z < side; z++) out.push(x + random() * jitter, y + random() * jitter, z + random() * jitter);
+  return out;
+}
+
+describe('PointGrid3D edge cases', () => {
+  it('handles 0 and 1 points', () => {
+    const empty = new PointGrid3D(new Float32Array(0), { cellSize: 1 });
+    empty.validate();
+    expect(empty.within(0, 0, 0, 10)).toEqual([]);
+    expect(empty.nearest(0, 0, 0, 3)).toEqual([]);
+    expect(empty.pairs(5).length).toBe(0);
+    expect(empty.neighbors(5).offsets).toEqual(new Uint32Array(1));
+    const one = new PointGrid3D([1, 2, 2], { cellSize: 0.5 });
+    expect(one.within(0, 0, 0, 3)).toEqual([0]);
+    expect(one.within(0, 0, 0, 2.999)).toEqual([]);
+    expect(one.nearest(-50, 50, 9)).toEqual([0]);
+  });
+
+  it('matches brute force on a jittered particle block, dense and hashed, several radii', () => {
+    const positions = new Float64Array(lattice(7, 0.5));
+    const oracle = new PointOracle(
+      Array.from({ length: positions.length / 3 }, (_, i) => [...positions.subarray(3 * i, 3 * i + 3)]),
+    );
+    for (const maxDenseCells of [undefined, 0]) {
+      const grid = new PointGrid3D(positions, { cellSize: 1.2, maxDenseCells });
+      grid.validate();
+      for (const radius of [0.6, 1.2, 2.9]) {
+        const pairs = grid.pairs(radius);
+        const got: string[] = [];
+        for (let k = 0; k < pairs.length; k += 2) got.push(`${pairs[k]},${pairs[k + 1]}`);
+        expect(got.sort()).toEqual(oracle.pairs(radius).map((p) => p.split(',').slice(0, 2).join(',')));
+        const { offsets, indices } = grid.neighbors(radius);
+        expect(indices.length).toBe(pairs.length);
+        expect(offsets[offsets.length - 1]).toBe(pairs.length);
+        expect(grid.nearest(3.1, 2.9, 3.3, 5)).toEqual(oracle.nearest([3.1, 2.9, 3.3], 5, Number.POSITIVE_INFINITY));
+      }
+    }
+  });
+
+  it('finds a radius-0 pair whose gap squares to 0 across a cell border', () => {
+    // (1e-170)^2 underflows to 0, so the two points are at "distance 0".
+    const grid = new PointGrid3D([0, 0, 0, 1e-170, 0, 0], { cellSize: 0.7e-170 });
+    expect([...grid.pairs(0)]).toEqual([0, 1]);
+    expect(grid.within(0, 0, 0, 0).sort()).toEqual([0, 1]);
+  });
+
+  it('keeps far-away coordinates exact (|x| = 1e12, cellSize 1)', () => {
+    const grid = new PointGrid3D([1e12, 0, -1e12, 1e12 + 1, 0, -1e12, 0, 0, 0], { cellSize: 1 });
+    grid.validate();
+    expect(grid.layout).toBe('hashed');
+    expect([...grid.pairs(1)]).toEqual([0, 1]);
+    expect(grid.nearest(1e12 + 0.75, 0, -1e12, 2)).toEqual([1, 0]);
+  });
+
+  it('reads interleaved Float32 buffers (stride 5, offset 2)', () => {
+    const data = new Float32Array([9, 9, 0.1, 0.2, 0.3, 9, 9, 0.2, 0.2, 0.3, 9, 9, -4, -4, -4]);
+    const grid = new PointGrid3D(data, { cellSize: 0.5, stride: 5, offset: 2 });
+    grid.validate();
+    expect(grid.count).toBe(3);
+    expect([...grid.pairs(0.11)]).toEqual([0, 1]);
+    expect(grid.nearest(-3, -3, -3)).toEqual([2]);
+  });
+});
+
+describe('PointGrid3D bad input', () => {
+  it('rejects bad options, layouts and coordinates with RangeErrors', () => {
+    const pos = new Float64Array([0, 0, 0, 1, 1, 1]);
+    expect(() => new PointGrid3D(pos, { cellSize: 0 })).toThrow(/cellSize.*0/);
+    expect(() => new PointGrid3D(pos, { cellSize: 1, stride: 2 })).toThrow(/stride.*2/);
+    expect(() => new PointGrid3D(pos, { cellSize: 1, offset: 7 })).toThrow(/offset/);
+    expect(() => new PointGrid3D([0, 0, 0, 1], { cellSize: 1 })).toThrow(/partial point/);
+    expect(() => new PointGrid3D([0, 0, 0, 1, 1, Number.NaN], { cellSize: 1 })).toThrow(/point 1 .*z.*NaN/);
+  });
+
+  it('rejects bad query arguments', () => {
+    const grid = new PointGrid3D([0, 0, 0, 1, 1, 1], { cellSize: 1 });
+    expect(() => grid.within(0, 0, Number.NaN, 1)).toThrow(/z.*NaN/);
+    expect(() => grid.withinInto(0, 0, 0, -1, new Uint32Array(2))).toThrow(/radius.*-1/);
+    expect(() => grid.nearest(0, 0, 0, 2.5)).toThrow(/k.*2\.5/);
+    expect(() => grid.nearest(0, 0, 0, 1, Number.NaN)).toThrow(/maxDistance.*NaN/);
+    expect(() => grid.pairs(-1)).toThrow(/radius.*-1/);
+    expect(() => grid.neighbors(Number.NaN)).toThrow(/radius.*NaN/);
+  });
+
+  it('leaves the grid usable after a failed rebuild', () => {
+    const grid = new PointGrid3D([0, 0, 0, 0.5, 0, 0], { cellSize: 1 });
+    expect(() => grid.rebuild([0, 0, 0, 0, Number.POSITIVE_INFINITY, 0])).toThrow(/point 1 .*y/);
+    grid.validate();
+    expect([...grid.pairs(1)]).toEqual([0, 1]);
+    grid.rebuild([5, 5, 5]);
+    grid.validate();
+    expect(grid.count).toBe(1);
+  });
+});
