@@ -115,7 +115,8 @@ export function weld(positions: NumericArray, tolerance: number, options: WeldOp
  * O(n + t) memory. The input arrays are never modified.
  *
  * @param positions vertex coordinates, `dimension` per vertex at `offset + i * stride`.
- * @param indices triangle corners, 3 per triangle; `undefined` for a triangle soup
+ * @param indices triangle corners, 3 per triangle, as Uint32Array, Uint16Array, number[] or any
+ * array of integers (three.js `geometry.index?.array`); `undefined` for a triangle soup
  * (vertices 3t, 3t + 1, 3t + 2 form triangle t).
  * @param tolerance largest distance at which two vertices merge, in coordinate units, >= 0.
  * @param options as {@link weld}, plus `removeDegenerate` (default true).
@@ -126,7 +127,7 @@ export function weld(positions: NumericArray, tolerance: number, options: WeldOp
  */
 export function weldMesh<P extends NumericArray>(
   positions: P,
-  indices: Uint32Array | Uint16Array | readonly number[] | undefined,
+  indices: NumericArray | undefined,
   tolerance: number,
   options: WeldMeshOptions = {},
 ): WeldMeshResult<P> {
@@ -267,10 +268,10 @@ function coordinateError(positions: NumericArray, layout: Layout, index: number)
   return pointError('positions', index, 'x', Number.NaN);
 }
 
-function checkIndices(indices: Uint32Array | Uint16Array | readonly number[], vertexCount: number): void {
+function checkIndices(indices: NumericArray, vertexCount: number): void {
   if (indices === null || typeof indices !== 'object' || typeof indices.length !== 'number') {
     throw new RangeError(
-      `indices must be an array, a Uint32Array, a Uint16Array or undefined, got ${describe(indices)}`,
+      `indices must be an array or typed array of vertex indices (e.g. Uint32Array, Uint16Array) or undefined, got ${describe(indices)}`,
     );
   }
   if (indices.length % 3 !== 0) {
@@ -279,9 +280,8 @@ function checkIndices(indices: Uint32Array | Uint16Array | readonly number[], ve
   for (let k = 0; k < indices.length; k++) {
     const v = indices[k];
     if (!(v >= 0 && v < vertexCount && Number.isInteger(v))) {
-      throw new RangeError(
-        `indices[${k}] must be an integer vertex index in [0, ${vertexCount - 1}], got ${describe(v)}`,
-      );
+      const range = vertexCount === 0 ? 'but positions holds no vertices' : `in [0, ${vertexCount - 1}]`;
+      throw new RangeError(`indices[${k}] must be an integer vertex index ${range}, got ${describe(v)}`);
     }
   }
 }
