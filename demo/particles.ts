@@ -108,7 +108,8 @@ function reset(): void {
   if (method === 'grid') {
     grid = new PointGrid2D(positions, { cellSize: diameter });
   } else if (method === 'hash') {
-    hash = new SpatialHash2D<number>({ cellSize: diameter, initialCapacity: n });
+    // Article 003's rule for boxes: cells about twice the item size (each ball then spans at most 4 cells, mostly 1).
+    hash = new SpatialHash2D<number>({ cellSize: 2 * diameter, initialCapacity: n });
     for (let i = 0; i < n; i++) {
       const x = positions[2 * i];
       const y = positions[2 * i + 1];
@@ -130,7 +131,7 @@ function reset(): void {
     method === 'grid'
       ? 'Candidates: pairs of balls in the same or adjacent cells (cell = one diameter), the pairs a 3×3-cell search compares.'
       : method === 'hash'
-        ? 'Balls are stored as their bounding boxes. Candidates: pairs whose boxes overlap, reported by forEachPair; about π/4 of them really touch.'
+        ? 'Balls are stored as their bounding boxes in cells two diameters wide. Candidates: pairs whose boxes overlap, reported by forEachPair; for scattered balls π/4 of them really touch.'
         : 'Candidates: every pair, n(n−1)/2.',
   );
 }

@@ -10,7 +10,8 @@
  * to docs/screenshot.png for the README.
  *
  * Run with `npm run test:e2e` (builds first), or `npx tsx e2e/run.ts grid fluid` for
- * some pages of an existing build. CHROMIUM_PATH overrides /usr/bin/chromium.
+ * some pages of an existing build; `--dev` tests `npm start`'s dev server instead
+ * of the build. CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -25,6 +26,7 @@ const distDir = join(root, 'demo-dist');
 const outputDir = join(root, 'test-results', 'e2e');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const updateScreenshot = process.argv.includes('--update-screenshot');
+const devMode = process.argv.includes('--dev');
 /** Generous: the CI machine has 2 shared cores and no GPU. */
 const WAIT_MS = 30_000;
 
@@ -74,6 +76,25 @@ async function serve(dir: string): Promise<{ server: Server; origin: string }> {
   });
   const { port } = server.address() as AddressInfo;
   return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+async function serveBuild(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const { server, origin } = await serve(distDir);
+  return { origin, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+/** `npm start`'s Vite dev server instead of the build: checks that the demo runs from src/ unbundled. */
+async function serveDev(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const { createServer: createViteServer } = await import('vite');
+  const vite = await createViteServer({
+    configFile: join(root, 'demo', 'vite.config.ts'),
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
+  await vite.listen();
+  const address = vite.httpServer?.address() as AddressInfo | null;
+  if (address === null || address === undefined) throw new Error('the Vite dev server did not start');
+  return { origin: `http://127.0.0.1:${address.port}`, close: () => vite.close() };
 }
 
 class Failure extends Error {}
@@ -332,7 +353,8 @@ async function testGrid(page: Page, origin: string): Promise<void> {
 async function testFluid(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/fluid.html`);
   await checkAdvances(page, 'fluid');
-  await waitForFrames(page, 30);
+  // Let the dam break before the screenshot.
+  await waitForFrames(page, 120);
   const pairs = await hook<number>(page, 'h.pairs');
   check(pairs > 0, 'fluid: PointGrid3D found no neighbour pairs');
   await page.screenshot({ path: join(outputDir, 'fluid.png') });
@@ -374,8 +396,8 @@ async function runTest(
 }
 
 async function main(): Promise<number> {
-  const built = await stat(join(distDir, 'index.html')).catch(() => undefined);
-  if (built === undefined) {
+  const built = devMode || (await stat(join(distDir, 'index.html')).catch(() => undefined)) !== undefined;
+  if (!built) {
     console.error(`e2e: ${distDir} has no index.html; run "npm run demo:build" first (npm run test:e2e does).`);
     return 2;
   }
@@ -386,7 +408,7 @@ async function main(): Promise<number> {
     return 2;
   }
   await mkdir(outputDir, { recursive: true });
-  const { server, origin } = await serve(distDir);
+  const { origin, close } = devMode ? await serveDev() : await serveBuild();
   const profile = await mkdtemp(join(tmpdir(), 'spatialhash-e2e-'));
   let context: BrowserContext | undefined;
   let passed = 0;
@@ -416,10 +438,10 @@ async function main(): Promise<number> {
     }
   } finally {
     await context?.close();
-    await new Promise((done) => server.close(done));
+    await close();
     await rm(profile, { recursive: true, force: true });
   }
-  if (updateScreenshot && failed === 0) {
+  if (updateScreenshot && failed === 0 && !devMode) {
     await copyFile(join(outputDir, 'grid.png'), join(root, 'docs', 'screenshot.png'));
     console.log('e2e: copied test-results/e2e/grid.png to docs/screenshot.png');
   }
