@@ -19,6 +19,7 @@ import {
   paddedRadius,
   resolveOptions,
   SLACK,
+  scatterPairs,
   stencilReach,
   UNDERFLOW,
 } from './pointgrid/common.js';
@@ -35,8 +36,8 @@ import {
 // What enumeratePairs does with each pair it finds.
 const VISIT = 0;
 const COLLECT = 1;
-const COUNT = 2;
-const FILL = 3;
+/** COLLECT, and count each point's row length for neighbors(). */
+const LINK = 2;
 
 const EMPTY = new Uint32Array(0);
 
@@ -114,7 +115,6 @@ export class PointGrid2D {
   private pairGuess = 64;
   private pairLength = 0;
   private rowOffsets = EMPTY;
-  private rowIndices = EMPTY;
 
   /**
    * Builds the grid over `positions`. O(n) time.
@@ -428,28 +428,27 @@ export class PointGrid2D {
   /**
    * Every point's neighbours within `radius` (itself excluded) in compressed
    * sparse row form, what an SPH solver consumes. Row i lists its neighbours
-   * in no particular order. Two passes over the half stencil, one counting
-   * and one filling; allocates only the two returned arrays.
+   * in no particular order. One pass over the half stencil collects the
+   * pairs and row lengths, a second pass over the pairs scatters them into
+   * rows; allocates the two returned arrays and a transient pair buffer (8
+   * bytes per pair).
    *
    * @throws RangeError for a radius < 0 or NaN.
    */
   neighbors(radius: number): NeighborLists {
     checkDistance('radius', radius);
-    const n = this.points;
-    const offsets = new Uint32Array(n + 1);
+    const offsets = new Uint32Array(this.points + 1);
     this.rowOffsets = offsets;
+    this.pairBuffer = new Uint32Array(this.pairGuess);
+    this.pairLength = 0;
     try {
-      this.enumeratePairs(radius, COUNT);
-      for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
-      const indices = new Uint32Array(offsets[n]);
-      const cursor = this.scratch;
-      cursor.set(offsets.subarray(0, n));
-      this.rowIndices = indices;
-      this.enumeratePairs(radius, FILL);
-      return { offsets, indices };
+      this.enumeratePairs(radius, LINK);
+      const length = this.pairLength;
+      this.pairGuess = Math.max(64, length + (length >> 3));
+      return scatterPairs(this.pairBuffer, length, offsets, this.scratch);
     } finally {
       this.rowOffsets = EMPTY;
-      this.rowIndices = EMPTY;
+      this.pairBuffer = EMPTY;
     }
   }
 
@@ -800,7 +799,7 @@ export class PointGrid2D {
       case VISIT:
         this.visitor!(i, j, d2);
         break;
-      case COLLECT: {
+      default: {
         let buffer = this.pairBuffer;
         const length = this.pairLength;
         if (length + 2 > buffer.length) {
@@ -811,17 +810,11 @@ export class PointGrid2D {
         buffer[length] = i;
         buffer[length + 1] = j;
         this.pairLength = length + 2;
-        break;
-      }
-      case COUNT:
-        this.rowOffsets[i + 1]++;
-        this.rowOffsets[j + 1]++;
-        break;
-      default: {
-        const cursor = this.scratch;
-        const indices = this.rowIndices;
-        indices[cursor[i]++] = j;
-        indices[cursor[j]++] = i;
+        if (this.pairMode === LINK) {
+          const offsets = this.rowOffsets;
+          offsets[i + 1]++;
+          offsets[j + 1]++;
+        }
       }
     }
   }

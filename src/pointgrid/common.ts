@@ -141,6 +141,30 @@ export function grownLength(current: number, needed: number): number {
 }
 
 /**
+ * Turns pairs (flat i, j) and row lengths (in `offsets[i + 1]`) into CSR
+ * rows: prefix sums into `offsets`, then each pair written into both rows.
+ * `cursor` is scratch of at least `offsets.length - 1` entries.
+ */
+export function scatterPairs(
+  pairs: Uint32Array,
+  length: number,
+  offsets: Uint32Array,
+  cursor: Uint32Array,
+): NeighborLists {
+  const n = offsets.length - 1;
+  for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+  const indices = new Uint32Array(offsets[n]);
+  cursor.set(offsets.subarray(0, n));
+  for (let k = 0; k < length; k += 2) {
+    const i = pairs[k];
+    const j = pairs[k + 1];
+    indices[cursor[i]++] = j;
+    indices[cursor[j]++] = i;
+  }
+  return { offsets, indices };
+}
+
+/**
  * Bounded max-heap of (squared distance, index) pairs keeping the k best,
  * ordered by distance then index so ties come out by ascending index. Its
  * arrays grow with k and are reused across queries.
