@@ -91,11 +91,11 @@ export interface WeldMeshResult<P extends NumericArray> {
 export function weld(positions: NumericArray, tolerance: number, options: WeldOptions = {}): WeldResult {
   checkFiniteDistance('tolerance', tolerance);
   const layout = readLayout(options);
-  const { remap, representatives, count } = weldCoordinates(
-    packCoordinates(positions, layout),
-    layout.dimension,
-    tolerance,
-  );
+  const { dimension, stride, offset } = layout;
+  const min = new Float64Array(dimension);
+  const max = new Float64Array(dimension);
+  const coords = packCoordinates(positions, dimension, stride, offset, min, max);
+  const { remap, representatives, count } = weldCoordinates(coords, min, max, dimension, tolerance);
   return { remap, representatives: representatives.slice(0, count), count };
 }
 
@@ -137,8 +137,11 @@ export function weldMesh<P extends NumericArray>(
   if (typeof removeDegenerate !== 'boolean') {
     throw new RangeError(`removeDegenerate must be a boolean, got ${describe(removeDegenerate)}`);
   }
-  const packed = packCoordinates(positions, layout);
-  const vertexCount = packed.coords.length / layout.dimension;
+  const { dimension, stride, offset } = layout;
+  const min = new Float64Array(dimension);
+  const max = new Float64Array(dimension);
+  const coords = packCoordinates(positions, dimension, stride, offset, min, max);
+  const vertexCount = coords.length / dimension;
   if (indices !== undefined) checkIndices(indices, vertexCount);
   else if (vertexCount % 3 !== 0) {
     throw new RangeError(
@@ -146,32 +149,13 @@ export function weldMesh<P extends NumericArray>(
     );
   }
 
-  const { remap, representatives, repCoords, count } = weldCoordinates(packed, layout.dimension, tolerance);
+  const { remap, representatives, repCoords, count } = weldCoordinates(coords, min, max, dimension, tolerance);
   const cornerCount = indices === undefined ? vertexCount : indices.length;
   const welded = new Uint32Array(cornerCount);
-  let written = 0;
-  for (let corner = 0; corner < cornerCount; corner += 3) {
-    let a: number;
-    let b: number;
-    let c: number;
-    if (indices === undefined) {
-      a = remap[corner];
-      b = remap[corner + 1];
-      c = remap[corner + 2];
-    } else {
-      a = remap[indices[corner]];
-      b = remap[indices[corner + 1]];
-      c = remap[indices[corner + 2]];
-    }
-    if (removeDegenerate && (a === b || b === c || a === c)) continue;
-    welded[written] = a;
-    welded[written + 1] = b;
-    welded[written + 2] = c;
-    written += 3;
-  }
+  const written = remapTriangles(remap, indices, welded, removeDegenerate);
 
   return {
-    positions: convertPositions(positions, repCoords.subarray(0, count * layout.dimension)),
+    positions: convertPositions(positions, repCoords.subarray(0, count * dimension)),
     indices: written === cornerCount ? welded : welded.slice(0, written),
     removedTriangles: (cornerCount - written) / 3,
     remap,
@@ -201,23 +185,20 @@ function readLayout(options: WeldOptions): Layout {
   return { dimension, stride, offset };
 }
 
-/** Vertices packed into one Float64Array, with their bounds. */
-interface Packed {
-  coords: Float64Array;
-  /** Smallest coordinate per axis (+Infinity when there are no vertices). */
-  min: Float64Array;
-  /** Largest coordinate per axis (-Infinity when there are no vertices). */
-  max: Float64Array;
-}
-
 /**
  * Copies the vertices into one packed Float64Array so the hot loops read a
  * single array type whatever the input (number[], Float32Array, interleaved),
  * checking every coordinate on the way, turning -0 into +0 so the exact path
- * can hash bits, and taking the bounds the grid is placed by.
+ * can hash bits, and writing the bounds the grid is placed by into min / max.
  */
-function packCoordinates(positions: NumericArray, layout: Layout): Packed {
-  const { dimension, stride, offset } = layout;
+function packCoordinates(
+  positions: NumericArray,
+  dimension: number,
+  stride: number,
+  offset: number,
+  min: Float64Array,
+  max: Float64Array,
+): Float64Array {
   const n = checkLayout(positions, dimension, stride, offset);
   const coords = new Float64Array(n * dimension);
   if (stride === dimension && ArrayBuffer.isView(positions)) {
@@ -241,7 +222,7 @@ function packCoordinates(positions: NumericArray, layout: Layout): Packed {
     const x = coords[j] + 0;
     const y = coords[j + 1] + 0;
     const z = three ? coords[j + 2] + 0 : 0;
-    if (x - x + (y - y) + (z - z) !== 0) throw coordinateError(positions, layout, j / dimension);
+    if (x - x + (y - y) + (z - z) !== 0) throw coordinateError(positions, dimension, stride, offset, j / dimension);
     coords[j] = x;
     coords[j + 1] = y;
     if (x < minX) minX = x;
@@ -254,18 +235,55 @@ function packCoordinates(positions: NumericArray, layout: Layout): Packed {
       if (z > maxZ) maxZ = z;
     }
   }
-  const min = Float64Array.of(minX, minY, minZ).subarray(0, dimension);
-  const max = Float64Array.of(maxX, maxY, maxZ).subarray(0, dimension);
-  return { coords, min, max };
+  min[0] = minX;
+  min[1] = minY;
+  max[0] = maxX;
+  max[1] = maxY;
+  if (three) {
+    min[2] = minZ;
+    max[2] = maxZ;
+  }
+  return coords;
 }
 
 /** The error for vertex `index`, which has a non-finite coordinate, read back from the input. */
-function coordinateError(positions: NumericArray, layout: Layout, index: number): RangeError {
-  for (let axis = 0; axis < layout.dimension; axis++) {
-    const value = positions[layout.offset + index * layout.stride + axis];
+function coordinateError(
+  positions: NumericArray,
+  dimension: number,
+  stride: number,
+  offset: number,
+  index: number,
+): RangeError {
+  for (let axis = 0; axis < dimension; axis++) {
+    const value = positions[offset + index * stride + axis];
     if (!Number.isFinite(Number(value))) return pointError('positions', index, 'xyz'[axis], value);
   }
   return pointError('positions', index, 'x', Number.NaN);
+}
+
+/**
+ * Writes each triangle's welded corners to `out` (skipping degenerate ones when
+ * asked) and returns how many corners were written. Only typed arrays and
+ * numbers here, see gridParameters in weld/near.ts for why.
+ */
+function remapTriangles(
+  remap: Uint32Array,
+  indices: NumericArray | undefined,
+  out: Uint32Array,
+  removeDegenerate: boolean,
+): number {
+  let written = 0;
+  for (let corner = 0; corner < out.length; corner += 3) {
+    const a = remap[indices === undefined ? corner : indices[corner]];
+    const b = remap[indices === undefined ? corner + 1 : indices[corner + 1]];
+    const c = remap[indices === undefined ? corner + 2 : indices[corner + 2]];
+    if (removeDegenerate && (a === b || b === c || a === c)) continue;
+    out[written] = a;
+    out[written + 1] = b;
+    out[written + 2] = c;
+    written += 3;
+  }
+  return written;
 }
 
 function checkIndices(indices: NumericArray, vertexCount: number): void {
@@ -304,7 +322,13 @@ interface Welding {
 }
 
 /** Welds packed, checked coordinates: the shared core of weld and weldMesh. */
-function weldCoordinates({ coords, min, max }: Packed, dimension: 2 | 3, tolerance: number): Welding {
+function weldCoordinates(
+  coords: Float64Array,
+  min: Float64Array,
+  max: Float64Array,
+  dimension: 2 | 3,
+  tolerance: number,
+): Welding {
   const n = coords.length / dimension;
   const remap = new Uint32Array(n);
   const representatives = new Uint32Array(n);

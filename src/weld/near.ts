@@ -64,25 +64,31 @@ const SURE_MIN_TOLERANCE2 = 2 ** -1000;
  */
 const MAX_CELLS_PER_AXIS = 2 ** 30;
 
-/** The grid: how far to search and how to turn a coordinate into a cell coordinate. */
-interface Grid {
-  reach: number;
-  halfMin: Float64Array;
-  inverseHalf: number;
-}
-
-/** @param min, max the data's bounds per axis (finite). */
-function makeGrid(min: Float64Array, max: Float64Array, tolerance: number): Grid {
+/**
+ * Grid parameters: [reach, 1 / half cell side, then half the data's minimum
+ * per axis]. Everything the hot loops touch is a typed array or a number: an
+ * optimised loop that read a plain object would be thrown away whenever the
+ * garbage collector drops that object's hidden class between calls, and this
+ * loop takes tens of milliseconds to optimise again.
+ *
+ * @param min, max the data's bounds per axis (finite).
+ */
+function gridParameters(min: Float64Array, max: Float64Array, tolerance: number): Float64Array {
   const reach = Math.max(tolerance * REACH_SLACK, MIN_REACH);
-  const halfMin = min.map((v) => v * 0.5);
+  const grid = new Float64Array(2 + min.length);
   let halfExtent = 0;
-  for (let axis = 0; axis < min.length; axis++) halfExtent = Math.max(halfExtent, max[axis] * 0.5 - halfMin[axis]);
-  return { reach, halfMin, inverseHalf: 1 / Math.max(reach, halfExtent / MAX_CELLS_PER_AXIS) };
+  for (let axis = 0; axis < min.length; axis++) {
+    grid[2 + axis] = min[axis] * 0.5;
+    halfExtent = Math.max(halfExtent, max[axis] * 0.5 - grid[2 + axis]);
+  }
+  grid[0] = reach;
+  grid[1] = 1 / Math.max(reach, halfExtent / MAX_CELLS_PER_AXIS);
+  return grid;
 }
 
 /**
  * The per-axis factors and the finalizer of the library's cell hash
- * (hashCell2 / hashCell3 in cells.ts, whose values these reproduce for int32
+ * (hashCell2 / hashCell3 in cells.ts, whose bits these reproduce for int32
  * cells): the hot loops hoist the per-axis products out of the 2x2x2 loop.
  */
 const HASH_X = 0x9e3779b1;
@@ -97,90 +103,50 @@ function mix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/**
- * Open-addressing table (linear probing, load <= 1/2) from int32 cell
- * coordinates to dense cell ids, with the head of each cell's representative
- * list by id. The slot array holds only ids, 4 bytes a slot, so it stays in
- * cache on meshes of a million vertices; keys and heads are in id order, which
- * follows the input's own locality (neighbouring triangles make neighbouring
- * cells). Cells are never removed.
+/*
+ * The cell table, kept in local variables of each weld loop: open addressing
+ * (linear probing, load <= 1/2) from int32 cell coordinates to dense cell ids.
+ * `slots` holds only ids, 4 bytes a slot, so it stays in cache on meshes of a
+ * million vertices; `keys` (the coordinates) and `heads` (newest
+ * representative of the cell, older ones follow `next`) are in id order, which
+ * follows the input's own locality. Cells are never removed.
  *
- * Most of a vertex's 8 neighbouring cells are empty: a bitmap of occupied cell
- * hashes, 8 bits per slot (a 1/16 false-positive rate), answers those with one
- * bit test and no key comparison.
+ * Most of a vertex's neighbouring cells are empty: `occupied`, a bitmap of
+ * occupied cell hashes with 8 bits per slot (a 1/16 false-positive rate),
+ * answers those with one bit test and no key comparison.
  */
-class WeldCells {
-  slots: Int32Array;
-  mask: number;
-  /** `dimension` int32 coordinates per cell id. */
-  keys: Int32Array;
-  /** Newest representative in each cell, by id; older ones follow `next`. */
-  heads: Int32Array;
-  /** Bit `hash & occupiedMask` is set when some cell with that hash is in the table. */
-  occupied: Int32Array;
-  occupiedMask: number;
-  size = 0;
-  readonly dimension: number;
 
-  constructor(dimension: number, expectedCells: number) {
-    this.dimension = dimension;
-    const slots = nextPowerOfTwo(Math.max(64, expectedCells * 2));
-    this.slots = new Int32Array(slots).fill(-1);
-    this.mask = slots - 1;
-    this.keys = new Int32Array((slots / 2) * dimension);
-    this.heads = new Int32Array(slots / 2);
-    this.occupied = new Int32Array(slots / 4);
-    this.occupiedMask = slots * 8 - 1;
-  }
+/** Slot count the table starts with: small, it doubles (soups hold about one distinct position per six vertices). */
+function initialSlots(n: number): number {
+  return nextPowerOfTwo(Math.max(64, Math.min(n, 1024) * 2));
+}
 
-  /**
-   * Adds a cell whose key probe ended at the empty `slot`, with `first` as its
-   * only representative; the caller has written nothing yet. Grows (and
-   * re-places every cell) when the load would pass 1/2.
-   */
-  add(slot: number, hash: number, first: number, cx: number, cy: number, cz: number): void {
-    const id = this.size++;
-    if (id === this.heads.length) {
-      const keys = new Int32Array(this.keys.length * 2);
-      keys.set(this.keys);
-      this.keys = keys;
-      const heads = new Int32Array(this.heads.length * 2);
-      heads.set(this.heads);
-      this.heads = heads;
-    }
-    const dimension = this.dimension;
-    this.keys[id * dimension] = cx;
-    this.keys[id * dimension + 1] = cy;
-    if (dimension === 3) this.keys[id * 3 + 2] = cz;
-    this.heads[id] = first;
-    this.slots[slot] = id;
-    this.occupied[(hash & this.occupiedMask) >>> 5] |= 1 << (hash & 31);
-    if (this.size * 2 > this.slots.length) this.grow();
-  }
+/** A copy of `array` twice as long. */
+function doubled(array: Int32Array): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(array.length * 2);
+  out.set(array);
+  return out;
+}
 
-  private grow(): void {
-    const dimension = this.dimension;
-    const keys = this.keys;
-    const length = this.slots.length * 2;
-    const slots = new Int32Array(length).fill(-1);
-    const mask = length - 1;
-    const occupied = new Int32Array(length / 4);
-    const occupiedMask = length * 8 - 1;
-    for (let id = 0; id < this.size; id++) {
-      const k = id * dimension;
-      const h =
-        dimension === 3
-          ? mix(Math.imul(keys[k], HASH_X) ^ Math.imul(keys[k + 1], HASH_Y) ^ Math.imul(keys[k + 2], HASH_Z))
-          : mix(Math.imul(keys[k], HASH_X) ^ Math.imul(keys[k + 1], HASH_Y));
-      occupied[(h & occupiedMask) >>> 5] |= 1 << (h & 31);
-      let s = h & mask;
-      while (slots[s] >= 0) s = (s + 1) & mask;
-      slots[s] = id;
-    }
-    this.slots = slots;
-    this.mask = mask;
-    this.occupied = occupied;
-    this.occupiedMask = occupiedMask;
+/** Places cells 0 .. cellCount - 1 into the fresh (all -1) `slots` and sets their bits in the fresh `occupied`. */
+function placeCells(
+  keys: Int32Array,
+  cellCount: number,
+  dimension: number,
+  slots: Int32Array,
+  occupied: Int32Array,
+): void {
+  const mask = slots.length - 1;
+  const occupiedMask = slots.length * 8 - 1;
+  for (let id = 0; id < cellCount; id++) {
+    const k = id * dimension;
+    let h = Math.imul(keys[k], HASH_X) ^ Math.imul(keys[k + 1], HASH_Y);
+    if (dimension === 3) h ^= Math.imul(keys[k + 2], HASH_Z);
+    h = mix(h);
+    occupied[(h & occupiedMask) >>> 5] |= 1 << (h & 31);
+    let s = h & mask;
+    while (slots[s] >= 0) s = (s + 1) & mask;
+    slots[s] = id;
   }
 }
 
@@ -202,20 +168,26 @@ export function weldNear3(
   const n = coords.length / 3;
   const tolerance2 = tolerance * tolerance;
   const sure2 = tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
-  const { reach, halfMin, inverseHalf: inv } = makeGrid(min, max, tolerance);
-  const hx = halfMin[0];
-  const hy = halfMin[1];
-  const hz = halfMin[2];
+  const grid = gridParameters(min, max, tolerance);
+  const reach = grid[0];
+  const inv = grid[1];
+  const hx = grid[2];
+  const hy = grid[3];
+  const hz = grid[4];
   // Next-older representative in the same cell: the per-cell linked lists.
   const next = new Int32Array(n);
-  // Start small and double: soups hold about one distinct position per six vertices.
-  const table = new WeldCells(3, Math.min(n, 1024));
+  let slots = new Int32Array(initialSlots(n)).fill(-1);
+  let mask = slots.length - 1;
+  let keys = new Int32Array((slots.length / 2) * 3);
+  let heads = new Int32Array(slots.length / 2);
+  let occupied = new Int32Array(slots.length / 4);
+  let occupiedMask = slots.length * 8 - 1;
+  let cells = 0;
   let count = 0;
   for (let i = 0; i < n; i++) {
     const x = coords[i * 3];
     const y = coords[i * 3 + 1];
     const z = coords[i * 3 + 2];
-    const { slots, mask, keys, heads, occupied, occupiedMask } = table;
     let best = -1;
     let bestDistance2 = Number.POSITIVE_INFINITY;
     // The vertex's own cell first: it usually holds the representative, close enough to stop.
@@ -289,13 +261,30 @@ export function weldNear3(
         next[best] = heads[own];
         heads[own] = best;
       } else {
-        // The own-cell probe was skipped (bitmap) or ended at the empty slot the cell goes in.
+        // New cell. The own-cell probe was skipped (bitmap) or ended at the empty slot it goes in.
         if (s < 0) {
           s = h & mask;
           while (slots[s] >= 0) s = (s + 1) & mask;
         }
+        if (cells === heads.length) {
+          keys = doubled(keys);
+          heads = doubled(heads);
+        }
+        keys[cells * 3] = cx;
+        keys[cells * 3 + 1] = cy;
+        keys[cells * 3 + 2] = cz;
+        heads[cells] = best;
         next[best] = -1;
-        table.add(s, h, best, cx, cy, cz);
+        slots[s] = cells;
+        occupied[(h & occupiedMask) >>> 5] |= 1 << (h & 31);
+        cells++;
+        if (cells * 2 > slots.length) {
+          slots = new Int32Array(slots.length * 2).fill(-1);
+          mask = slots.length - 1;
+          occupied = new Int32Array(slots.length / 4);
+          occupiedMask = slots.length * 8 - 1;
+          placeCells(keys, cells, 3, slots, occupied);
+        }
       }
     }
     remap[i] = best;
@@ -316,16 +305,23 @@ export function weldNear2(
   const n = coords.length / 2;
   const tolerance2 = tolerance * tolerance;
   const sure2 = tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
-  const { reach, halfMin, inverseHalf: inv } = makeGrid(min, max, tolerance);
-  const hx = halfMin[0];
-  const hy = halfMin[1];
+  const grid = gridParameters(min, max, tolerance);
+  const reach = grid[0];
+  const inv = grid[1];
+  const hx = grid[2];
+  const hy = grid[3];
   const next = new Int32Array(n);
-  const table = new WeldCells(2, Math.min(n, 1024));
+  let slots = new Int32Array(initialSlots(n)).fill(-1);
+  let mask = slots.length - 1;
+  let keys = new Int32Array(slots.length);
+  let heads = new Int32Array(slots.length / 2);
+  let occupied = new Int32Array(slots.length / 4);
+  let occupiedMask = slots.length * 8 - 1;
+  let cells = 0;
   let count = 0;
   for (let i = 0; i < n; i++) {
     const x = coords[i * 2];
     const y = coords[i * 2 + 1];
-    const { slots, mask, keys, heads, occupied, occupiedMask } = table;
     let best = -1;
     let bestDistance2 = Number.POSITIVE_INFINITY;
     const cx = Math.floor((x * 0.5 - hx) * inv) | 0;
@@ -393,8 +389,24 @@ export function weldNear2(
           s = h & mask;
           while (slots[s] >= 0) s = (s + 1) & mask;
         }
+        if (cells === heads.length) {
+          keys = doubled(keys);
+          heads = doubled(heads);
+        }
+        keys[cells * 2] = cx;
+        keys[cells * 2 + 1] = cy;
+        heads[cells] = best;
         next[best] = -1;
-        table.add(s, h, best, cx, cy, 0);
+        slots[s] = cells;
+        occupied[(h & occupiedMask) >>> 5] |= 1 << (h & 31);
+        cells++;
+        if (cells * 2 > slots.length) {
+          slots = new Int32Array(slots.length * 2).fill(-1);
+          mask = slots.length - 1;
+          occupied = new Int32Array(slots.length / 4);
+          occupiedMask = slots.length * 8 - 1;
+          placeCells(keys, cells, 2, slots, occupied);
+        }
       }
     }
     remap[i] = best;
