@@ -5,7 +5,9 @@
  * Built on the library's cell hashing, "grid coordinates -> hash map -> linked
  * list in an array" (article 004): representatives are linked per cell in flat
  * typed arrays and each vertex does one lookup of the cells its tolerance ball
- * touches. Tolerance 0 takes an exact path that hashes the coordinate bits.
+ * touches (weld/near.ts). Tolerance 0 takes an exact path that hashes the
+ * coordinate bits (weld/exact.ts). This file holds the public API: argument
+ * checks, packing the input, and the mesh side of weldMesh.
  *
  * @module
  */
@@ -77,9 +79,11 @@ export interface WeldMeshResult<P extends NumericArray> {
  * ~1.3e154 squares to Infinity and every vertex merges into vertex 0.
  *
  * Cost: O(n) time for non-degenerate input (the representatives near any
- * point are bounded because they are pairwise farther apart than the
- * tolerance), 8 cell lookups per vertex in 3D, 4 in 2D; O(n) memory (about
- * 40 bytes per 3D vertex). The input is never modified.
+ * point are few because they are pairwise farther apart than the tolerance):
+ * one cell lookup for a vertex with a representative within half the
+ * tolerance in its own cell (most copies in a soup), else up to 8 in 3D (4 in
+ * 2D). O(n) memory, about 60 to 90 bytes per 3D vertex while welding. The
+ * input is never modified.
  *
  * @param positions vertex coordinates, `dimension` per vertex at `offset + i * stride`.
  * @param tolerance largest distance at which two vertices merge, in coordinate units, >= 0.
