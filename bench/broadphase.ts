@@ -11,7 +11,7 @@ import boxIntersect from 'box-intersect';
 import Flatbush from 'flatbush';
 import RBush from 'rbush';
 import { SpatialHash2D } from '../src/index.js';
-import { type Contender, measure, median, ms, percentile, random, ratio, table } from './harness.js';
+import { consume, gc, median, ms, percentile, random, ratio, table } from './harness.js';
 
 const OURS = 'SpatialHash2D';
 const WORLD = 2000;
@@ -222,9 +222,44 @@ function boxIntersectEngine(scene: Scene, t: Tally): Engine {
   };
 }
 
+/**
+ * Runs `frames` frames on fresh engines, interleaved frame by frame (A B C D,
+ * A B C D, ...) so load changes on the machine hit every contender alike,
+ * with a full collection before each frame so nobody's frame pays for
+ * another's garbage. After every frame each tally must equal the first's, or
+ * it throws. Returns the frame times (ms) per engine.
+ */
+function runInterleaved(
+  makers: readonly ((t: Tally) => Engine)[],
+  names: readonly string[],
+  frames: number,
+  timed: boolean,
+): { times: number[][]; answer: number } {
+  const tallies = makers.map(() => ({ count: 0, sum: 0 }));
+  const engines = makers.map((make, k) => make(tallies[k]));
+  const times = makers.map(() => new Array<number>(frames));
+  for (let f = 0; f < frames; f++) {
+    for (let k = 0; k < engines.length; k++) {
+      gc();
+      const start = performance.now();
+      engines[k].frame(f);
+      times[k][f] = performance.now() - start;
+    }
+    for (let k = 1; k < engines.length; k++) {
+      if (tallies[k].count !== tallies[0].count || tallies[k].sum !== tallies[0].sum) {
+        throw new Error(
+          `broadphase: ${names[k]} disagrees with ${names[0]} at frame ${f}${timed ? ' (timed pass)' : ''}: ${tallies[k].count} vs ${tallies[0].count} results`,
+        );
+      }
+    }
+  }
+  return { times, answer: tallies[0].count * 4294967296 + (tallies[0].sum >>> 0) };
+}
+
 /** Runs workload 5 and returns its markdown section. */
 export function broadphase(quick: boolean): string {
   const frames = quick ? 60 : 300;
+  const checkFrames = quick ? 20 : 40;
   const scene = makeScene(20000, frames, 5);
   const cellSize = 40;
   const engines: [string, (t: Tally) => Engine][] = [
@@ -233,56 +268,40 @@ export function broadphase(quick: boolean): string {
     ['flatbush (rebuilt per frame, search per box)', (t) => flatbushEngine(scene, t)],
     ['box-intersect (all pairs + bipartite queries)', (t) => boxIntersectEngine(scene, t)],
   ];
-  const frameTimes: number[][][] = engines.map(() => []);
-  const contenders: Contender[] = engines.map(([name, make], k) => ({
-    name,
-    run() {
-      const tally: Tally = { count: 0, sum: 0 };
-      const engine = make(tally);
-      const times = new Array<number>(frames);
-      for (let f = 0; f < frames; f++) {
-        const start = performance.now();
-        engine.frame(f);
-        times[f] = performance.now() - start;
-      }
-      frameTimes[k].push(times);
-      return tally.count * 4294967296 + (tally.sum >>> 0);
-    },
-  }));
-  console.log(`  broadphase: ${contenders.length} contenders x ${frames} frames`);
-  const timings = measure('broadphase', contenders, { reps: 5 });
-  const rows: string[][] = [];
-  let oursMedian = 0;
-  timings.forEach((timing, k) => {
-    // The timed runs are the last ones each contender made.
-    const timed = frameTimes[k].slice(-timing.times.length).flat();
-    const p50 = median(timed);
-    const p99 = percentile(timed, 99);
-    if (k === 0) oursMedian = p50;
-    rows.push([
-      timing.name,
+  const names = engines.map(([name]) => name);
+  const makers = engines.map(([, make]) => make);
+  console.log(`  broadphase: ${engines.length} contenders, ${checkFrames} check frames then ${frames} timed frames`);
+  // Check and warm-up pass: answers compared frame by frame before any timing.
+  runInterleaved(makers, names, checkFrames, false);
+  const { times, answer } = runInterleaved(makers, names, frames, true);
+  consume(answer);
+  const ours = median(times[0]);
+  const rows = times.map((t, k) => {
+    const p50 = median(t);
+    const p99 = percentile(t, 99);
+    return [
+      names[k],
       ms(p50),
+      ms(Math.min(...t)),
       ms(p99),
       (p99 / p50).toFixed(2),
-      ms(percentile(timed, 100)),
-      ms(timing.median),
-      String(timing.times.length),
-      ratio(p50, oursMedian),
-    ]);
+      ms(Math.max(...t)),
+      ms(t.reduce((a, b) => a + b, 0)),
+      ratio(p50, ours),
+    ];
   });
-  const answer = timings[0].answer;
   return [
     '## 5. Game broadphase',
-    `20,000 boxes in 2000 x 2000 (sides 1..40, 5 huge of 300..1000), 1,000 movers (5%) per frame, ${frames} frames; per frame: moves, all overlapping pairs, 100 box queries of 50..200. SpatialHash2D cellSize = ${cellSize} (about twice the mean box side). Frame statistics over all frames of all timed runs; the ratio compares median frame times. ${Math.floor(answer / 4294967296).toLocaleString('en-US')} pairs + query hits over the ${frames} frames, identical for every contender.`,
+    `20,000 boxes in 2000 x 2000 (sides 1..40, 5 huge of 300..1000), 1,000 movers (5%) per frame, ${frames} frames; per frame: moves, all overlapping pairs, 100 box queries of 50..200. SpatialHash2D cellSize = ${cellSize} (about twice the mean box side). Contenders run frame by frame interleaved (a full GC before each frame, not timed), after a ${checkFrames}-frame check pass; every frame's answer is compared. ${Math.floor(answer / 4294967296).toLocaleString('en-US')} pairs + query hits over the ${frames} frames. The ratio compares median frame times.`,
     table(
       [
         'contender',
         'frame median ms',
+        'frame min ms',
         'frame p99 ms',
         'p99 / median',
         'worst frame ms',
-        `run median ms (${frames} frames + build)`,
-        'runs',
+        `total ms (${frames} frames)`,
         `ratio to ${OURS}`,
       ],
       rows,

@@ -94,6 +94,17 @@ export class Checksum {
   }
 }
 
+/** Harness fingerprint of CSR rows: count and sum of (i + 1) * (j + 1). */
+export function csrFingerprint(csr: { offsets: Uint32Array; indices: Uint32Array }): number {
+  const { offsets, indices } = csr;
+  const n = offsets.length - 1;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
+  }
+  return offsets[n] * 4294967296 + (sum >>> 0);
+}
+
 /** Splits a {@link Checksum.value} back into its readable parts. */
 export function describeAnswer(value: number): string {
   return `${Math.floor(value / 4294967296)} results, sum ${value % 4294967296}`;

@@ -8,23 +8,12 @@
 import { octree } from 'd3-octree';
 import { PointGrid3D } from '../src/index.js';
 import { jitteredLattice3D, sizeLabel } from './data.js';
-import { type Contender, measure, timingTable } from './harness.js';
+import { type Contender, csrFingerprint, measure, timingTable } from './harness.js';
 import { type Csr, neighbors002 } from './peers/article002.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { probeThing, thingNote } from './peers/thing.js';
 
 const OURS = 'PointGrid3D.neighbors';
-
-/** Harness fingerprint of CSR rows: count and sum of (i + 1) * (j + 1). */
-export function csrFingerprint(csr: Csr): number {
-  const { offsets, indices } = csr;
-  const n = offsets.length - 1;
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
-  }
-  return offsets[n] * 4294967296 + (sum >>> 0);
-}
 
 /** d3-octree: `addAll` of point ids, then a pruned `visit` per point, rows appended to a growing CSR. */
 function d3OctreeNeighbors(pos: Float64Array, radius: number): Csr {
