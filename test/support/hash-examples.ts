@@ -189,6 +189,18 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
         previous = min;
       }
       expect(hash.size).toBe(2);
+      // One side at a time across a border: each of the 2 * dimension box
+      // arguments alone decides whether the item changes cells.
+      const base = box([1], [5]);
+      for (let slot = 0; slot < 2 * dimension; slot++) {
+        for (const across of slot < dimension ? [-1, -10, -10.5] : [10, 11, 19.5]) {
+          for (const move of [base, base.map((v, i) => (i === slot ? across : v)), base]) {
+            hash.update('mover', move);
+            oracle.update('mover', move);
+            check([at(-1), at(1), at(5), at(10), at(11), at(-10, 3), at(3, -10), at(3, 10), at(10, 3), at(3, 3, 11)]);
+          }
+        }
+      }
       // The point form of update moves a box back to a point.
       hash.update('mover', box([0], [30]));
       hash.updatePoint('mover', at(25));

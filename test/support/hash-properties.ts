@@ -316,6 +316,8 @@ export type Command =
   | { op: 'update'; item: number; box: number[]; asPoint: boolean }
   /** Shift a present item by less than an eighth of a cell per axis (often the same cells), or not at all. */
   | { op: 'nudge'; item: number; shift: number[] }
+  /** Move one side of a present item's box (one argument slot), so only that side may change cells. */
+  | { op: 'stretch'; item: number; slot: number; delta: number }
   | { op: 'remove'; item: number }
   | { op: 'clear' }
   | { op: 'queryPoint'; point: number[]; out: OutMode }
@@ -338,13 +340,23 @@ export interface CommandWeights {
   insert: number;
   update: number;
   nudge: number;
+  stretch: number;
   remove: number;
   clear: number;
   query: number;
   bad: number;
 }
 
-const DEFAULT_WEIGHTS: CommandWeights = { insert: 8, update: 4, nudge: 3, remove: 3, clear: 1, query: 3, bad: 3 };
+const DEFAULT_WEIGHTS: CommandWeights = {
+  insert: 8,
+  update: 4,
+  nudge: 3,
+  stretch: 3,
+  remove: 3,
+  clear: 1,
+  query: 3,
+  bad: 3,
+};
 
 export function commandArb(
   dimension: 2 | 3,
@@ -388,6 +400,18 @@ export function commandArb(
         ),
       }),
     },
+    {
+      weight: weights.stretch,
+      arbitrary: fc.record({
+        op: fc.constant('stretch' as const),
+        item,
+        slot: fc.integer({ min: 0, max: 2 * dimension - 1 }),
+        delta: fc.oneof(
+          fc.integer({ min: -8, max: 8 }).map((i) => (i * s.cellSize) / 4),
+          fc.double({ min: -2 * s.cellSize, max: 2 * s.cellSize, noNaN: true }),
+        ),
+      }),
+    },
     { weight: weights.remove, arbitrary: fc.record({ op: fc.constant('remove' as const), item }) },
     { weight: weights.clear, arbitrary: fc.constant({ op: 'clear' as const }) },
     { weight: weights.query, arbitrary: fc.record({ op: fc.constant('queryPoint' as const), point, out: outModeArb }) },
@@ -422,6 +446,8 @@ export function runArb(
       commands: fc.array(commandArb(dimension, s, poolSize, options.weights), {
         minLength: 1,
         maxLength: options.maxCommands ?? 40,
+        // fast-check's default size keeps arrays near 10 long; the bugs hide in longer histories.
+        size: 'max',
       }),
     }),
   );
@@ -636,6 +662,23 @@ export function runCommands(dimension: 2 | 3, factory: HashFactory, run: Run): v
         probe(old, `old place after nudge of #${command.item}`);
         break;
       }
+      case 'stretch': {
+        const item = pool[command.item];
+        if (!oracle.has(item)) break;
+        const old = oracle.boxOf(item);
+        const box = old.slice();
+        const { slot } = command;
+        const moved = old[slot] + command.delta;
+        if (Number.isFinite(moved)) box[slot] = moved;
+        // Past the opposite side, stop at it (a flat box).
+        const axis = slot % dimension;
+        if (box[axis] > box[axis + dimension]) box[slot] = box[slot < dimension ? slot + dimension : slot - dimension];
+        hash.update(item, box);
+        oracle.update(item, box);
+        probe(box, `after stretch of #${command.item}`);
+        probe(old, `old place after stretch of #${command.item}`);
+        break;
+      }
       case 'remove': {
         const item = pool[command.item];
         expect(hash.remove(item), `remove(#${command.item})`).toBe(oracle.remove(item));
@@ -734,7 +777,7 @@ function propertyCases(): PropertyCase[] {
       seed: 0x5eed2d06,
       numRuns: 50,
       scenario: scenarioArb({}),
-      weights: { insert: 6, update: 2, nudge: 1, remove: 1, clear: 0, query: 1, bad: 10 },
+      weights: { insert: 6, update: 2, nudge: 1, stretch: 1, remove: 1, clear: 0, query: 1, bad: 10 },
     },
   ];
 }
