@@ -134,6 +134,32 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
       }
     });
 
+    it('applies the radius formula literally where r*r overflows: radius 1e200 reaches every item', () => {
+      // 1e200 * 1e200 is Infinity, so dx*dx + dy*dy <= r*r holds for every
+      // box, in cells or in the overflow list alike: the answer must not
+      // depend on where an item happens to be stored.
+      for (const maxCellsPerItem of [256, 1]) {
+        const hash = make(1, { maxCellsPerItem });
+        const oracle = new BoxOracle<unknown>(dimension);
+        const ids = new ItemIds(['origin', 'box', 'far']);
+        const boxes: [string, number[]][] = [
+          ['origin', box([0], [0])],
+          ['box', box([-2], [3])],
+          ['far', box([1e300], [1e300])],
+        ];
+        for (const [item, b] of boxes) {
+          hash.insert(item, b);
+          oracle.insert(item, b);
+        }
+        for (const p of [at(0), at(1e300), at(0, 1e300), at(-1e300, 5)]) {
+          for (const r of [1e150, 1e200, Number.MAX_VALUE]) {
+            const what = `queryRadius(${p}, ${r}), maxCellsPerItem ${maxCellsPerItem}`;
+            expectSameItems(ids, hash.queryRadius(p, r), oracle.queryRadius(p, r), what);
+          }
+        }
+      }
+    });
+
     it('finds coincident items once each and removes them one by one', () => {
       const hash = make(1);
       const items = ['p', 'q', 'r', 's'];
@@ -233,6 +259,8 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
       pool.forEach((item, i) => {
         hash.insert(item, at(i));
       });
+      expect(hash.has(undefined)).toBe(true);
+      expect(hash.has(Number.NaN)).toBe(true);
       expect(hash.has(1)).toBe(true);
       expect(hash.has('1')).toBe(true);
       expect(hash.has({ name: 'a' })).toBe(false);
@@ -246,6 +274,9 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
       expectLogicError(() => hash.insert(pool[0], at(0)), 'insert of a present object');
       expectLogicError(() => hash.insert(pool[10], at(0)), 'insert of a present symbol');
       expectLogicError(() => hash.insert(pool[9], at(0)), 'insert of a present null-prototype object');
+      expectLogicError(() => hash.insert(undefined, at(0)), 'insert of a present undefined');
+      expect(hash.remove(Number.NaN)).toBe(true);
+      expect(hash.queryPoint(at(14))).toEqual([]);
       expectLogicError(() => hash.update(4, at(0)), 'update of a removed number');
       hash.validate();
     });
@@ -351,6 +382,11 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
         expectRangeError(() => make(cellSize as number), ['cellSize'], [cellSize]);
       }
       expectRangeError(() => factory({}), ['cellSize'], [undefined]);
+      expectRangeError(() => factory(undefined), ['cellSize'], []);
+      expectRangeError(() => factory(null), ['cellSize'], []);
+      for (const initialCapacity of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '8']) {
+        expectRangeError(() => make(1, { initialCapacity }), ['initialCapacity'], [initialCapacity]);
+      }
       for (const maxCellsPerItem of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, '4']) {
         expectRangeError(() => make(1, { maxCellsPerItem }), ['maxCellsPerItem'], [maxCellsPerItem]);
       }
@@ -358,6 +394,7 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
       expect(make(Number.MIN_VALUE).cellSize).toBe(Number.MIN_VALUE);
       expect(make(Number.MAX_VALUE).cellSize).toBe(Number.MAX_VALUE);
       expect(make(1, { maxCellsPerItem: 1 }).size).toBe(0);
+      expect(make(1, { initialCapacity: 0 }).size).toBe(0);
     });
 
     it('rejects every bad argument with a RangeError naming it, and changes nothing', () => {
