@@ -43,6 +43,17 @@ function makeMotion(n: number, side: number, seed: number) {
   };
 }
 
+/**
+ * Full collections with pauses between them, so array buffers freed by the
+ * previous variant or the warm-up are released before memory is read.
+ */
+async function settle(): Promise<void> {
+  for (let k = 0; k < 2; k++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function runFrames(
   name: string,
   n: number,
@@ -52,10 +63,15 @@ async function runFrames(
 ): Promise<FrameStats> {
   const pos = jitteredLattice3D(n, 4);
   const move = makeMotion(n, Math.ceil(Math.cbrt(n)), 4);
+  // Entries arrive asynchronously, so they are kept by time stamp: only
+  // collections that started inside the measured frames count.
+  let windowStart = Number.POSITIVE_INFINITY;
+  let windowEnd = Number.POSITIVE_INFINITY;
   let collections = 0;
-  let counting = false;
   const observer = new PerformanceObserver((list) => {
-    if (counting) collections += list.getEntries().length;
+    for (const entry of list.getEntries()) {
+      if (entry.startTime >= windowStart && entry.startTime <= windowEnd) collections++;
+    }
   });
   observer.observe({ entryTypes: ['gc'] });
   const times: number[] = [];
@@ -66,10 +82,8 @@ async function runFrames(
   let links = 0;
   for (let f = 0; f < warmup + frames; f++) {
     if (f === warmup) {
-      gc();
-      // Let the observer drain the warm-up's collections before counting.
-      await new Promise((resolve) => setImmediate(resolve));
-      counting = true;
+      await settle();
+      windowStart = performance.now();
       const usage = process.memoryUsage();
       heapBefore = usage.heapUsed;
       externalBefore = usage.external + usage.arrayBuffers;
@@ -90,9 +104,9 @@ async function runFrames(
       }
     }
   }
-  await new Promise((resolve) => setImmediate(resolve));
-  counting = false;
-  gc();
+  windowEnd = performance.now();
+  // Also lets the observer receive the entries of the measured frames.
+  await settle();
   const usage = process.memoryUsage();
   observer.disconnect();
   return {
@@ -123,8 +137,10 @@ export async function particles(quick: boolean): Promise<string> {
   const frames = quick ? 100 : 600;
   const warmup = quick ? 20 : 60;
   const radius = 2;
-  // The article's method is slow enough that fewer frames say all there is to say.
-  const baselineFrames = quick ? 30 : 100;
+  // The secondary variants run fewer frames to keep the workload short: their
+  // medians settle long before 600 frames.
+  const csrFrames = quick ? 50 : 200;
+  const baselineFrames = quick ? 15 : 30;
   const variants: [string, number, () => (pos: Float64Array) => number][] = [
     [
       'PointGrid3D rebuild + forEachPair',
@@ -150,7 +166,7 @@ export async function particles(quick: boolean): Promise<string> {
     ],
     [
       'PointGrid3D rebuild + neighbors (CSR)',
-      frames,
+      csrFrames,
       () => {
         let grid: PointGrid3D | undefined;
         return (pos) => {
@@ -169,15 +185,18 @@ export async function particles(quick: boolean): Promise<string> {
   if (new Set(pairCounts).size !== 1) {
     throw new Error(`particles: variants disagree on the pairs of the first frame: ${pairCounts.join(', ')}`);
   }
+  // What the measuring itself allocates (process.memoryUsage() results):
+  // a step that does nothing, so the rise column can be read against it.
+  variants.push(['no-op step (measurement overhead)', baselineFrames, () => () => pairCounts[0]]);
   const results: FrameStats[] = [];
   for (const [name, count, make] of variants) {
     console.log(`  particles: ${name}, ${warmup} + ${count} frames`);
-    results.push(await runFrames(name, n, count, warmup, make()));
+    results.push(await runFrames(name, n, count, count < frames ? Math.min(warmup, 10) : warmup, make()));
   }
   const ours = results[0].p50;
   return [
     '## 4. Moving particles',
-    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames. Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame; the article-002 baseline runs ${baselineFrames} measured frames). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. Collections: GCs during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded).`,
+    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variant ${csrFrames} after 10, the article-002 baseline ${baselineFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates.`,
     table(
       [
         'variant',
