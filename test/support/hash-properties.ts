@@ -766,38 +766,38 @@ function propertyCases(): PropertyCase[] {
   return [
     {
       name: 'mixed cell sizes, origins and overflow bounds',
-      seed: 0x5eed2d01,
+      seed: 0x5eed1000,
       numRuns: 120,
       scenario: scenarioArb({}),
     },
     {
       name: 'near the origin: negative coordinates, cell borders, coincident items',
-      seed: 0x5eed2d02,
+      seed: 0x5eed2000,
       numRuns: 80,
       scenario: scenarioArb({ origins: () => [0] }),
       maxCommands: 60,
     },
     {
       name: 'far away: |x| ~ 1e12 cells, cell indices beyond 32 bits',
-      seed: 0x5eed2d03,
+      seed: 0x5eed3000,
       numRuns: 50,
       scenario: scenarioArb({ cellSizes: [1, 0.1, 1e-3], origins: (cs) => [1e12 * cs, -1e12 * cs, 1e12] }),
     },
     {
       name: 'beyond 2^52 cells: 1e16 cells up to 1e300',
-      seed: 0x5eed2d04,
+      seed: 0x5eed4000,
       numRuns: 50,
       scenario: scenarioArb({ origins: (cs) => [1e16 * cs, -1e16 * cs, 1e200, -1e300] }),
     },
     {
       name: 'small overflow bounds (maxCellsPerItem 1 and 4)',
-      seed: 0x5eed2d05,
+      seed: 0x5eed5000,
       numRuns: 50,
       scenario: scenarioArb({ maxCellsPerItem: [1, 4], origins: () => [0] }),
     },
     {
       name: 'rejected calls leave the hash exactly as it was',
-      seed: 0x5eed2d06,
+      seed: 0x5eed6000,
       numRuns: 50,
       scenario: scenarioArb({}),
       weights: { insert: 6, update: 2, nudge: 1, stretch: 1, remove: 1, clear: 0, query: 1, bad: 10 },
@@ -809,7 +809,7 @@ function propertyCases(): PropertyCase[] {
 export function describeHashProperties(dimension: 2 | 3, factory: HashFactory): void {
   describe(`SpatialHash${dimension}D random command sequences against a brute-force oracle`, () => {
     for (const c of propertyCases()) {
-      // Each dimension gets its own seeds so 2D and 3D do not replay the same choices.
+      // Each dimension gets its own seed: the case seed + 2 in 2D, + 3 in 3D.
       const seed = c.seed + dimension;
       it(`${c.name} (seed ${seed}, ${c.numRuns} runs)`, () => {
         fc.assert(
