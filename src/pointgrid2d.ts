@@ -4,42 +4,22 @@
  *
  * @module
  */
-import { hashCell2, nextPowerOfTwo } from './cells.js';
 import {
-  CELL_SCALE,
-  denseLimit,
-  grownLength,
-  isFloat32,
-  MAX_RING_CELL,
-  NearestHeap,
+  COLLECT,
+  LINK,
   type NeighborLists,
+  PairSink,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
-  paddedRadius,
   resolveOptions,
-  SLACK,
   scatterPairs,
-  stencilReach,
-  UNDERFLOW,
+  VISIT,
 } from './pointgrid/common.js';
-import {
-  checkDistance,
-  checkFinite,
-  checkInteger,
-  checkLayout,
-  describe,
-  type NumericArray,
-  pointError,
-} from './validate.js';
-
-// What enumeratePairs does with each pair it finds.
-const VISIT = 0;
-const COLLECT = 1;
-/** COLLECT, and count each point's row length for neighbors(). */
-const LINK = 2;
-
-const EMPTY = new Uint32Array(0);
+import { Grid2D } from './pointgrid/grid2d.js';
+import { forEachPair2D } from './pointgrid/pairs2d.js';
+import { nearest2D, within2D } from './pointgrid/query2d.js';
+import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from './validate.js';
 
 /**
  * A uniform grid over 2D points for fixed-radius neighbour search, k-nearest
@@ -80,41 +60,8 @@ export class PointGrid2D {
   /** Index of the first point's x in the positions array. */
   readonly offset: number;
 
-  private positions: NumericArray;
-  private readonly cellWidth: number;
-  private readonly maxDenseCells: number | undefined;
-  private points = 0;
-  private originX = 0;
-  private originY = 0;
-  /** Cells spanned by the points' bounding box along x and y. */
-  private cellsX = 0;
-  private cellsY = 0;
-  private dense = true;
-  /** Cells indexed by `cellStart`: the whole box when dense, the occupied cells when hashed. */
-  private cellTotal = 0;
-  /** Coordinates in cell order, x and y interleaved. */
-  private coords: Float32Array | Float64Array = new Float64Array(0);
-  /** Original index of each point in cell order. */
-  private sortedIndex = new Uint32Array(0);
-  /** Point i of cell c is at `cellStart[c] + i`; `cellTotal + 1` entries. */
-  private cellStart = new Int32Array(1);
-  /** Cell id per point while building; result buffer of `within`; cursors of `neighbors`. */
-  private scratch = new Uint32Array(0);
-  // Hashed layout: slot -> cell id (-1 empty), and cell id -> cell coordinates.
-  private slots = new Int32Array(0);
-  private slotMask = 0;
-  private cellKeys = new Float64Array(0);
-  /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
-  private ranges = new Int32Array(64);
-  private readonly heap = new NearestHeap();
-  // State of the current pair enumeration.
-  private busy = false;
-  private pairMode = VISIT;
-  private visitor: PointPairVisitor | undefined = undefined;
-  private pairBuffer = EMPTY;
-  private pairGuess = 64;
-  private pairLength = 0;
-  private rowOffsets = EMPTY;
+  private readonly grid: Grid2D;
+  private readonly sink = new PairSink();
 
   /**
    * Builds the grid over `positions`. O(n) time.
@@ -133,20 +80,18 @@ export class PointGrid2D {
     this.cellSize = resolved.cellSize;
     this.stride = resolved.stride;
     this.offset = resolved.offset;
-    this.maxDenseCells = resolved.maxDenseCells;
-    this.cellWidth = resolved.cellSize * CELL_SCALE;
-    this.positions = positions;
-    this.rebuild(positions);
+    this.grid = new Grid2D(resolved.cellSize, resolved.stride, resolved.offset, resolved.maxDenseCells, positions);
+    this.grid.build(positions);
   }
 
   /** Number of points in the grid. */
   get count(): number {
-    return this.points;
+    return this.grid.points;
   }
 
   /** How the cells are stored since the last build (see {@link PointGridLayout}). */
   get layout(): PointGridLayout {
-    return this.dense ? 'dense' : 'hashed';
+    return this.grid.dense ? 'dense' : 'hashed';
   }
 
   /**
@@ -159,103 +104,9 @@ export class PointGrid2D {
    * @throws RangeError as the constructor; a rejected rebuild leaves the grid
    * as it was. Error when called from inside a {@link forEachPair} visitor.
    */
-  rebuild(positions: NumericArray = this.positions): void {
-    if (this.busy) throw new Error('PointGrid2D.rebuild() cannot be called from inside a forEachPair visitor');
-    const stride = this.stride;
-    const offset = this.offset;
-    const n = checkLayout(positions, 2, stride, offset);
-
-    // Validate every point before touching anything, and find the bounds.
-    let minX = Number.POSITIVE_INFINITY;
-    let minY = Number.POSITIVE_INFINITY;
-    let maxX = Number.NEGATIVE_INFINITY;
-    let maxY = Number.NEGATIVE_INFINITY;
-    for (let i = 0, p = offset; i < n; i++, p += stride) {
-      const x = positions[p];
-      const y = positions[p + 1];
-      if (x - x !== 0) throw pointError('positions', i, 'x', x);
-      if (y - y !== 0) throw pointError('positions', i, 'y', y);
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
-    const width = this.cellWidth;
-    const originX = n === 0 ? 0 : minX;
-    const originY = n === 0 ? 0 : minY;
-    const cellsX = n === 0 ? 0 : Math.floor((maxX - originX) / width) + 1;
-    const cellsY = n === 0 ? 0 : Math.floor((maxY - originY) / width) + 1;
-    const boxCells = cellsX * cellsY;
-    const dense = boxCells <= denseLimit(this.maxDenseCells, n);
-
-    this.reserve(n, dense ? boxCells : n, !dense, isFloat32(positions));
-    this.positions = positions;
-    this.points = n;
-    this.originX = originX;
-    this.originY = originY;
-    this.cellsX = cellsX;
-    this.cellsY = cellsY;
-    this.dense = dense;
-
-    const scratch = this.scratch;
-    const cellStart = this.cellStart;
-    let cells: number;
-    if (dense) {
-      cells = boxCells;
-      cellStart.fill(0, 0, cells + 1);
-      for (let i = 0, p = offset; i < n; i++, p += stride) {
-        const c =
-          Math.floor((positions[p] - originX) / width) + Math.floor((positions[p + 1] - originY) / width) * cellsX;
-        scratch[i] = c;
-        cellStart[c]++;
-      }
-    } else {
-      cells = 0;
-      const slots = this.slots;
-      const mask = this.slotMask;
-      const keys = this.cellKeys;
-      slots.fill(-1);
-      for (let i = 0, p = offset; i < n; i++, p += stride) {
-        const cx = Math.floor((positions[p] - originX) / width);
-        const cy = Math.floor((positions[p + 1] - originY) / width);
-        let s = hashCell2(cx, cy) & mask;
-        let id: number;
-        for (;;) {
-          id = slots[s];
-          if (id < 0) {
-            id = cells++;
-            slots[s] = id;
-            keys[2 * id] = cx;
-            keys[2 * id + 1] = cy;
-            cellStart[id] = 0;
-            break;
-          }
-          if (keys[2 * id] === cx && keys[2 * id + 1] === cy) break;
-          s = (s + 1) & mask;
-        }
-        scratch[i] = id;
-        cellStart[id]++;
-      }
-    }
-    this.cellTotal = cells;
-
-    // Inclusive prefix sums: cellStart[c] becomes the end of cell c, and the
-    // fill below walks it back to the start.
-    let sum = 0;
-    for (let c = 0; c < cells; c++) {
-      sum += cellStart[c];
-      cellStart[c] = sum;
-    }
-    cellStart[cells] = n;
-    // Filling from the last point keeps each cell in ascending index order.
-    const coords = this.coords;
-    const sortedIndex = this.sortedIndex;
-    for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
-      const s = --cellStart[scratch[i]];
-      sortedIndex[s] = i;
-      coords[2 * s] = positions[p];
-      coords[2 * s + 1] = positions[p + 1];
-    }
+  rebuild(positions: NumericArray = this.grid.positions): void {
+    if (this.sink.busy) throw new Error('PointGrid2D.rebuild() cannot be called from inside a forEachPair visitor');
+    this.grid.build(positions);
   }
 
   /**
@@ -270,8 +121,8 @@ export class PointGrid2D {
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
-    const found = this.collect(x, y, radius, this.scratch);
-    const scratch = this.scratch;
+    const scratch = this.grid.scratch;
+    const found = within2D(this.grid, x, y, radius, scratch);
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -293,7 +144,7 @@ export class PointGrid2D {
     if (y - y !== 0) checkFinite('y', y);
     if (!(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
-    return this.collect(x, y, radius, out);
+    return within2D(this.grid, x, y, radius, out);
   }
 
   /**
@@ -312,69 +163,7 @@ export class PointGrid2D {
     checkFinite('y', y);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    const n = this.points;
-    const heap = this.heap;
-    heap.reset(Math.min(k, n));
-    if (heap.capacity === 0) return [];
-    const maxSquared = maxDistance * maxDistance;
-    const width = this.cellWidth;
-    const cellsX = this.cellsX;
-    const cellsY = this.cellsY;
-    const rx = x - this.originX;
-    const ry = y - this.originY;
-    const qx = Math.floor(rx / width);
-    const qy = Math.floor(ry / width);
-    if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL) {
-      this.offerRange(0, n, x, y, maxSquared);
-      return heap.drain();
-    }
-    // Rings up to kFirst - 1 miss the grid's box entirely.
-    const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy);
-    // Hashed grids may span far more cells than they hold: past this budget of
-    // cell look-ups, testing every point is cheaper.
-    let budget = this.dense ? Number.POSITIVE_INFINITY : 2 * this.cellTotal + 64;
-    for (let k = kFirst; ; k++) {
-      const x0 = qx - k;
-      const x1 = qx + k;
-      const y0 = qy - k;
-      const y1 = qy + k;
-      const cx0 = Math.max(x0, 0);
-      const cx1 = Math.min(x1, cellsX - 1);
-      const yLow = Math.max(y0 + 1, 0);
-      const yHigh = Math.min(y1 - 1, cellsY - 1);
-      if (!this.dense) {
-        budget -= 2 * (cx1 - cx0 + 1) + 2 * (yHigh - yLow + 1);
-        if (budget < 0) {
-          heap.reset(heap.capacity);
-          this.offerRange(0, n, x, y, maxSquared);
-          return heap.drain();
-        }
-      }
-      if (cx0 <= cx1) {
-        if (y0 >= 0 && y0 < cellsY) this.offerRow(y0, cx0, cx1, x, y, maxSquared);
-        if (k > 0 && y1 >= 0 && y1 < cellsY) this.offerRow(y1, cx0, cx1, x, y, maxSquared);
-      }
-      if (k > 0) {
-        for (let cy = yLow; cy <= yHigh; cy++) {
-          if (x0 >= 0 && x0 < cellsX) this.offerRow(cy, x0, x0, x, y, maxSquared);
-          if (x1 >= 0 && x1 < cellsX) this.offerRow(cy, x1, x1, x, y, maxSquared);
-        }
-      }
-      // Every unvisited cell lies beyond one side of the ring's box; its points
-      // are at least as far as that side.
-      let bound = Number.POSITIVE_INFINITY;
-      if (x1 + 1 <= cellsX - 1) bound = Math.min(bound, (x1 + 1) * width - rx);
-      if (x0 - 1 >= 0) bound = Math.min(bound, rx - x0 * width);
-      if (y1 + 1 <= cellsY - 1) bound = Math.min(bound, (y1 + 1) * width - ry);
-      if (y0 - 1 >= 0) bound = Math.min(bound, ry - y0 * width);
-      if (bound === Number.POSITIVE_INFINITY) break;
-      bound -= (Math.abs(rx) + Math.abs(ry) + (Math.abs(qx) + Math.abs(qy) + 2 * k + 2) * width) * SLACK + UNDERFLOW;
-      if (bound > 0) {
-        const boundSquared = bound * bound * (1 - SLACK);
-        if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
-      }
-    }
-    return heap.drain();
+    return nearest2D(this.grid, x, y, k, maxDistance);
   }
 
   /**
@@ -393,12 +182,14 @@ export class PointGrid2D {
    */
   forEachPair(radius: number, visit: PointPairVisitor): void {
     checkDistance('radius', radius);
-    if (typeof visit !== 'function') throw new RangeError('visit must be a function');
-    this.visitor = visit;
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    const sink = this.sink;
+    sink.start(VISIT, 'PointGrid2D');
+    sink.visitor = visit;
     try {
-      this.enumeratePairs(radius, VISIT);
+      forEachPair2D(this.grid, sink, radius);
     } finally {
-      this.visitor = undefined;
+      sink.finish();
     }
   }
 
@@ -411,17 +202,13 @@ export class PointGrid2D {
    */
   pairs(radius: number): Uint32Array {
     checkDistance('radius', radius);
-    this.pairBuffer = new Uint32Array(this.pairGuess);
-    this.pairLength = 0;
+    const sink = this.sink;
+    sink.start(COLLECT, 'PointGrid2D');
     try {
-      this.enumeratePairs(radius, COLLECT);
-      const buffer = this.pairBuffer;
-      const length = this.pairLength;
-      // The next call starts from this size, so a repeated search grows its buffer at most once.
-      this.pairGuess = Math.max(64, length + (length >> 3));
-      return buffer.length === length ? buffer : buffer.slice(0, length);
+      forEachPair2D(this.grid, sink, radius);
+      return sink.collected();
     } finally {
-      this.pairBuffer = EMPTY;
+      sink.finish();
     }
   }
 
@@ -437,18 +224,15 @@ export class PointGrid2D {
    */
   neighbors(radius: number): NeighborLists {
     checkDistance('radius', radius);
-    const offsets = new Uint32Array(this.points + 1);
-    this.rowOffsets = offsets;
-    this.pairBuffer = new Uint32Array(this.pairGuess);
-    this.pairLength = 0;
+    const sink = this.sink;
+    sink.start(LINK, 'PointGrid2D');
+    const offsets = new Uint32Array(this.grid.points + 1);
+    sink.rowOffsets = offsets;
     try {
-      this.enumeratePairs(radius, LINK);
-      const length = this.pairLength;
-      this.pairGuess = Math.max(64, length + (length >> 3));
-      return scatterPairs(this.pairBuffer, length, offsets, this.scratch);
+      forEachPair2D(this.grid, sink, radius);
+      return scatterPairs(sink.buffer, sink.length, offsets, this.grid.scratch);
     } finally {
-      this.rowOffsets = EMPTY;
-      this.pairBuffer = EMPTY;
+      sink.finish();
     }
   }
 
@@ -461,361 +245,6 @@ export class PointGrid2D {
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
-    const n = this.points;
-    const cells = this.cellTotal;
-    const cellStart = this.cellStart;
-    const fail = (what: string): never => {
-      throw new Error(`PointGrid2D invariant broken: ${what}`);
-    };
-    if (n !== checkLayout(this.positions, 2, this.stride, this.offset)) fail('count differs from the positions');
-    if (this.dense && cells !== this.cellsX * this.cellsY) fail('dense cell total is not the box size');
-    if (cellStart[0] !== 0 || cellStart[cells] !== n) fail('cellStart does not run from 0 to count');
-    const seen = new Uint8Array(n);
-    const width = this.cellWidth;
-    for (let c = 0; c < cells; c++) {
-      const start = cellStart[c];
-      const end = cellStart[c + 1];
-      if (end < start) fail(`cellStart decreases at cell ${c}`);
-      if (!this.dense && end === start) fail(`hashed cell ${c} is empty`);
-      let cx: number;
-      let cy: number;
-      if (this.dense) {
-        cx = c % this.cellsX;
-        cy = Math.floor(c / this.cellsX);
-      } else {
-        cx = this.cellKeys[2 * c];
-        cy = this.cellKeys[2 * c + 1];
-        if (this.findCell(cx, cy) !== c) fail(`hashed cell ${c} (${cx}, ${cy}) is not found by its key`);
-      }
-      for (let s = start; s < end; s++) {
-        const i = this.sortedIndex[s];
-        if (i >= n || seen[i] === 1) fail(`point ${i} is missing or listed twice`);
-        seen[i] = 1;
-        if (s > start && this.sortedIndex[s - 1] > i) fail(`cell ${c} is not in ascending index order`);
-        const p = this.offset + i * this.stride;
-        const x = this.coords[2 * s];
-        const y = this.coords[2 * s + 1];
-        if (x !== this.positions[p] || y !== this.positions[p + 1]) fail(`copy of point ${i} differs from positions`);
-        if (Math.floor((x - this.originX) / width) !== cx || Math.floor((y - this.originY) / width) !== cy) {
-          fail(`point ${i} is not in its cell ${c}`);
-        }
-      }
-    }
-  }
-
-  /** Makes every buffer big enough for n points and `cells` cells. Allocates before changing any state. */
-  private reserve(n: number, cells: number, hashed: boolean, float32: boolean): void {
-    const coordsFit = this.coords.length >= 2 * n && this.coords instanceof Float32Array === float32;
-    if (!coordsFit) {
-      const length = grownLength(this.coords instanceof Float32Array === float32 ? this.coords.length : 0, 2 * n);
-      this.coords = float32 ? new Float32Array(length) : new Float64Array(length);
-    }
-    if (this.sortedIndex.length < n) {
-      const length = grownLength(this.sortedIndex.length, n);
-      this.sortedIndex = new Uint32Array(length);
-      this.scratch = new Uint32Array(length);
-    }
-    if (this.cellStart.length < cells + 1)
-      this.cellStart = new Int32Array(grownLength(this.cellStart.length, cells + 1));
-    if (hashed) {
-      if (this.cellKeys.length < 2 * n) this.cellKeys = new Float64Array(grownLength(this.cellKeys.length, 2 * n));
-      // Load factor at most 1/2 with every point in its own cell.
-      const slotCount = nextPowerOfTwo(Math.max(16, 2 * n));
-      if (this.slots.length < slotCount) {
-        this.slots = new Int32Array(slotCount);
-        this.slotMask = slotCount - 1;
-      }
-    }
-  }
-
-  /** Id of the occupied hashed cell (cx, cy), or -1. */
-  private findCell(cx: number, cy: number): number {
-    const keys = this.cellKeys;
-    const slots = this.slots;
-    const mask = this.slotMask;
-    let s = hashCell2(cx, cy) & mask;
-    for (;;) {
-      const id = slots[s];
-      if (id < 0) return -1;
-      if (keys[2 * id] === cx && keys[2 * id + 1] === cy) return id;
-      s = (s + 1) & mask;
-    }
-  }
-
-  /** Writes the points within radius into target (as far as it fits) and returns how many there are. */
-  private collect(x: number, y: number, radius: number, target: Uint32Array): number {
-    if (this.points === 0) return 0;
-    const width = this.cellWidth;
-    const rx = x - this.originX;
-    const ry = y - this.originY;
-    const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
-    const lx = Math.max(Math.floor((rx - padded) / width), 0);
-    const hx = Math.min(Math.floor((rx + padded) / width), this.cellsX - 1);
-    const ly = Math.max(Math.floor((ry - padded) / width), 0);
-    const hy = Math.min(Math.floor((ry + padded) / width), this.cellsY - 1);
-    if (lx > hx || ly > hy) return 0;
-    const r2 = radius * radius;
-    const coords = this.coords;
-    const sortedIndex = this.sortedIndex;
-    const cellStart = this.cellStart;
-    const capacity = target.length;
-    let found = 0;
-    if (this.dense) {
-      const cellsX = this.cellsX;
-      // With 3 rows or fewer (radius up to a cell) clipping saves too little to pay for itself;
-      // tiny radii would square to subnormals, so they are not clipped either.
-      const clip = hy - ly > 2 && padded > 1e-150;
-      const paddedSquared = padded * padded;
-      const margin = (Math.abs(ry) + width) * SLACK;
-      for (let cy = ly; cy <= hy; cy++) {
-        let cx0 = lx;
-        let cx1 = hx;
-        if (clip) {
-          // Only the cells under the chord at the row's edge nearest to y.
-          const below = cy * width - ry;
-          const above = ry - (cy + 1) * width;
-          const gap = (below > 0 ? below : Math.max(above, 0)) - (cy + 1) * margin;
-          if (gap > 0) {
-            const half = Math.sqrt(paddedSquared - gap * gap);
-            if (!(half >= 0)) continue;
-            const left = Math.floor((rx - half) / width);
-            const right = Math.floor((rx + half) / width);
-            if (left > cx0) cx0 = left;
-            if (right < cx1) cx1 = right;
-          }
-        }
-        const row = cy * cellsX;
-        const start = cellStart[row + cx0];
-        const end = cellStart[row + cx1 + 1];
-        if (found + end - start <= capacity) {
-          for (let t = start; t < end; t++) {
-            const dx = coords[2 * t] - x;
-            const dy = coords[2 * t + 1] - y;
-            if (dx * dx + dy * dy <= r2) target[found++] = sortedIndex[t];
-          }
-          continue;
-        }
-        for (let t = start; t < end; t++) {
-          const dx = coords[2 * t] - x;
-          const dy = coords[2 * t + 1] - y;
-          if (dx * dx + dy * dy <= r2) {
-            if (found < capacity) target[found] = sortedIndex[t];
-            found++;
-          }
-        }
-      }
-      return found;
-    }
-    const cells = this.cellTotal;
-    const keys = this.cellKeys;
-    const scanAll = (hx - lx + 1) * (hy - ly + 1) > cells;
-    for (let c = 0, cx = lx, cy = ly; ; ) {
-      // Either every stencil cell in turn (looked up) or every occupied cell (tested against the box).
-      let id: number;
-      if (scanAll) {
-        if (c === cells) break;
-        id = c++;
-        const kx = keys[2 * id];
-        const ky = keys[2 * id + 1];
-        if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
-      } else {
-        if (cy > hy) break;
-        id = this.findCell(cx, cy);
-        if (++cx > hx) {
-          cx = lx;
-          cy++;
-        }
-        if (id < 0) continue;
-      }
-      const end = cellStart[id + 1];
-      for (let t = cellStart[id]; t < end; t++) {
-        const dx = coords[2 * t] - x;
-        const dy = coords[2 * t + 1] - y;
-        if (dx * dx + dy * dy <= r2) {
-          if (found < capacity) target[found] = sortedIndex[t];
-          found++;
-        }
-      }
-    }
-    return found;
-  }
-
-  /** Offers the points of cells cx0..cx1 of row cy to the nearest heap. */
-  private offerRow(cy: number, cx0: number, cx1: number, x: number, y: number, maxSquared: number): void {
-    const cellStart = this.cellStart;
-    if (this.dense) {
-      const row = cy * this.cellsX;
-      this.offerRange(cellStart[row + cx0], cellStart[row + cx1 + 1], x, y, maxSquared);
-      return;
-    }
-    for (let cx = cx0; cx <= cx1; cx++) {
-      const id = this.findCell(cx, cy);
-      if (id >= 0) this.offerRange(cellStart[id], cellStart[id + 1], x, y, maxSquared);
-    }
-  }
-
-  /** Offers sorted points start..end-1 to the nearest heap. */
-  private offerRange(start: number, end: number, x: number, y: number, maxSquared: number): void {
-    const coords = this.coords;
-    const sortedIndex = this.sortedIndex;
-    const heap = this.heap;
-    for (let t = start; t < end; t++) {
-      const dx = coords[2 * t] - x;
-      const dy = coords[2 * t + 1] - y;
-      const d2 = dx * dx + dy * dy;
-      if (d2 <= maxSquared) heap.offer(d2, sortedIndex[t]);
-    }
-  }
-
-  /** Runs the half-stencil pair search, handing each pair to `emit` in the given mode. */
-  private enumeratePairs(radius: number, mode: number): void {
-    if (this.busy) throw new Error('PointGrid2D: a pair search cannot start inside another pair search');
-    this.busy = true;
-    this.pairMode = mode;
-    try {
-      if (this.points < 2) return;
-      const reach = stencilReach(radius, this.cellWidth, Math.max(this.cellsX, this.cellsY));
-      const r2 = radius * radius;
-      if (this.dense) this.densePairs(reach, r2);
-      else this.hashedPairs(reach, r2);
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /**
-   * Dense half stencil: the rest of the cell and the `reach` cells to its right
-   * are one contiguous run of sorted points, and so is each of the `reach` rows
-   * above between cx - reach and cx + reach.
-   */
-  private densePairs(reach: number, r2: number): void {
-    const cellsX = this.cellsX;
-    const cellsY = this.cellsY;
-    const cellStart = this.cellStart;
-    if (this.ranges.length < 2 * reach) this.ranges = new Int32Array(grownLength(this.ranges.length, 2 * reach));
-    const ranges = this.ranges;
-    for (let cy = 0; cy < cellsY; cy++) {
-      const row = cy * cellsX;
-      const rowsAbove = Math.min(reach, cellsY - 1 - cy);
-      for (let cx = 0; cx < cellsX; cx++) {
-        const start = cellStart[row + cx];
-        const end = cellStart[row + cx + 1];
-        if (start === end) continue;
-        const left = cx > reach ? cx - reach : 0;
-        const right = Math.min(cx + reach, cellsX - 1) + 1;
-        const runEnd = cellStart[row + right];
-        let count = 0;
-        for (let dy = 1, above = row + cellsX; dy <= rowsAbove; dy++, above += cellsX) {
-          const a = cellStart[above + left];
-          const b = cellStart[above + right];
-          if (a < b) {
-            ranges[count++] = a;
-            ranges[count++] = b;
-          }
-        }
-        this.pairsFromCell(start, end, runEnd, count, r2);
-      }
-    }
-  }
-
-  /**
-   * Hashed half stencil: the cells right of this one in its row and the rows
-   * above, looked up one by one; when that stencil is larger than the number of
-   * occupied cells, every later occupied cell is tested instead.
-   */
-  private hashedPairs(reach: number, r2: number): void {
-    const cells = this.cellTotal;
-    const keys = this.cellKeys;
-    const cellStart = this.cellStart;
-    const half = reach + reach * (2 * reach + 1);
-    const scanAll = half > cells;
-    const needed = 2 * (scanAll ? cells : half);
-    if (this.ranges.length < needed) this.ranges = new Int32Array(grownLength(this.ranges.length, needed));
-    const ranges = this.ranges;
-    for (let c = 0; c < cells; c++) {
-      const kx = keys[2 * c];
-      const ky = keys[2 * c + 1];
-      let count = 0;
-      if (scanAll) {
-        for (let other = c + 1; other < cells; other++) {
-          if (Math.abs(keys[2 * other] - kx) <= reach && Math.abs(keys[2 * other + 1] - ky) <= reach) {
-            ranges[count++] = cellStart[other];
-            ranges[count++] = cellStart[other + 1];
-          }
-        }
-      } else {
-        for (let dy = 0; dy <= reach; dy++) {
-          for (let dx = dy === 0 ? 1 : -reach; dx <= reach; dx++) {
-            const id = this.findCell(kx + dx, ky + dy);
-            if (id >= 0) {
-              ranges[count++] = cellStart[id];
-              ranges[count++] = cellStart[id + 1];
-            }
-          }
-        }
-      }
-      this.pairsFromCell(cellStart[c], cellStart[c + 1], cellStart[c + 1], count, r2);
-    }
-  }
-
-  /**
-   * Tests each point of sorted run start..end-1 against the later points up to
-   * runEnd and against every gathered range.
-   */
-  private pairsFromCell(start: number, end: number, runEnd: number, rangeCount: number, r2: number): void {
-    const coords = this.coords;
-    const ranges = this.ranges;
-    for (let s = start; s < end; s++) {
-      const px = coords[2 * s];
-      const py = coords[2 * s + 1];
-      for (let t = s + 1; t < runEnd; t++) {
-        const dx = coords[2 * t] - px;
-        const dy = coords[2 * t + 1] - py;
-        const d2 = dx * dx + dy * dy;
-        if (d2 <= r2) this.emit(s, t, d2);
-      }
-      for (let k = 0; k < rangeCount; k += 2) {
-        const stop = ranges[k + 1];
-        for (let t = ranges[k]; t < stop; t++) {
-          const dx = coords[2 * t] - px;
-          const dy = coords[2 * t + 1] - py;
-          const d2 = dx * dx + dy * dy;
-          if (d2 <= r2) this.emit(s, t, d2);
-        }
-      }
-    }
-  }
-
-  /** Hands one found pair (sorted positions s and t) to the current pair search. */
-  private emit(s: number, t: number, d2: number): void {
-    let i = this.sortedIndex[s];
-    let j = this.sortedIndex[t];
-    if (i > j) {
-      const swap = i;
-      i = j;
-      j = swap;
-    }
-    switch (this.pairMode) {
-      case VISIT:
-        this.visitor!(i, j, d2);
-        break;
-      default: {
-        let buffer = this.pairBuffer;
-        const length = this.pairLength;
-        if (length + 2 > buffer.length) {
-          const grown = new Uint32Array(buffer.length * 2);
-          grown.set(buffer);
-          this.pairBuffer = buffer = grown;
-        }
-        buffer[length] = i;
-        buffer[length + 1] = j;
-        this.pairLength = length + 2;
-        if (this.pairMode === LINK) {
-          const offsets = this.rowOffsets;
-          offsets[i + 1]++;
-          offsets[j + 1]++;
-        }
-      }
-    }
+    this.grid.validate();
   }
 }

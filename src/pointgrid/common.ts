@@ -140,6 +140,83 @@ export function grownLength(current: number, needed: number): number {
   return current === 0 ? needed : Math.max(needed, Math.ceil(current * 1.5));
 }
 
+/** What a {@link PairSink} does with each pair: call the visitor. */
+export const VISIT = 0;
+/** ... append it to `buffer`. */
+export const COLLECT = 1;
+/** ... append it and count both rows in `rowOffsets` (for neighbors()). */
+export const LINK = 2;
+
+const EMPTY = new Uint32Array(0);
+
+/**
+ * Where a pair search sends what it finds, one long-lived object per grid so
+ * that a steady loop of rebuild + forEachPair allocates nothing. It also
+ * guards against a pair search starting inside another one (the searches
+ * share the grid's range buffer).
+ */
+export class PairSink {
+  /** True while a search runs. */
+  busy = false;
+  mode = VISIT;
+  visitor: PointPairVisitor | undefined = undefined;
+  /** Flat pairs collected so far (COLLECT, LINK), `length` numbers used. */
+  buffer = EMPTY;
+  length = 0;
+  /** Row lengths at `rowOffsets[i + 1]` (LINK). */
+  rowOffsets = EMPTY;
+  /** First buffer size of the next collecting search: the last one's result plus an eighth. */
+  private guess = 64;
+
+  /** Starts a search; throws when one is already running. */
+  start(mode: number, owner: string): void {
+    if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
+    this.busy = true;
+    this.mode = mode;
+    this.length = 0;
+    if (mode !== VISIT) this.buffer = new Uint32Array(this.guess);
+  }
+
+  /** Ends a search (also after a throw) and lets go of the caller's arrays. */
+  finish(): void {
+    if (this.mode !== VISIT) this.guess = Math.max(64, this.length + (this.length >> 3));
+    this.busy = false;
+    this.visitor = undefined;
+    this.buffer = EMPTY;
+    this.rowOffsets = EMPTY;
+  }
+
+  /** Takes one pair of original indices, in either order. */
+  add(a: number, b: number, d2: number): void {
+    const i = Math.min(a, b);
+    const j = Math.max(a, b);
+    if (this.mode === VISIT) {
+      this.visitor!(i, j, d2);
+      return;
+    }
+    let buffer = this.buffer;
+    const length = this.length;
+    if (length + 2 > buffer.length) {
+      const grown = new Uint32Array(buffer.length * 2);
+      grown.set(buffer);
+      this.buffer = buffer = grown;
+    }
+    buffer[length] = i;
+    buffer[length + 1] = j;
+    this.length = length + 2;
+    if (this.mode === LINK) {
+      const offsets = this.rowOffsets;
+      offsets[i + 1]++;
+      offsets[j + 1]++;
+    }
+  }
+
+  /** The collected pairs as a fresh array of exactly their length. */
+  collected(): Uint32Array {
+    return this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
+  }
+}
+
 /**
  * Turns pairs (flat i, j) and row lengths (in `offsets[i + 1]`) into CSR
  * rows: prefix sums into `offsets`, then each pair written into both rows.

@@ -1,0 +1,284 @@
+/**
+ * The state of a PointGrid3D and its build: a counting sort of the points by
+ * cell into `cellStart`, `sortedIndex` and a copy of the coordinates in cell
+ * order, over either the whole bounding box of cells (dense) or the occupied
+ * cells found through an open-addressing table (hashed). Internal: the public
+ * class checks arguments and delegates here, to query3d.ts and pairs3d.ts.
+ *
+ * @module
+ */
+import { hashCell3, nextPowerOfTwo } from '../cells.js';
+import { checkLayout, type NumericArray, pointError } from '../validate.js';
+import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap } from './common.js';
+
+/** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
+export class Grid3D {
+  readonly cellSize: number;
+  readonly stride: number;
+  readonly offset: number;
+  /** cellSize plus one part in a million (see CELL_SCALE). */
+  readonly cellWidth: number;
+  readonly maxDenseCells: number | undefined;
+  positions: NumericArray;
+  points = 0;
+  originX = 0;
+  originY = 0;
+  originZ = 0;
+  /** Cells spanned by the points' bounding box along x, y and z. */
+  cellsX = 0;
+  cellsY = 0;
+  cellsZ = 0;
+  dense = true;
+  /** Cells indexed by `cellStart`: the whole box when dense, the occupied cells when hashed. */
+  cellTotal = 0;
+  /** Coordinates in cell order, x, y and z interleaved. */
+  coords: Float32Array | Float64Array = new Float64Array(0);
+  /** Original index of each point in cell order. */
+  sortedIndex = new Uint32Array(0);
+  /** Point i of cell c is at `cellStart[c] + i`; `cellTotal + 1` entries. */
+  cellStart = new Int32Array(1);
+  /** Cell id per point while building; result buffer of `within`; cursors of `neighbors`. */
+  scratch = new Uint32Array(0);
+  // Hashed layout: slot -> cell id (-1 empty), and cell id -> cell coordinates.
+  slots = new Int32Array(0);
+  slotMask = 0;
+  cellKeys = new Float64Array(0);
+  /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
+  ranges = new Int32Array(64);
+  /** Reused by nearest queries. */
+  readonly heap = new NearestHeap();
+
+  constructor(
+    cellSize: number,
+    stride: number,
+    offset: number,
+    maxDenseCells: number | undefined,
+    positions: NumericArray,
+  ) {
+    this.cellSize = cellSize;
+    this.stride = stride;
+    this.offset = offset;
+    this.cellWidth = cellSize * CELL_SCALE;
+    this.maxDenseCells = maxDenseCells;
+    this.positions = positions;
+  }
+
+  /**
+   * Validates every point of `positions`, then re-sorts them into the grid.
+   * Throws before changing anything. O(n + cells).
+   */
+  build(positions: NumericArray): void {
+    const stride = this.stride;
+    const offset = this.offset;
+    const n = checkLayout(positions, 3, stride, offset);
+
+    // Validate every point before touching anything, and find the bounds.
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let minZ = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
+    let maxZ = Number.NEGATIVE_INFINITY;
+    for (let i = 0, p = offset; i < n; i++, p += stride) {
+      const x = positions[p];
+      const y = positions[p + 1];
+      const z = positions[p + 2];
+      if (x - x !== 0) throw pointError('positions', i, 'x', x);
+      if (y - y !== 0) throw pointError('positions', i, 'y', y);
+      if (z - z !== 0) throw pointError('positions', i, 'z', z);
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    const width = this.cellWidth;
+    const originX = n === 0 ? 0 : minX;
+    const originY = n === 0 ? 0 : minY;
+    const originZ = n === 0 ? 0 : minZ;
+    const cellsX = n === 0 ? 0 : Math.floor((maxX - originX) / width) + 1;
+    const cellsY = n === 0 ? 0 : Math.floor((maxY - originY) / width) + 1;
+    const cellsZ = n === 0 ? 0 : Math.floor((maxZ - originZ) / width) + 1;
+    const boxCells = cellsX * cellsY * cellsZ;
+    const dense = boxCells <= denseLimit(this.maxDenseCells, n);
+
+    this.reserve(n, dense ? boxCells : n, !dense, isFloat32(positions));
+    this.positions = positions;
+    this.points = n;
+    this.originX = originX;
+    this.originY = originY;
+    this.originZ = originZ;
+    this.cellsX = cellsX;
+    this.cellsY = cellsY;
+    this.cellsZ = cellsZ;
+    this.dense = dense;
+
+    const scratch = this.scratch;
+    const cellStart = this.cellStart;
+    let cells: number;
+    if (dense) {
+      cells = boxCells;
+      const layer = cellsX * cellsY;
+      cellStart.fill(0, 0, cells + 1);
+      for (let i = 0, p = offset; i < n; i++, p += stride) {
+        const c =
+          Math.floor((positions[p] - originX) / width) +
+          Math.floor((positions[p + 1] - originY) / width) * cellsX +
+          Math.floor((positions[p + 2] - originZ) / width) * layer;
+        scratch[i] = c;
+        cellStart[c]++;
+      }
+    } else {
+      cells = 0;
+      const slots = this.slots;
+      const mask = this.slotMask;
+      const keys = this.cellKeys;
+      slots.fill(-1);
+      for (let i = 0, p = offset; i < n; i++, p += stride) {
+        const cx = Math.floor((positions[p] - originX) / width);
+        const cy = Math.floor((positions[p + 1] - originY) / width);
+        const cz = Math.floor((positions[p + 2] - originZ) / width);
+        let s = hashCell3(cx, cy, cz) & mask;
+        let id: number;
+        for (;;) {
+          id = slots[s];
+          if (id < 0) {
+            id = cells++;
+            slots[s] = id;
+            keys[3 * id] = cx;
+            keys[3 * id + 1] = cy;
+            keys[3 * id + 2] = cz;
+            cellStart[id] = 0;
+            break;
+          }
+          if (keys[3 * id] === cx && keys[3 * id + 1] === cy && keys[3 * id + 2] === cz) break;
+          s = (s + 1) & mask;
+        }
+        scratch[i] = id;
+        cellStart[id]++;
+      }
+    }
+    this.cellTotal = cells;
+
+    // Inclusive prefix sums: cellStart[c] becomes the end of cell c, and the
+    // fill below walks it back to the start.
+    let sum = 0;
+    for (let c = 0; c < cells; c++) {
+      sum += cellStart[c];
+      cellStart[c] = sum;
+    }
+    cellStart[cells] = n;
+    // Filling from the last point keeps each cell in ascending index order.
+    const coords = this.coords;
+    const sortedIndex = this.sortedIndex;
+    for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
+      const s = --cellStart[scratch[i]];
+      sortedIndex[s] = i;
+      coords[3 * s] = positions[p];
+      coords[3 * s + 1] = positions[p + 1];
+      coords[3 * s + 2] = positions[p + 2];
+    }
+  }
+
+  /**
+   * Checks every internal invariant against the positions array the grid was
+   * built from: cell starts ascending from 0 to count, every point once in
+   * cell order, each copy equal to its source and inside its cell, hashed
+   * cells distinct, occupied and findable. For tests and debugging; O(n + cells).
+   *
+   * @throws Error naming the first broken invariant.
+   */
+  validate(): void {
+    const n = this.points;
+    const cells = this.cellTotal;
+    const cellStart = this.cellStart;
+    const fail = (what: string): never => {
+      throw new Error(`PointGrid3D invariant broken: ${what}`);
+    };
+    if (n !== checkLayout(this.positions, 3, this.stride, this.offset)) fail('count differs from the positions');
+    if (this.dense && cells !== this.cellsX * this.cellsY * this.cellsZ) fail('dense cell total is not the box size');
+    if (cellStart[0] !== 0 || cellStart[cells] !== n) fail('cellStart does not run from 0 to count');
+    const seen = new Uint8Array(n);
+    const width = this.cellWidth;
+    const layer = this.cellsX * this.cellsY;
+    for (let c = 0; c < cells; c++) {
+      const start = cellStart[c];
+      const end = cellStart[c + 1];
+      if (end < start) fail(`cellStart decreases at cell ${c}`);
+      if (!this.dense && end === start) fail(`hashed cell ${c} is empty`);
+      let cx: number;
+      let cy: number;
+      let cz: number;
+      if (this.dense) {
+        cx = c % this.cellsX;
+        cy = Math.floor(c / this.cellsX) % this.cellsY;
+        cz = Math.floor(c / layer);
+      } else {
+        cx = this.cellKeys[3 * c];
+        cy = this.cellKeys[3 * c + 1];
+        cz = this.cellKeys[3 * c + 2];
+        if (this.findCell(cx, cy, cz) !== c) fail(`hashed cell ${c} (${cx}, ${cy}, ${cz}) is not found by its key`);
+      }
+      for (let s = start; s < end; s++) {
+        const i = this.sortedIndex[s];
+        if (i >= n || seen[i] === 1) fail(`point ${i} is missing or listed twice`);
+        seen[i] = 1;
+        if (s > start && this.sortedIndex[s - 1] > i) fail(`cell ${c} is not in ascending index order`);
+        const p = this.offset + i * this.stride;
+        const x = this.coords[3 * s];
+        const y = this.coords[3 * s + 1];
+        const z = this.coords[3 * s + 2];
+        if (x !== this.positions[p] || y !== this.positions[p + 1] || z !== this.positions[p + 2]) {
+          fail(`copy of point ${i} differs from positions`);
+        }
+        if (
+          Math.floor((x - this.originX) / width) !== cx ||
+          Math.floor((y - this.originY) / width) !== cy ||
+          Math.floor((z - this.originZ) / width) !== cz
+        ) {
+          fail(`point ${i} is not in its cell ${c}`);
+        }
+      }
+    }
+  }
+
+  /** Makes every buffer big enough for n points and `cells` cells. Allocates before changing any state. */
+  reserve(n: number, cells: number, hashed: boolean, float32: boolean): void {
+    const coordsFit = this.coords.length >= 3 * n && this.coords instanceof Float32Array === float32;
+    if (!coordsFit) {
+      const length = grownLength(this.coords instanceof Float32Array === float32 ? this.coords.length : 0, 3 * n);
+      this.coords = float32 ? new Float32Array(length) : new Float64Array(length);
+    }
+    if (this.sortedIndex.length < n) {
+      const length = grownLength(this.sortedIndex.length, n);
+      this.sortedIndex = new Uint32Array(length);
+      this.scratch = new Uint32Array(length);
+    }
+    if (this.cellStart.length < cells + 1)
+      this.cellStart = new Int32Array(grownLength(this.cellStart.length, cells + 1));
+    if (hashed) {
+      if (this.cellKeys.length < 3 * n) this.cellKeys = new Float64Array(grownLength(this.cellKeys.length, 3 * n));
+      // Load factor at most 1/2 with every point in its own cell.
+      const slotCount = nextPowerOfTwo(Math.max(16, 2 * n));
+      if (this.slots.length < slotCount) {
+        this.slots = new Int32Array(slotCount);
+        this.slotMask = slotCount - 1;
+      }
+    }
+  }
+
+  /** Id of the occupied hashed cell (cx, cy, cz), or -1. */
+  findCell(cx: number, cy: number, cz: number): number {
+    const keys = this.cellKeys;
+    const slots = this.slots;
+    const mask = this.slotMask;
+    let s = hashCell3(cx, cy, cz) & mask;
+    for (;;) {
+      const id = slots[s];
+      if (id < 0) return -1;
+      if (keys[3 * id] === cx && keys[3 * id + 1] === cy && keys[3 * id + 2] === cz) return id;
+      s = (s + 1) & mask;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The all-pairs search of a PointGrid2D over a half stencil: each pair of
+ * neighbouring cells is visited once, pairs within a cell once (i < j), and
+ * every pair found goes to a {@link PairSink}. Internal: arguments are
+ * checked by the public class.
+ *
+ * @module
+ */
+import { grownLength, type PairSink, stencilReach } from './common.js';
+import type { Grid2D } from './grid2d.js';
+
+/** Hands every pair within `radius` to `sink` (already started). */
+export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
+  if (g.points < 2) return;
+  const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY));
+  const r2 = radius * radius;
+  if (g.dense) densePairs(g, sink, reach, r2);
+  else hashedPairs(g, sink, reach, r2);
+}
+
+/**
+ * Dense half stencil: the rest of the cell and the `reach` cells to its right
+ * are one contiguous run of sorted points, and so is each of the `reach` rows
+ * above between cx - reach and cx + reach.
+ */
+function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void {
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const cellStart = g.cellStart;
+  if (g.ranges.length < 2 * reach) g.ranges = new Int32Array(grownLength(g.ranges.length, 2 * reach));
+  const ranges = g.ranges;
+  for (let cy = 0; cy < cellsY; cy++) {
+    const row = cy * cellsX;
+    const rowsAbove = Math.min(reach, cellsY - 1 - cy);
+    for (let cx = 0; cx < cellsX; cx++) {
+      const start = cellStart[row + cx];
+      const end = cellStart[row + cx + 1];
+      if (start === end) continue;
+      const left = cx > reach ? cx - reach : 0;
+      const right = Math.min(cx + reach, cellsX - 1) + 1;
+      const runEnd = cellStart[row + right];
+      let count = 0;
+      for (let dy = 1, above = row + cellsX; dy <= rowsAbove; dy++, above += cellsX) {
+        const a = cellStart[above + left];
+        const b = cellStart[above + right];
+        if (a < b) {
+          ranges[count++] = a;
+          ranges[count++] = b;
+        }
+      }
+      pairsFromCell(g, sink, start, end, runEnd, count, r2);
+    }
+  }
+}
+
+/**
+ * Hashed half stencil: the cells right of this one in its row and the rows
+ * above, looked up one by one; when that stencil is larger than the number of
+ * occupied cells, every later occupied cell is tested instead.
+ */
+function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void {
+  const cells = g.cellTotal;
+  const keys = g.cellKeys;
+  const cellStart = g.cellStart;
+  const half = reach + reach * (2 * reach + 1);
+  const scanAll = half > cells;
+  const needed = 2 * (scanAll ? cells : half);
+  if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  const ranges = g.ranges;
+  for (let c = 0; c < cells; c++) {
+    const kx = keys[2 * c];
+    const ky = keys[2 * c + 1];
+    let count = 0;
+    if (scanAll) {
+      for (let other = c + 1; other < cells; other++) {
+        if (Math.abs(keys[2 * other] - kx) <= reach && Math.abs(keys[2 * other + 1] - ky) <= reach) {
+          ranges[count++] = cellStart[other];
+          ranges[count++] = cellStart[other + 1];
+        }
+      }
+    } else {
+      for (let dy = 0; dy <= reach; dy++) {
+        for (let dx = dy === 0 ? 1 : -reach; dx <= reach; dx++) {
+          const id = g.findCell(kx + dx, ky + dy);
+          if (id >= 0) {
+            ranges[count++] = cellStart[id];
+            ranges[count++] = cellStart[id + 1];
+          }
+        }
+      }
+    }
+    pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], cellStart[c + 1], count, r2);
+  }
+}
+
+/**
+ * Tests each point of sorted run start..end-1 against the later points up to
+ * runEnd and against every gathered range.
+ */
+function pairsFromCell(
+  g: Grid2D,
+  sink: PairSink,
+  start: number,
+  end: number,
+  runEnd: number,
+  rangeCount: number,
+  r2: number,
+): void {
+  const coords = g.coords;
+  const ranges = g.ranges;
+  const sortedIndex = g.sortedIndex;
+  for (let s = start; s < end; s++) {
+    const px = coords[2 * s];
+    const py = coords[2 * s + 1];
+    for (let t = s + 1; t < runEnd; t++) {
+      const dx = coords[2 * t] - px;
+      const dy = coords[2 * t + 1] - py;
+      const d2 = dx * dx + dy * dy;
+      if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+    }
+    for (let k = 0; k < rangeCount; k += 2) {
+      const stop = ranges[k + 1];
+      for (let t = ranges[k]; t < stop; t++) {
+        const dx = coords[2 * t] - px;
+        const dy = coords[2 * t + 1] - py;
+        const d2 = dx * dx + dy * dy;
+        if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+      }
+    }
+  }
+}

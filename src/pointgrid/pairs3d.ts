@@ -1,0 +1,164 @@
+/**
+ * The all-pairs search of a PointGrid3D over a half stencil: each pair of
+ * neighbouring cells is visited once, pairs within a cell once (i < j), and
+ * every pair found goes to a {@link PairSink}. Internal: arguments are
+ * checked by the public class.
+ *
+ * @module
+ */
+import { grownLength, type PairSink, stencilReach } from './common.js';
+import type { Grid3D } from './grid3d.js';
+
+/** Hands every pair within `radius` to `sink` (already started). */
+export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
+  if (g.points < 2) return;
+  const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY, g.cellsZ));
+  const r2 = radius * radius;
+  if (g.dense) densePairs(g, sink, reach, r2);
+  else hashedPairs(g, sink, reach, r2);
+}
+
+/**
+ * Dense half stencil: the rest of the cell and the `reach` cells after it in
+ * its row are one contiguous run of sorted points, and so is every row
+ * (dy in 1..reach, same layer) and (any dy, dz in 1..reach) between
+ * cx - reach and cx + reach.
+ */
+function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void {
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const cellsZ = g.cellsZ;
+  const layer = cellsX * cellsY;
+  const cellStart = g.cellStart;
+  const needed = 2 * (reach + reach * (2 * reach + 1));
+  if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  const ranges = g.ranges;
+  for (let cz = 0; cz < cellsZ; cz++) {
+    const layersAbove = Math.min(reach, cellsZ - 1 - cz);
+    for (let cy = 0; cy < cellsY; cy++) {
+      const row = cy * cellsX + cz * layer;
+      const rowsAbove = Math.min(reach, cellsY - 1 - cy);
+      const yLow = Math.max(cy - reach, 0);
+      const yHigh = Math.min(cy + reach, cellsY - 1);
+      for (let cx = 0; cx < cellsX; cx++) {
+        const start = cellStart[row + cx];
+        const end = cellStart[row + cx + 1];
+        if (start === end) continue;
+        const left = cx > reach ? cx - reach : 0;
+        const right = Math.min(cx + reach, cellsX - 1) + 1;
+        const runEnd = cellStart[row + right];
+        let count = 0;
+        for (let dy = 1, other = row + cellsX; dy <= rowsAbove; dy++, other += cellsX) {
+          const a = cellStart[other + left];
+          const b = cellStart[other + right];
+          if (a < b) {
+            ranges[count++] = a;
+            ranges[count++] = b;
+          }
+        }
+        for (let dz = 1; dz <= layersAbove; dz++) {
+          const base = (cz + dz) * layer;
+          for (let oy = yLow; oy <= yHigh; oy++) {
+            const other = base + oy * cellsX;
+            const a = cellStart[other + left];
+            const b = cellStart[other + right];
+            if (a < b) {
+              ranges[count++] = a;
+              ranges[count++] = b;
+            }
+          }
+        }
+        pairsFromCell(g, sink, start, end, runEnd, count, r2);
+      }
+    }
+  }
+}
+
+/**
+ * Hashed half stencil: the cells after this one in its row, the rows above in
+ * its layer and the layers above, looked up one by one; when that stencil is
+ * larger than the number of occupied cells, every later occupied cell is
+ * tested instead.
+ */
+function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void {
+  const cells = g.cellTotal;
+  const keys = g.cellKeys;
+  const cellStart = g.cellStart;
+  const side = 2 * reach + 1;
+  const half = reach + reach * side + reach * side * side;
+  const scanAll = half > cells;
+  const needed = 2 * (scanAll ? cells : half);
+  if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  const ranges = g.ranges;
+  for (let c = 0; c < cells; c++) {
+    const kx = keys[3 * c];
+    const ky = keys[3 * c + 1];
+    const kz = keys[3 * c + 2];
+    let count = 0;
+    if (scanAll) {
+      for (let other = c + 1; other < cells; other++) {
+        if (
+          Math.abs(keys[3 * other] - kx) <= reach &&
+          Math.abs(keys[3 * other + 1] - ky) <= reach &&
+          Math.abs(keys[3 * other + 2] - kz) <= reach
+        ) {
+          ranges[count++] = cellStart[other];
+          ranges[count++] = cellStart[other + 1];
+        }
+      }
+    } else {
+      for (let dz = 0; dz <= reach; dz++) {
+        for (let dy = dz === 0 ? 0 : -reach; dy <= reach; dy++) {
+          for (let dx = dz === 0 && dy === 0 ? 1 : -reach; dx <= reach; dx++) {
+            const id = g.findCell(kx + dx, ky + dy, kz + dz);
+            if (id >= 0) {
+              ranges[count++] = cellStart[id];
+              ranges[count++] = cellStart[id + 1];
+            }
+          }
+        }
+      }
+    }
+    pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], cellStart[c + 1], count, r2);
+  }
+}
+
+/**
+ * Tests each point of sorted run start..end-1 against the later points up to
+ * runEnd and against every gathered range.
+ */
+function pairsFromCell(
+  g: Grid3D,
+  sink: PairSink,
+  start: number,
+  end: number,
+  runEnd: number,
+  rangeCount: number,
+  r2: number,
+): void {
+  const coords = g.coords;
+  const ranges = g.ranges;
+  const sortedIndex = g.sortedIndex;
+  for (let s = start; s < end; s++) {
+    const px = coords[3 * s];
+    const py = coords[3 * s + 1];
+    const pz = coords[3 * s + 2];
+    for (let t = s + 1; t < runEnd; t++) {
+      const dx = coords[3 * t] - px;
+      const dy = coords[3 * t + 1] - py;
+      const dz = coords[3 * t + 2] - pz;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+    }
+    for (let k = 0; k < rangeCount; k += 2) {
+      const stop = ranges[k + 1];
+      for (let t = ranges[k]; t < stop; t++) {
+        const dx = coords[3 * t] - px;
+        const dy = coords[3 * t + 1] - py;
+        const dz = coords[3 * t + 2] - pz;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+      }
+    }
+  }
+}

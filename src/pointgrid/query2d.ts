@@ -1,0 +1,201 @@
+/**
+ * Queries of a PointGrid2D: points within a radius (rows of cells clipped to
+ * the disc) and the k nearest (rings of cells outward with a safe stopping
+ * bound). Internal: arguments are checked by the public class.
+ *
+ * @module
+ */
+import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './common.js';
+import type { Grid2D } from './grid2d.js';
+
+/** Writes the points within radius into target (as far as it fits) and returns how many there are. */
+export function within2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
+  if (g.points === 0) return 0;
+  const width = g.cellWidth;
+  const rx = x - g.originX;
+  const ry = y - g.originY;
+  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
+  const lx = Math.max(Math.floor((rx - padded) / width), 0);
+  const hx = Math.min(Math.floor((rx + padded) / width), g.cellsX - 1);
+  const ly = Math.max(Math.floor((ry - padded) / width), 0);
+  const hy = Math.min(Math.floor((ry + padded) / width), g.cellsY - 1);
+  if (lx > hx || ly > hy) return 0;
+  const r2 = radius * radius;
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const capacity = target.length;
+  let found = 0;
+  if (g.dense) {
+    const cellsX = g.cellsX;
+    // With 3 rows or fewer (radius up to a cell) clipping saves too little to pay for itself;
+    // tiny radii would square to subnormals, so they are not clipped either.
+    const clip = hy - ly > 2 && padded > 1e-150;
+    const paddedSquared = padded * padded;
+    const margin = (Math.abs(ry) + width) * SLACK;
+    for (let cy = ly; cy <= hy; cy++) {
+      let cx0 = lx;
+      let cx1 = hx;
+      if (clip) {
+        // Only the cells under the chord at the row's edge nearest to y.
+        const below = cy * width - ry;
+        const above = ry - (cy + 1) * width;
+        const gap = (below > 0 ? below : Math.max(above, 0)) - (cy + 1) * margin;
+        if (gap > 0) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+        }
+      }
+      const row = cy * cellsX;
+      const start = cellStart[row + cx0];
+      const end = cellStart[row + cx1 + 1];
+      if (found + end - start <= capacity) {
+        for (let t = start; t < end; t++) {
+          const dx = coords[2 * t] - x;
+          const dy = coords[2 * t + 1] - y;
+          if (dx * dx + dy * dy <= r2) target[found++] = sortedIndex[t];
+        }
+        continue;
+      }
+      for (let t = start; t < end; t++) {
+        const dx = coords[2 * t] - x;
+        const dy = coords[2 * t + 1] - y;
+        if (dx * dx + dy * dy <= r2) {
+          if (found < capacity) target[found] = sortedIndex[t];
+          found++;
+        }
+      }
+    }
+    return found;
+  }
+  const cells = g.cellTotal;
+  const keys = g.cellKeys;
+  const scanAll = (hx - lx + 1) * (hy - ly + 1) > cells;
+  for (let c = 0, cx = lx, cy = ly; ; ) {
+    // Either every stencil cell in turn (looked up) or every occupied cell (tested against the box).
+    let id: number;
+    if (scanAll) {
+      if (c === cells) break;
+      id = c++;
+      const kx = keys[2 * id];
+      const ky = keys[2 * id + 1];
+      if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
+    } else {
+      if (cy > hy) break;
+      id = g.findCell(cx, cy);
+      if (++cx > hx) {
+        cx = lx;
+        cy++;
+      }
+      if (id < 0) continue;
+    }
+    const end = cellStart[id + 1];
+    for (let t = cellStart[id]; t < end; t++) {
+      const dx = coords[2 * t] - x;
+      const dy = coords[2 * t + 1] - y;
+      if (dx * dx + dy * dy <= r2) {
+        if (found < capacity) target[found] = sortedIndex[t];
+        found++;
+      }
+    }
+  }
+  return found;
+}
+
+/** The k nearest points within maxDistance, ascending by distance then index (arguments already checked). */
+export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistance: number): number[] {
+  const n = g.points;
+  const heap = g.heap;
+  heap.reset(Math.min(k, n));
+  if (heap.capacity === 0) return [];
+  const maxSquared = maxDistance * maxDistance;
+  const width = g.cellWidth;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const rx = x - g.originX;
+  const ry = y - g.originY;
+  const qx = Math.floor(rx / width);
+  const qy = Math.floor(ry / width);
+  if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL) {
+    offerRange(g, 0, n, x, y, maxSquared);
+    return heap.drain();
+  }
+  // Rings up to kFirst - 1 miss the grid's box entirely.
+  const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy);
+  // Hashed grids may span far more cells than they hold: past this budget of
+  // cell look-ups, testing every point is cheaper.
+  let budget = g.dense ? Number.POSITIVE_INFINITY : 2 * g.cellTotal + 64;
+  for (let k = kFirst; ; k++) {
+    const x0 = qx - k;
+    const x1 = qx + k;
+    const y0 = qy - k;
+    const y1 = qy + k;
+    const cx0 = Math.max(x0, 0);
+    const cx1 = Math.min(x1, cellsX - 1);
+    const yLow = Math.max(y0 + 1, 0);
+    const yHigh = Math.min(y1 - 1, cellsY - 1);
+    if (!g.dense) {
+      budget -= 2 * (cx1 - cx0 + 1) + 2 * (yHigh - yLow + 1);
+      if (budget < 0) {
+        heap.reset(heap.capacity);
+        offerRange(g, 0, n, x, y, maxSquared);
+        return heap.drain();
+      }
+    }
+    if (cx0 <= cx1) {
+      if (y0 >= 0 && y0 < cellsY) offerRow(g, y0, cx0, cx1, x, y, maxSquared);
+      if (k > 0 && y1 >= 0 && y1 < cellsY) offerRow(g, y1, cx0, cx1, x, y, maxSquared);
+    }
+    if (k > 0) {
+      for (let cy = yLow; cy <= yHigh; cy++) {
+        if (x0 >= 0 && x0 < cellsX) offerRow(g, cy, x0, x0, x, y, maxSquared);
+        if (x1 >= 0 && x1 < cellsX) offerRow(g, cy, x1, x1, x, y, maxSquared);
+      }
+    }
+    // Every unvisited cell lies beyond one side of the ring's box; its points
+    // are at least as far as that side.
+    let bound = Number.POSITIVE_INFINITY;
+    if (x1 + 1 <= cellsX - 1) bound = Math.min(bound, (x1 + 1) * width - rx);
+    if (x0 - 1 >= 0) bound = Math.min(bound, rx - x0 * width);
+    if (y1 + 1 <= cellsY - 1) bound = Math.min(bound, (y1 + 1) * width - ry);
+    if (y0 - 1 >= 0) bound = Math.min(bound, ry - y0 * width);
+    if (bound === Number.POSITIVE_INFINITY) break;
+    bound -= (Math.abs(rx) + Math.abs(ry) + (Math.abs(qx) + Math.abs(qy) + 2 * k + 2) * width) * SLACK + UNDERFLOW;
+    if (bound > 0) {
+      const boundSquared = bound * bound * (1 - SLACK);
+      if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
+    }
+  }
+  return heap.drain();
+}
+
+/** Offers the points of cells cx0..cx1 of row cy to the nearest heap. */
+function offerRow(g: Grid2D, cy: number, cx0: number, cx1: number, x: number, y: number, maxSquared: number): void {
+  const cellStart = g.cellStart;
+  if (g.dense) {
+    const row = cy * g.cellsX;
+    offerRange(g, cellStart[row + cx0], cellStart[row + cx1 + 1], x, y, maxSquared);
+    return;
+  }
+  for (let cx = cx0; cx <= cx1; cx++) {
+    const id = g.findCell(cx, cy);
+    if (id >= 0) offerRange(g, cellStart[id], cellStart[id + 1], x, y, maxSquared);
+  }
+}
+
+/** Offers sorted points start..end-1 to the nearest heap. */
+function offerRange(g: Grid2D, start: number, end: number, x: number, y: number, maxSquared: number): void {
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const heap = g.heap;
+  for (let t = start; t < end; t++) {
+    const dx = coords[2 * t] - x;
+    const dy = coords[2 * t + 1] - y;
+    const d2 = dx * dx + dy * dy;
+    if (d2 <= maxSquared) heap.offer(d2, sortedIndex[t]);
+  }
+}

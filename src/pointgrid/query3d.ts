@@ -1,0 +1,249 @@
+/**
+ * Queries of a PointGrid3D: points within a radius (rows of cells clipped to
+ * the ball) and the k nearest (rings of cells outward with a safe stopping
+ * bound). Internal: arguments are checked by the public class.
+ *
+ * @module
+ */
+import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './common.js';
+import type { Grid3D } from './grid3d.js';
+
+/** Writes the points within radius into target (as far as it fits) and returns how many there are. */
+export function within3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
+  if (g.points === 0) return 0;
+  const width = g.cellWidth;
+  const rx = x - g.originX;
+  const ry = y - g.originY;
+  const rz = z - g.originZ;
+  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry), Math.abs(rz)), width);
+  const lx = Math.max(Math.floor((rx - padded) / width), 0);
+  const hx = Math.min(Math.floor((rx + padded) / width), g.cellsX - 1);
+  const ly = Math.max(Math.floor((ry - padded) / width), 0);
+  const hy = Math.min(Math.floor((ry + padded) / width), g.cellsY - 1);
+  const lz = Math.max(Math.floor((rz - padded) / width), 0);
+  const hz = Math.min(Math.floor((rz + padded) / width), g.cellsZ - 1);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const capacity = target.length;
+  let found = 0;
+  if (g.dense) {
+    const cellsX = g.cellsX;
+    const layer = cellsX * g.cellsY;
+    // With 3 rows or fewer per axis (radius up to a cell) clipping saves too little to pay for itself;
+    // tiny radii would square to subnormals, so they are not clipped either.
+    const clip = (hy - ly > 2 || hz - lz > 2) && padded > 1e-150;
+    const paddedSquared = padded * padded;
+    const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        let cx0 = lx;
+        let cx1 = hx;
+        if (clip) {
+          // Only the cells under the chord at the row's edge nearest to (y, z).
+          const belowY = cy * width - ry;
+          const aboveY = ry - (cy + 1) * width;
+          const belowZ = cz * width - rz;
+          const aboveZ = rz - (cz + 1) * width;
+          const gy = Math.max(belowY, aboveY, 0);
+          const gz = Math.max(belowZ, aboveZ, 0);
+          const gapSquared = gy * gy + gz * gz;
+          const gap = Math.sqrt(gapSquared) - (cy + cz + 2) * margin;
+          if (gap > 0) {
+            const half = Math.sqrt(paddedSquared - gap * gap);
+            if (!(half >= 0)) continue;
+            const left = Math.floor((rx - half) / width);
+            const right = Math.floor((rx + half) / width);
+            if (left > cx0) cx0 = left;
+            if (right < cx1) cx1 = right;
+          }
+        }
+        const row = cy * cellsX + cz * layer;
+        const start = cellStart[row + cx0];
+        const end = cellStart[row + cx1 + 1];
+        if (found + end - start <= capacity) {
+          for (let t = start; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            const dy = coords[3 * t + 1] - y;
+            const dz = coords[3 * t + 2] - z;
+            if (dx * dx + dy * dy + dz * dz <= r2) target[found++] = sortedIndex[t];
+          }
+          continue;
+        }
+        for (let t = start; t < end; t++) {
+          const dx = coords[3 * t] - x;
+          const dy = coords[3 * t + 1] - y;
+          const dz = coords[3 * t + 2] - z;
+          if (dx * dx + dy * dy + dz * dz <= r2) {
+            if (found < capacity) target[found] = sortedIndex[t];
+            found++;
+          }
+        }
+      }
+    }
+    return found;
+  }
+  const cells = g.cellTotal;
+  const keys = g.cellKeys;
+  const scanAll = (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > cells;
+  for (let c = 0, cx = lx, cy = ly, cz = lz; ; ) {
+    // Either every stencil cell in turn (looked up) or every occupied cell (tested against the box).
+    let id: number;
+    if (scanAll) {
+      if (c === cells) break;
+      id = c++;
+      const kx = keys[3 * id];
+      const ky = keys[3 * id + 1];
+      const kz = keys[3 * id + 2];
+      if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
+    } else {
+      if (cz > hz) break;
+      id = g.findCell(cx, cy, cz);
+      if (++cx > hx) {
+        cx = lx;
+        if (++cy > hy) {
+          cy = ly;
+          cz++;
+        }
+      }
+      if (id < 0) continue;
+    }
+    const end = cellStart[id + 1];
+    for (let t = cellStart[id]; t < end; t++) {
+      const dx = coords[3 * t] - x;
+      const dy = coords[3 * t + 1] - y;
+      const dz = coords[3 * t + 2] - z;
+      if (dx * dx + dy * dy + dz * dz <= r2) {
+        if (found < capacity) target[found] = sortedIndex[t];
+        found++;
+      }
+    }
+  }
+  return found;
+}
+
+/** The k nearest points within maxDistance, ascending by distance then index (arguments already checked). */
+export function nearest3D(g: Grid3D, x: number, y: number, z: number, k: number, maxDistance: number): number[] {
+  const n = g.points;
+  const heap = g.heap;
+  heap.reset(Math.min(k, n));
+  if (heap.capacity === 0) return [];
+  const maxSquared = maxDistance * maxDistance;
+  const width = g.cellWidth;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const cellsZ = g.cellsZ;
+  const rx = x - g.originX;
+  const ry = y - g.originY;
+  const rz = z - g.originZ;
+  const qx = Math.floor(rx / width);
+  const qy = Math.floor(ry / width);
+  const qz = Math.floor(rz / width);
+  if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL || Math.abs(qz) > MAX_RING_CELL) {
+    offerRange(g, 0, n, x, y, z, maxSquared);
+    return heap.drain();
+  }
+  // Shells up to kFirst - 1 miss the grid's box entirely.
+  const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy, qz - (cellsZ - 1), -qz);
+  // Hashed grids may span far more cells than they hold: past this budget of
+  // cell look-ups, testing every point is cheaper.
+  let budget = g.dense ? Number.POSITIVE_INFINITY : 2 * g.cellTotal + 64;
+  for (let k = kFirst; ; k++) {
+    const x0 = qx - k;
+    const x1 = qx + k;
+    const y0 = qy - k;
+    const y1 = qy + k;
+    const z0 = qz - k;
+    const z1 = qz + k;
+    const cx0 = Math.max(x0, 0);
+    const cx1 = Math.min(x1, cellsX - 1);
+    const cy0 = Math.max(y0, 0);
+    const cy1 = Math.min(y1, cellsY - 1);
+    const cz0 = Math.max(z0, 0);
+    const cz1 = Math.min(z1, cellsZ - 1);
+    if (!g.dense && cx0 <= cx1 && cy0 <= cy1 && cz0 <= cz1) {
+      // Upper bound of the shell's cells inside the box.
+      const sx = cx1 - cx0 + 1;
+      const sy = cy1 - cy0 + 1;
+      const sz = cz1 - cz0 + 1;
+      budget -= 2 * (sx * sy + sy * sz + sx * sz);
+      if (budget < 0) {
+        heap.reset(heap.capacity);
+        offerRange(g, 0, n, x, y, z, maxSquared);
+        return heap.drain();
+      }
+    }
+    if (cx0 <= cx1) {
+      for (let cz = cz0; cz <= cz1; cz++) {
+        const zFace = cz === z0 || cz === z1;
+        for (let cy = cy0; cy <= cy1; cy++) {
+          if (zFace || cy === y0 || cy === y1) {
+            offerRow(g, cy, cz, cx0, cx1, x, y, z, maxSquared);
+          } else {
+            if (x0 >= 0) offerRow(g, cy, cz, x0, x0, x, y, z, maxSquared);
+            if (k > 0 && x1 < cellsX) offerRow(g, cy, cz, x1, x1, x, y, z, maxSquared);
+          }
+        }
+      }
+    }
+    // Every unvisited cell lies beyond one face of the shell's box; its points
+    // are at least as far as that face.
+    let bound = Number.POSITIVE_INFINITY;
+    if (x1 + 1 <= cellsX - 1) bound = Math.min(bound, (x1 + 1) * width - rx);
+    if (x0 - 1 >= 0) bound = Math.min(bound, rx - x0 * width);
+    if (y1 + 1 <= cellsY - 1) bound = Math.min(bound, (y1 + 1) * width - ry);
+    if (y0 - 1 >= 0) bound = Math.min(bound, ry - y0 * width);
+    if (z1 + 1 <= cellsZ - 1) bound = Math.min(bound, (z1 + 1) * width - rz);
+    if (z0 - 1 >= 0) bound = Math.min(bound, rz - z0 * width);
+    if (bound === Number.POSITIVE_INFINITY) break;
+    bound -=
+      (Math.abs(rx) + Math.abs(ry) + Math.abs(rz) + (Math.abs(qx) + Math.abs(qy) + Math.abs(qz) + 2 * k + 2) * width) *
+        SLACK +
+      UNDERFLOW;
+    if (bound > 0) {
+      const boundSquared = bound * bound * (1 - SLACK);
+      if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
+    }
+  }
+  return heap.drain();
+}
+
+/** Offers the points of cells cx0..cx1 of row (cy, cz) to the nearest heap. */
+function offerRow(
+  g: Grid3D,
+  cy: number,
+  cz: number,
+  cx0: number,
+  cx1: number,
+  x: number,
+  y: number,
+  z: number,
+  maxSquared: number,
+): void {
+  const cellStart = g.cellStart;
+  if (g.dense) {
+    const row = cy * g.cellsX + cz * g.cellsX * g.cellsY;
+    offerRange(g, cellStart[row + cx0], cellStart[row + cx1 + 1], x, y, z, maxSquared);
+    return;
+  }
+  for (let cx = cx0; cx <= cx1; cx++) {
+    const id = g.findCell(cx, cy, cz);
+    if (id >= 0) offerRange(g, cellStart[id], cellStart[id + 1], x, y, z, maxSquared);
+  }
+}
+
+/** Offers sorted points start..end-1 to the nearest heap. */
+function offerRange(g: Grid3D, start: number, end: number, x: number, y: number, z: number, maxSquared: number): void {
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const heap = g.heap;
+  for (let t = start; t < end; t++) {
+    const dx = coords[3 * t] - x;
+    const dy = coords[3 * t + 1] - y;
+    const dz = coords[3 * t + 2] - z;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 <= maxSquared) heap.offer(d2, sortedIndex[t]);
+  }
+}
