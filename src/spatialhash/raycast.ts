@@ -12,10 +12,14 @@
  * box and the cell borders around it are ordered along the ray consistently.
  *
  * Traversal (Amanatides and Woo). The walker crosses one cell border at a
- * time. When the next crossings of several axes coincide (the ray goes
- * through a cell corner or edge), it also reports the cells that the ray only
- * touches there, so an item touching the ray exactly at a corner is never
- * missed; crossings within a rounding tolerance count as coinciding.
+ * time. A border is the first double of the next cell (see {@link cellStart}),
+ * and its crossing is computed with the same slab formula as the boxes, so a
+ * box's slab interval always lies within the intervals of the cells it is filed
+ * under. When the crossings of several axes fall on the same parameter (the ray
+ * goes through a cell corner, or an edge in 3D) the walker also reports every
+ * cell touched there, not only the diagonal one, so an item touching the ray at
+ * exactly a corner is never missed: whatever the slab test counts as a hit, the
+ * walk passes a cell of that item.
  *
  * @module
  */
@@ -54,12 +58,43 @@ export type CellOnRayVisitor3D = (
 /** Non-empty subsets of the axes {x: 1, y: 2, z: 4}, fewest axes first; a subset comes after its own subsets. */
 const SUBSETS = [1, 2, 4, 3, 5, 6, 7];
 
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+const LOW_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/** The largest double below x (finite x). */
+function nextDown(x: number): number {
+  if (x === 0) return -Number.MIN_VALUE;
+  bits[0] = x;
+  const lo = LOW_WORD;
+  const hi = 1 - LOW_WORD;
+  // The bit pattern of a double is ordered like its magnitude.
+  if (x > 0) {
+    if (words[lo] === 0) words[hi]--;
+    words[lo]--;
+  } else {
+    words[lo]++;
+    if (words[lo] === 0) words[hi]++;
+  }
+  return bits[0];
+}
+
 /**
- * Relative tolerance under which two border crossings count as one corner.
- * Rounding of a crossing is a few ulps of the coordinates involved; 2^-44 is a
- * wide margin over it, and a real ray almost never passes that close to a corner.
+ * The first double in cell k: the smallest x with Math.floor(x / cellSize) >= k.
+ * Borders taken this way order exactly like the cells the hash files items
+ * under, so the slab times of a box and of the borders around it never disagree
+ * (k * cellSize alone can be off by an ulp for a cell size like 0.1).
  */
-const TIE = 2 ** -44;
+export function cellStart(k: number, cellSize: number): number {
+  let x = k * cellSize;
+  for (let i = 0; i < 8 && Math.floor(x / cellSize) < k; i++) x = -nextDown(-x);
+  for (let i = 0; i < 8; i++) {
+    const below = nextDown(x);
+    if (Math.floor(below / cellSize) < k) break;
+    x = below;
+  }
+  return x;
+}
 
 /**
  * Walks the cells along a ray segment in order. One instance lives on each hash
@@ -87,8 +122,6 @@ export class RayWalker {
   private cellSize = 1;
   private readonly step = new Float64Array(3);
   private readonly nextCross = new Float64Array(3);
-  private readonly crossTolerance = new Float64Array(3);
-  private readonly tieScale = new Float64Array(3);
   private readonly lowCell = new Float64Array(3);
   private readonly highCell = new Float64Array(3);
   private tEnd = 0;
@@ -169,21 +202,18 @@ export class RayWalker {
         // The clipped start point was rounded: back up while the cell would be
         // entered after tStart, so no cell between tStart and it is skipped.
         for (let i = 0; i < 4 && (da > 0 ? c > low[a] : c < high[a]); i++) {
-          const entry = da > 0 ? c * cellSize : (c + 1) * cellSize;
+          const entry = da > 0 ? cellStart(c, cellSize) : cellStart(c + 1, cellSize);
           if ((entry - oa) / da <= tStart) break;
           c -= this.step[a];
         }
       }
       this.current[a] = c;
-      const k = TIE / Math.abs(da);
-      this.tieScale[a] = Number.isFinite(k) ? k : 0;
       this.updateCrossing(a);
     }
     for (let a = dim; a < 3; a++) {
       this.current[a] = 0;
       this.step[a] = 0;
       this.nextCross[a] = Number.POSITIVE_INFINITY;
-      this.crossTolerance[a] = 0;
     }
     this.tEnd = tEnd;
     this.enter = tStart;
@@ -243,49 +273,33 @@ export class RayWalker {
       }
       if (this.done) return false;
       const cross = this.nextCross;
-      const tolerance = this.crossTolerance;
       let m = cross[0];
-      let mAxis = 0;
-      for (let a = 1; a < dim; a++) {
-        if (cross[a] < m) {
-          m = cross[a];
-          mAxis = a;
-        }
-      }
+      for (let a = 1; a < dim; a++) if (cross[a] < m) m = cross[a];
       if (!(m <= this.tEnd)) {
         this.done = true;
         return false;
       }
-      // Every axis whose crossing coincides with the first one, up to rounding.
-      const limit = m + tolerance[mAxis];
+      // Every axis crossing at that same parameter: a corner (or an edge in 3D).
       let mask = 0;
-      let last = m;
-      for (let a = 0; a < dim; a++) {
-        if (cross[a] - tolerance[a] <= limit) {
-          mask |= 1 << a;
-          if (cross[a] > last) last = cross[a];
-        }
-      }
+      for (let a = 0; a < dim; a++) if (cross[a] === m) mask |= 1 << a;
       this.groupMask = mask;
       this.groupIndex = 0;
       this.groupEnter = Math.max(m, this.enter);
-      this.groupExit = Math.max(this.groupEnter, Math.min(last, this.tEnd));
+      this.groupExit = this.groupEnter;
     }
   }
 
-  /** Parameter of the border axis `a` crosses next, and its rounding tolerance. */
+  /** Parameter where axis `a` next crosses into a neighbouring cell. */
   private updateCrossing(a: number): void {
     const da = this.direction[a];
     if (da === 0) {
       this.nextCross[a] = Number.POSITIVE_INFINITY;
-      this.crossTolerance[a] = 0;
       return;
     }
     const c = this.current[a];
-    const oa = this.origin[a];
-    const border = da > 0 ? (c + 1) * this.cellSize : c * this.cellSize;
-    this.nextCross[a] = (border - oa) / da;
-    this.crossTolerance[a] = (Math.abs(border) + Math.abs(oa) + this.cellSize) * this.tieScale[a];
+    // Leaving upward at the first double of cell c + 1; downward once below the first of cell c.
+    const border = da > 0 ? cellStart(c + 1, this.cellSize) : cellStart(c, this.cellSize);
+    this.nextCross[a] = (border - this.origin[a]) / da;
   }
 }
 
