@@ -131,12 +131,23 @@ const cellSizes = fc.constantFrom(1, 0.5, 0.1, 0.3, 2.5, 7, 1e-3);
 const radiusFactors = fc.constantFrom(0, 0.25, 0.999, 1, 1.0000001, 1.5, 2, 5);
 
 function pointsOf(dimension: number, coordinate: fc.Arbitrary<number>, maxLength: number): fc.Arbitrary<number[][]> {
-  return fc.array(fc.array(coordinate, { minLength: dimension, maxLength: dimension }), { maxLength });
+  // size 'max': lengths spread over 0..maxLength rather than mostly tiny, so hashed grids get many cells.
+  return fc.array(fc.array(coordinate, { minLength: dimension, maxLength: dimension }), { maxLength, size: 'max' });
 }
 
 /** Point sets of every nasty shape, scaled to a cell size. */
 function pointSets(dimension: number, cellSize: number): fc.Arbitrary<number[][]> {
-  const uniform = pointsOf(dimension, fc.double({ min: -20 * cellSize, max: 20 * cellSize, noNaN: true }), 60);
+  // Dense enough that most points have neighbours within a few cells, in 2D and 3D.
+  const extent = (dimension === 2 ? 8 : 3) * cellSize;
+  const uniform = pointsOf(dimension, fc.double({ min: -extent, max: extent, noNaN: true }), 60);
+  // Near the corners of cells: a lattice of cell multiples plus tiny offsets either way.
+  const nearBorders = pointsOf(
+    dimension,
+    fc
+      .tuple(fc.integer({ min: -4, max: 4 }), fc.constantFrom(0, 1e-9, -1e-9, 1e-3, -1e-3))
+      .map(([k, e]) => (k + e) * cellSize),
+    60,
+  );
   // Exactly on cell borders (multiples of the cell size), negatives included.
   const borders = pointsOf(
     dimension,
@@ -182,7 +193,7 @@ function pointSets(dimension: number, cellSize: number): fc.Arbitrary<number[][]
       return withOrigin ? shifted.concat(pts.slice(0, 5)) : shifted;
     });
   const huge = pointsOf(dimension, fc.double({ min: -1e12, max: 1e12, noNaN: true }), 30);
-  return fc.oneof(uniform, borders, clustered, coincident, far, huge);
+  return fc.oneof(uniform, borders, nearBorders, clustered, coincident, far, huge);
 }
 
 /** Scenarios of every shape, array kind and layout. */
@@ -197,7 +208,7 @@ export function scenarios(dimension: number): fc.Arbitrary<Scenario> {
         offset: fc.constantFrom(0, 0, 2),
         kind: fc.constantFrom<Layout['kind']>('f64', 'f32', 'array'),
       }),
-      maxDenseCells: fc.constantFrom(undefined, undefined, 0),
+      maxDenseCells: fc.constantFrom(undefined, 0),
       queries: fc.array(
         fc.array(fc.double({ min: -25 * cellSize, max: 25 * cellSize, noNaN: true }), {
           minLength: dimension,
