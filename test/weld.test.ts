@@ -492,6 +492,12 @@ describe('weldMesh', () => {
     expect(Array.from(indexed.indices)).toEqual([0, 1, 2]);
     expect(indexed.removedTriangles).toBe(1);
     expect(indexed.count).toBe(3);
+    // Any integer array works as indices, as three.js types geometry.index.array.
+    for (const list of [new Int32Array([0, 1, 2]), new Float32Array([0, 1, 2]), new Uint8Array([0, 1, 2])]) {
+      expect(Array.from(weldMesh(soup.slice(0, 9), list, 0).indices)).toEqual([0, 1, 2]);
+    }
+    expect(() => weldMesh(soup.slice(0, 9), new Float32Array([0, 1, 1.5]), 0)).toThrow(/indices\[2\] .* got 1.5/);
+    expect(() => weldMesh([], [0, 0, 0], 0)).toThrow(/indices\[0\] .* positions holds no vertices, got 0/);
   });
 
   it('removes triangles whose corners merged, unless removeDegenerate is false', () => {
