@@ -9,10 +9,12 @@
  * @module
  */
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BoxOracle, boxWithinRadius } from './box-oracle.js';
 import {
   argumentNames,
+  CELL_SIZES,
   everythingBox,
   expectLogicError,
   expectRangeError,
@@ -158,6 +160,40 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
           }
         }
       }
+    });
+
+    const roundingSeed = 0x5eed7000 + dimension;
+    it(`finds items a radius query reaches only by float rounding: x - r or x + r rounded past a cell border (seed ${roundingSeed})`, () => {
+      // With r = fl(x - maxX), the item passes dx*dx <= r*r exactly, yet
+      // fl(x - r) can round above maxX and past the cell border just above it;
+      // likewise fl(x + r) below an item's minX. The query's cell range must be
+      // padded or such items are missed.
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...CELL_SIZES),
+          fc.integer({ min: -(2 ** 51), max: 2 ** 51 }),
+          fc.integer({ min: 0, max: 60 }),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          (cellSize, border, exponent, fraction) => {
+            const x = fraction * 2 ** exponent * cellSize;
+            const edge = border * cellSize;
+            const left = nextDown(edge);
+            const right = edge;
+            const hash = make(cellSize);
+            const oracle = new BoxOracle<unknown>(dimension);
+            const ids = new ItemIds(['left', 'right']);
+            hash.insert('left', box([left, 0], [left, 0]));
+            oracle.insert('left', box([left, 0], [left, 0]));
+            hash.insert('right', box([right, 0], [right, 0]));
+            oracle.insert('right', box([right, 0], [right, 0]));
+            const q = at(x, 0);
+            for (const r of [Math.abs(x - left), Math.abs(right - x)]) {
+              expectSameItems(ids, hash.queryRadius(q, r), oracle.queryRadius(q, r), `queryRadius(${q}, ${r})`);
+            }
+          },
+        ),
+        { seed: roundingSeed, numRuns: 400 },
+      );
     });
 
     it('finds coincident items once each and removes them one by one', () => {

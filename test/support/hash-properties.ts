@@ -275,6 +275,7 @@ export function boxArb(dimension: 2 | 3, s: Scenario): fc.Arbitrary<number[]> {
     });
 }
 
+/** A point of the scenario, drawn like box corners. */
 export function pointArb(dimension: 2 | 3, s: Scenario): fc.Arbitrary<number[]> {
   return fc.array(coordinateArb(s), { minLength: dimension, maxLength: dimension });
 }
@@ -380,6 +381,7 @@ const DEFAULT_WEIGHTS: CommandWeights = {
   bad: 3,
 };
 
+/** One command of a random sequence over a pool of `poolSize` items. */
 export function commandArb(
   dimension: 2 | 3,
   s: Scenario,
@@ -456,6 +458,7 @@ export interface Run {
   commands: Command[];
 }
 
+/** A scenario and up to `maxCommands` (default 40) commands in it. */
 export function runArb(
   dimension: 2 | 3,
   scenario: fc.Arbitrary<Scenario>,
