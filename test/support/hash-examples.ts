@@ -404,7 +404,7 @@ export function describeHashExamples(dimension: 2 | 3, factory: HashFactory): vo
       expect(hash.iterate()).toEqual(['after']);
     });
 
-    it('rejects a bad cellSize or maxCellsPerItem with a RangeError naming it', () => {
+    it('rejects bad options (cellSize, maxCellsPerItem, initialCapacity, none at all) with a RangeError naming them', () => {
       for (const cellSize of [
         0,
         -1,
