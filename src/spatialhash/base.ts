@@ -49,11 +49,13 @@ const NONE = -1;
  * The distance test is `dx*dx + dy*dy <= r*r` in float64, so besides the radius
  * it allows a few ulps of rounding in `x - r` (relative to the coordinates'
  * magnitude) and any gap below ~1.5e-162, whose square underflows to 0 and so
- * passes even for radius 0.
+ * passes even for radius 0. A radius whose square overflows admits every box,
+ * so its range is everything.
  *
  * @internal
  */
 export function radiusPad(radius: number, magnitude: number): number {
+  if (radius * radius === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
   return radius + (magnitude + radius) * 2 ** -48 + 1e-150;
 }
 
