@@ -259,7 +259,7 @@ function runInterleaved(
 /** Runs workload 5 and returns its markdown section. */
 export function broadphase(quick: boolean): string {
   const frames = quick ? 60 : 300;
-  const checkFrames = quick ? 20 : 40;
+  const checkFrames = quick ? 10 : 20;
   const scene = makeScene(20000, frames, 5);
   const cellSize = 40;
   const engines: [string, (t: Tally) => Engine][] = [

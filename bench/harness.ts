@@ -152,8 +152,8 @@ export interface MeasureOptions {
   reps: number;
   /**
    * A contender whose check run took longer than this (ms) gets no separate
-   * warm-up run and only `slowReps` timed runs, so one slow peer cannot eat
-   * the time budget.
+   * warm-up run and only `slowReps` timed runs, its check run counting as
+   * the first, so one slow peer cannot eat the time budget.
    */
   slowMs?: number;
   slowReps?: number;
@@ -178,20 +178,22 @@ export function measure(label: string, contenders: readonly Contender[], options
     answers.push(answer);
     consume(answer);
   }
+  const slowMs = options.slowMs ?? Number.POSITIVE_INFINITY;
+  const slow = checkMs.map((t) => t > slowMs);
   const reference = answers[0];
   const wrong = contenders.filter((c, k) => !c.unchecked && answers[k] !== reference);
   if (wrong.length > 0) {
     const lines = contenders.map((c, k) => `  ${c.name}: ${describeAnswer(answers[k])}`).join('\n');
     throw new Error(`${label}: contenders disagree, nothing timed:\n${lines}`);
   }
-  const slowMs = options.slowMs ?? Number.POSITIVE_INFINITY;
-  const reps = contenders.map((_, k) => (checkMs[k] > slowMs ? (options.slowReps ?? options.reps) : options.reps));
-  // Warm-up: let every contender reach its optimised code before timing. A
-  // slow one has run long enough in its check to be warm already.
+  // A slow contender ran long enough in its check to be warm: that run counts
+  // as its first timed one and it gets no separate warm-up.
+  const reps = contenders.map((_, k) => (slow[k] ? (options.slowReps ?? options.reps) - 1 : options.reps));
+  // Warm-up: let every other contender reach its optimised code before timing.
   contenders.forEach((c, k) => {
-    if (checkMs[k] <= slowMs) consume(c.run());
+    if (!slow[k]) consume(c.run());
   });
-  const times: number[][] = contenders.map(() => []);
+  const times: number[][] = contenders.map((_, k) => (slow[k] ? [checkMs[k]] : []));
   const rounds = Math.max(...reps);
   for (let r = 0; r < rounds; r++) {
     contenders.forEach((c, k) => {

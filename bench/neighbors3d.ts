@@ -95,7 +95,7 @@ export function neighbors3d(quick: boolean): string {
     const floor = cFloor('csr3', writePoints(`lattice3d-${n}`, pos), radius);
     if (floor) contenders.push(floor);
     console.log(`  lattice ${sizeLabel(n)}: ${contenders.length} contenders`);
-    const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1500, slowReps: 3 });
+    const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
     const links = Math.floor(timings[0].answer / 4294967296);
     parts.push(
       `### ${sizeLabel(n)} points (${(links / n).toFixed(1)} neighbours per point on average)`,

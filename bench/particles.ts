@@ -139,8 +139,8 @@ export async function particles(quick: boolean): Promise<string> {
   const radius = 2;
   // The secondary variants run fewer frames to keep the workload short: their
   // medians settle long before 600 frames.
-  const csrFrames = quick ? 50 : 200;
-  const baselineFrames = quick ? 15 : 30;
+  const csrFrames = quick ? 50 : 100;
+  const baselineFrames = quick ? 10 : 20;
   const variants: [string, number, () => (pos: Float64Array) => number][] = [
     [
       'PointGrid3D rebuild + forEachPair',

@@ -77,6 +77,22 @@ function flatbushNote(radius: number): string {
   return `flatbush is not timed on clustered data: on the first ${n.toLocaleString('en-US')} points of this set one run (build + all queries) takes ${withTail.toFixed(0)} ms, and ${coreOnly.toFixed(0)} ms once the ${dropped} farthest points are dropped. Its Hilbert sort uses a 65536 x 65536 grid over the bounding box, which the heavy tail stretches until the whole core shares a few curve values; queries then visit most nodes, and the cost grows about quadratically (a single run at 1e5 took about 100 s when tried).`;
 }
 
+/**
+ * PointGrid2D `neighbors`: every point's neighbour list in one pass (half
+ * stencil, each pair tested once). Rows exclude the point itself, so the
+ * self pairs are added to the fingerprint to compare with the queries.
+ */
+function gridNeighbors(pos: Float64Array, radius: number): number {
+  const { offsets, indices } = new PointGrid2D(pos, { cellSize: radius }).neighbors(radius);
+  const n = pos.length / 2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    sum = (sum + Math.imul(i + 1, i + 1)) | 0;
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
+  }
+  return fingerprint(indices.length + n, sum);
+}
+
 /** Runs workload 1 (`uniform`) or 2 (`clustered`) and returns its markdown section. */
 export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string {
   const sizes = quick ? [1e4, 1e5] : [1e5, 1e6];
@@ -87,17 +103,19 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
       : '## 2. 2D fixed-radius search, clustered points (gaussian blobs + heavy tail)';
   const parts = [
     title,
-    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run. PointGrid2D cellSize = r.`,
+    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours). PointGrid2D cellSize = r. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
   ];
   for (const n of sizes) {
     const pos = kind === 'uniform' ? uniform2D(n, 1) : clustered2D(n, 2);
     const contenders: Contender[] = [
       { name: OURS, run: () => gridWithinInto(pos, radius) },
       { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
+      { name: 'PointGrid2D.neighbors (CSR, one pass)', run: () => gridNeighbors(pos, radius) },
       { name: 'kdbush.withinInto', run: () => kdbushWithinInto(pos, radius) },
       { name: 'kdbush.within', run: () => kdbushWithin(pos, radius) },
-      { name: 'rbush search + filter', run: () => rbushSearch(pos, radius) },
     ];
+    // rbush and d3-quadtree take tens of seconds per run at 1e6; 1e5 shows their standing.
+    if (n <= 1e5) contenders.push({ name: 'rbush search + filter', run: () => rbushSearch(pos, radius) });
     // On clustered data flatbush degenerates (see flatbushNote): one run at 1e5 takes minutes.
     if (kind === 'uniform')
       contenders.push({ name: 'flatbush search + filter', run: () => flatbushSearch(pos, radius) });
@@ -105,7 +123,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
     const floor = cFloor('within2', writePoints(`${kind}2d-${n}`, pos), radius);
     if (floor) contenders.push(floor);
     console.log(`  ${kind} ${sizeLabel(n)}: ${contenders.length} contenders`);
-    const timings = measure(`${kind} ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1500, slowReps: 3 });
+    const timings = measure(`${kind} ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
     const results = timings[0].answer / 4294967296;
     parts.push(
       `### ${sizeLabel(n)} points (${(Math.floor(results) / n).toFixed(1)} results per query on average)`,
@@ -116,6 +134,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
     `Not timed: ${thingNote('@thi.ng/geom-accel HashGrid2', probeThing(kind === 'uniform' ? uniform2D(2000, 1) : clustered2D(2000, 2), 2, radius, 2000))}`,
   );
   if (kind === 'clustered') parts.push(flatbushNote(radius));
-  if (sizes[1] > 1e5) parts.push('d3-quadtree runs at 1e5 only.');
+  if (sizes[1] > 1e5)
+    parts.push('rbush and d3-quadtree run at 1e5 only (a single rbush run at 1e6 takes about 30 s here).');
   return parts.join('\n\n');
 }
