@@ -74,6 +74,21 @@ describe('SpatialHash2D rays: cases', () => {
     expect(cells[1][2]).toBe(cells[1][3]);
   });
 
+  it('keeps walking past a box met early but entered late, and nearest past a far corner', () => {
+    const hash = new SpatialHash2D<string>({ cellSize: 1 });
+    // Filed in the ray's first cell, but the ray y = 0.5 + 0.05 x only enters it at x = 8.
+    hash.insert('late', 0, 0.9, 10, 1);
+    hash.insert('between', 6, 0, 6.5, 1);
+    expect(hash.raycast(0, 0.5, 1, 0.05)?.item).toBe('between');
+    expect(hash.raycast(0, 0.5, 1, 0.05, 6)).toBeUndefined();
+    // The first item found (ring 2, a corner) is farther than one in ring 3 straight ahead.
+    const near = new SpatialHash2D<string>({ cellSize: 1 });
+    near.insert('corner', 2.9, 2.9);
+    near.insert('ahead', 0.5, 3.6);
+    expect(near.nearest(0.5, 0.5)).toEqual(['ahead']);
+    expect(near.nearest(0.5, 0.5, 2)).toEqual(['ahead', 'corner']);
+  });
+
   it('reports distance 0 from inside a box, and maxDistance 0 keeps only those', () => {
     const hash = new SpatialHash2D<string>({ cellSize: 2 });
     hash.insert('around', -1, -1, 1, 1);

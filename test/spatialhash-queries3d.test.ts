@@ -85,6 +85,22 @@ describe('SpatialHash3D rays: cases', () => {
     expect(hash.raycast(1.5, 1.5, 1.5, -1, -1, -1)?.distance).toBeCloseTo(Math.sqrt(0.75), 12);
   });
 
+  it('keeps walking past a box met early but entered late, and nearest past a far corner', () => {
+    const hash = new SpatialHash3D<string>({ cellSize: 1 });
+    // Filed in the ray's first cell, but the ray z = 0.5 + 0.05 x only enters it at x = 8.
+    hash.insert('late', 0, 0, 0.9, 10, 1, 1);
+    hash.insert('between', 6, 0, 0, 6.5, 1, 1);
+    expect(hash.raycast(0, 0.5, 0.5, 1, 0, 0.05)?.item).toBe('between');
+    // The first item found (shell 2, a vertex) is farther than one in shell 3 straight ahead.
+    const near = new SpatialHash3D<string>({ cellSize: 1 });
+    near.insert('vertex', 2.9, 2.9, 2.9);
+    near.insert('ahead', 0.5, 0.5, 3.6);
+    // Enough occupied cells far along x that the shells are searched, not the occupied cells.
+    for (let i = 0; i < 200; i++) near.insert(`filler ${i}`, 100 + i, 0, 0);
+    expect(near.nearest(0.5, 0.5, 0.5)).toEqual(['ahead']);
+    expect(near.nearest(0.5, 0.5, 0.5, 2)).toEqual(['ahead', 'vertex']);
+  });
+
   it('reports distance 0 from inside, honours maxDistance, and casts along each axis', () => {
     const hash = new SpatialHash3D<string>({ cellSize: 2 });
     hash.insert('around', -1, -1, -1, 1, 1, 1);
