@@ -660,6 +660,8 @@ exposeHook({
       y1: ray.y1,
       length: rayLength,
       cells: rayCells.length / 4,
+      /** Traversed cells in order, flat (cx, cy, tEnter, tExit). */
+      cellList: rayCells.slice(),
       hits: rayHits.map((hit) => ({ item: hit.item, distance: hit.distance })),
     };
   },

@@ -213,6 +213,7 @@ async function testParticles(page: Page, origin: string): Promise<void> {
 }
 
 interface RayState {
+  cellList: number[];
   x0: number;
   y0: number;
   x1: number;
@@ -237,60 +238,160 @@ async function testGrid(page: Page, origin: string): Promise<void> {
     box.y + transform.offsetY + y * transform.scale,
   ];
 
-  // Drag a ray across the world.
-  const [sx, sy] = toScreen(40, 610);
-  const [ex, ey] = toScreen(960, 40);
-  await page.mouse.move(sx, sy);
-  await page.mouse.down();
-  await page.mouse.move(ex, ey, { steps: 12 });
-  await page.mouse.up();
-  await waitForFrames(page, 2);
-  const ray = await hook<RayState>(page, 'h.ray');
+  const drag = async (x0: number, y0: number, x1: number, y1: number): Promise<RayState> => {
+    const [sx, sy] = toScreen(x0, y0);
+    const [ex, ey] = toScreen(x1, y1);
+    await page.mouse.move(sx, sy);
+    await page.mouse.down();
+    await page.mouse.move(ex, ey, { steps: 12 });
+    await page.mouse.up();
+    await waitForFrames(page, 2);
+    return hook<RayState>(page, 'h.ray');
+  };
+
+  // A short ray along the bottom first, and a copy of the canvas with it.
+  const before = await drag(990, 630, 640, 630);
+  check(before.cells > 0, 'grid: a dragged ray traversed no cells');
+  await page.evaluate(() => {
+    const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height);
+    (window as unknown as Record<string, unknown>).e2eBefore = pixels;
+  });
+
+  // Then a ray across the whole world.
+  const ray = await drag(40, 610, 960, 40);
   check(Math.abs(ray.x0 - 40) < 2 && Math.abs(ray.y0 - 610) < 2, `grid: ray starts at (${ray.x0}, ${ray.y0})`);
   const cellSize = await hook<number>(page, 'h.cellSize');
-  // A ray crossing the world must visit at least one cell per cell-width travelled along its longer axis.
-  const minimumCells = Math.floor(Math.max(Math.abs(ray.x1 - ray.x0), Math.abs(ray.y1 - ray.y0)) / cellSize);
-  check(ray.cells >= minimumCells, `grid: ray traversed ${ray.cells} cells, expected at least ${minimumCells}`);
+  const boxes = await hook<number[]>(page, 'h.positions(h.itemCount)');
+  const length = Math.hypot(ray.x1 - ray.x0, ray.y1 - ray.y0);
+  const dir = [(ray.x1 - ray.x0) / length, (ray.y1 - ray.y0) / length];
+  const start = [ray.x0, ray.y0];
+  /** Closed-box slab test of the ray segment [0, ray.length]: [tEnter, tExit], or undefined for a miss. */
+  const slab = (lo: number[], hi: number[]): [number, number] | undefined => {
+    let enter = 0;
+    let exit = ray.length;
+    for (let a = 0; a < 2; a++) {
+      if (dir[a] === 0) {
+        if (start[a] < lo[a] || start[a] > hi[a]) return undefined;
+        continue;
+      }
+      const t0 = (lo[a] - start[a]) / dir[a];
+      const t1 = (hi[a] - start[a]) / dir[a];
+      enter = Math.max(enter, Math.min(t0, t1));
+      exit = Math.min(exit, Math.max(t0, t1));
+    }
+    return enter <= exit ? [enter, exit] : undefined;
+  };
+
+  // Every cell the segment really passes through is traversed, in order, and nothing far from it.
+  const traversed = new Map<string, number>();
+  for (let c = 0; c < ray.cellList.length; c += 4) {
+    traversed.set(`${ray.cellList[c]},${ray.cellList[c + 1]}`, ray.cellList[c + 2]);
+    check(
+      c === 0 || ray.cellList[c + 2] >= ray.cellList[c - 2] - 1e-9,
+      `grid: cell ${c / 4} on the ray is entered before the previous one was left`,
+    );
+  }
+  const columns = Math.ceil(1000 / cellSize) + 1;
+  const rows = Math.ceil(640 / cellSize) + 1;
+  for (let cx = -1; cx <= columns; cx++) {
+    for (let cy = -1; cy <= rows; cy++) {
+      const span = slab([cx * cellSize, cy * cellSize], [(cx + 1) * cellSize, (cy + 1) * cellSize]);
+      const key = `${cx},${cy}`;
+      if (span !== undefined && span[1] - span[0] > 1e-6) {
+        check(traversed.has(key), `grid: the ray crosses cell (${key}) but forEachCellOnRay skipped it`);
+      }
+      if (traversed.has(key)) {
+        check(span !== undefined, `grid: forEachCellOnRay visited cell (${key}), which the ray does not touch`);
+      }
+    }
+  }
+
+  // Hits: exactly the boxes the segment meets, in order of distance, at the right distance.
   check(ray.hits.length > 0, 'grid: a ray across the whole scene hit nothing');
   check(
     ray.hits.every((hit, i) => i === 0 || hit.distance >= ray.hits[i - 1].distance),
     'grid: ray hits are not in order of distance',
   );
+  const expectedHits = new Map<number, number>();
+  for (let i = 0; i < boxes.length / 4; i++) {
+    const span = slab([boxes[4 * i], boxes[4 * i + 1]], [boxes[4 * i + 2], boxes[4 * i + 3]]);
+    if (span !== undefined) expectedHits.set(i, span[0]);
+  }
+  check(
+    ray.hits.length === expectedHits.size,
+    `grid: raycastAll found ${ray.hits.length} hits, brute force ${expectedHits.size}`,
+  );
+  for (const hit of ray.hits) {
+    const distance = expectedHits.get(hit.item);
+    check(
+      distance !== undefined && Math.abs(distance - hit.distance) < 1e-6,
+      `grid: hit ${hit.item} at ${hit.distance}, brute force says ${distance}`,
+    );
+  }
 
-  // The ray's cells are drawn: sample the canvas along the ray for their warm colour.
-  const samples = await page.evaluate(
-    ({ ray: r, transform: t }) => {
+  // The ray's cells are drawn: inside each newly traversed cell, away from the ray line (and its labels),
+  // the canvas got warmer than it was with the first ray.
+  const fresh: Array<[number, number]> = [];
+  const old = new Set<string>();
+  for (let c = 0; c < before.cellList.length; c += 4) old.add(`${before.cellList[c]},${before.cellList[c + 1]}`);
+  for (let c = 0; c < ray.cellList.length; c += 4) {
+    const cx = ray.cellList[c];
+    const cy = ray.cellList[c + 1];
+    if (old.has(`${cx},${cy}`)) continue;
+    let best: [number, number] = [0, 0];
+    let bestDistance = -1;
+    for (const [fx, fy] of [
+      [0.2, 0.2],
+      [0.8, 0.2],
+      [0.2, 0.8],
+      [0.8, 0.8],
+    ]) {
+      const x = (cx + fx) * cellSize;
+      const y = (cy + fy) * cellSize;
+      const distance = Math.abs((x - start[0]) * dir[1] - (y - start[1]) * dir[0]);
+      if (distance > bestDistance) {
+        bestDistance = distance;
+        best = [x, y];
+      }
+    }
+    fresh.push(best);
+  }
+  const warmer = await page.evaluate(
+    ({ points, t }) => {
       const canvas = document.getElementById('canvas') as HTMLCanvasElement;
       const context = canvas.getContext('2d');
-      if (context === null) return [];
+      const saved = (window as unknown as Record<string, unknown>).e2eBefore as ImageData | undefined;
+      if (context === null || saved === undefined) return -1;
       const ratio = canvas.width / canvas.getBoundingClientRect().width;
-      const length = Math.hypot(r.x1 - r.x0, r.y1 - r.y0);
-      const warm: boolean[] = [];
-      for (let s = 1; s < 20; s++) {
-        const d = (r.length * s) / 20;
-        const x = r.x0 + ((r.x1 - r.x0) / length) * d;
-        const y = r.y0 + ((r.y1 - r.y0) / length) * d;
+      const now = context.getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (const [x, y] of points) {
         const px = Math.round((t.offsetX + x * t.scale) * ratio);
         const py = Math.round((t.offsetY + y * t.scale) * ratio);
-        const [red, , blue] = context.getImageData(px, py, 1, 1).data;
-        warm.push(red > blue + 40);
+        const i = (py * canvas.width + px) * 4;
+        const warmthBefore = saved.data[i] - saved.data[i + 2];
+        const warmthNow = now.data[i] - now.data[i + 2];
+        if (warmthNow - warmthBefore > 30) count++;
       }
-      return warm;
+      return count;
     },
-    { ray, transform },
+    { points: fresh, t: transform },
   );
-  const warmShare = samples.filter(Boolean).length / Math.max(1, samples.length);
-  check(warmShare >= 0.7, `grid: only ${Math.round(warmShare * 100)}% of samples along the ray show its cells`);
+  check(fresh.length >= 10, `grid: only ${fresh.length} newly traversed cells to sample`);
+  check(
+    warmer >= 0.8 * fresh.length,
+    `grid: only ${warmer} of ${fresh.length} newly traversed cells are drawn in the ray's colour`,
+  );
 
   // Click for a radius query and the k nearest; compare with brute force over the same boxes.
   const [cx, cy] = toScreen(520, 300);
   await page.mouse.click(cx, cy);
   await waitForFrames(page, 2);
-  const result = await hook<{
-    query: { x: number; y: number; radius: number; k: number; within: number[]; nearest: number[] };
-    boxes: number[];
-  }>(page, '({ query: h.query, boxes: h.positions(h.itemCount) })');
-  const { query, boxes } = result;
+  const query = await hook<{ x: number; y: number; radius: number; k: number; within: number[]; nearest: number[] }>(
+    page,
+    'h.query',
+  );
   check(Math.abs(query.x - 520) < 2 && Math.abs(query.y - 300) < 2, `grid: query at (${query.x}, ${query.y})`);
   const distances: number[] = [];
   for (let i = 0; i < boxes.length / 4; i++) {
@@ -378,14 +479,23 @@ async function runTest(
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  // An uncaught exception usually stops the page's frame loop: fail at once rather than at the next wait's timeout.
+  let stopOnPageError: (error: Error) => void = () => {};
+  const pageFailed = new Promise<never>((_, reject) => {
+    stopOnPageError = reject;
+  });
+  pageFailed.catch(() => {});
+  page.on('pageerror', (error) => {
+    problems.push(`page error: ${error.message}`);
+    stopOnPageError(new Failure('stopped at the first page error'));
+  });
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   let failure: string | undefined;
   try {
-    await body(page, origin);
+    await Promise.race([body(page, origin), pageFailed]);
   } catch (error) {
     failure = error instanceof Failure ? error.message : String(error instanceof Error ? error.stack : error);
     await page.screenshot({ path: join(outputDir, `${name}-failure.png`) }).catch(() => {});
