@@ -407,6 +407,19 @@ describe('weld edge cases', () => {
     );
   });
 
+  it('keeps clusters 2^32 cells apart, whose cells share table keys, apart (seed 63)', () => {
+    // Tolerance 2^-10: cells are a hair over 2^-9 wide, so 2^23 (plus that hair times 2^32) is 2^32 cells away.
+    const tolerance = 2 ** -10;
+    const far = 2 ** 23 + 2 ** 23 * 2 ** -40;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(integerPoint(3, 8), fc.boolean()), { maxLength: 60 }), (cells) => {
+        const points = cells.map(([k, isFar]) => k.map((v) => (isFar ? far : 0) + (v * tolerance) / 4));
+        expectMatches(weld(flat(points), tolerance), oracle(points, tolerance));
+      }),
+      { seed: 63, numRuns: 80 },
+    );
+  });
+
   it('is deterministic and never modifies its input', () => {
     const input = new Float32Array([0, 0, 0, 0.1, 0, 0, -0, 0, 0, 5, 5, 5]);
     const copy = input.slice();

@@ -60,12 +60,15 @@ const SURE_FRACTION = 0.25 * (1 - 2 ** -20);
 const SURE_MIN_TOLERANCE2 = 2 ** -1000;
 
 /**
- * Cells per axis at most. Cells grow past 2 * reach when the data spans more
- * than 2^30 of them, so cell coordinates are always int32 (and fast to hash)
- * and far-away coordinates with a tiny tolerance still get exact, distinct
- * cells. Correctness does not depend on the cell side, only speed.
+ * Cells per axis at most: cells grow past 2 * reach only when the data spans
+ * more than 2^50 of them, so cell coordinates stay exact consecutive integers
+ * in float64. The table keys on their low 32 bits (int32, fast to hash and
+ * compare): cells 2^32 apart on every axis share a list, which costs a few
+ * extra distance tests on data spanning billions of tolerances and never a
+ * wrong answer, since every candidate's distance is tested. Correctness does
+ * not depend on the cell side or the keys, only speed.
  */
-const MAX_CELLS_PER_AXIS = 2 ** 30;
+const MAX_CELLS_PER_AXIS = 2 ** 50;
 
 /**
  * Grid parameters: [reach, 1 / half cell side, then half the data's minimum
@@ -194,16 +197,20 @@ export function weldNear3(
     let best = -1;
     let bestDistance2 = Number.POSITIVE_INFINITY;
     // The vertex's own cell first: it usually holds the representative, close enough to stop.
-    const cx = Math.floor((x * 0.5 - hx) * inv) | 0;
-    const cy = Math.floor((y * 0.5 - hy) * inv) | 0;
-    const cz = Math.floor((z * 0.5 - hz) * inv) | 0;
-    const h = mix(Math.imul(cx, HASH_X) ^ Math.imul(cy, HASH_Y) ^ Math.imul(cz, HASH_Z));
+    const cx = Math.floor((x * 0.5 - hx) * inv);
+    const cy = Math.floor((y * 0.5 - hy) * inv);
+    const cz = Math.floor((z * 0.5 - hz) * inv);
+    // Table keys are the cells' low 32 bits (see MAX_CELLS_PER_AXIS).
+    const kx = cx | 0;
+    const ky = cy | 0;
+    const kz = cz | 0;
+    const h = mix(Math.imul(kx, HASH_X) ^ Math.imul(ky, HASH_Y) ^ Math.imul(kz, HASH_Z));
     let s = -1;
     let own = -1;
     if ((occupied[(h & occupiedMask) >>> 5] & (1 << (h & 31))) !== 0) {
       s = h & mask;
       own = slots[s];
-      while (own >= 0 && (keys[own * 3] !== cx || keys[own * 3 + 1] !== cy || keys[own * 3 + 2] !== cz)) {
+      while (own >= 0 && (keys[own * 3] !== kx || keys[own * 3 + 1] !== ky || keys[own * 3 + 2] !== kz)) {
         s = (s + 1) & mask;
         own = slots[s];
       }
@@ -219,23 +226,31 @@ export function weldNear3(
       }
     }
     if (!(bestDistance2 < sure2)) {
-      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv) | 0;
-      const x1 = Math.floor(((x + reach) * 0.5 - hx) * inv) | 0;
-      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv) | 0;
-      const y1 = Math.floor(((y + reach) * 0.5 - hy) * inv) | 0;
-      const z0 = Math.floor(((z - reach) * 0.5 - hz) * inv) | 0;
-      const z1 = Math.floor(((z + reach) * 0.5 - hz) * inv) | 0;
-      for (let qz = z0; qz <= z1; qz++) {
-        const hashZ = Math.imul(qz, HASH_Z);
-        for (let qy = y0; qy <= y1; qy++) {
-          const hashYZ = Math.imul(qy, HASH_Y) ^ hashZ;
-          for (let qx = x0; qx <= x1; qx++) {
-            if (qx === cx && qy === cy && qz === cz) continue;
-            const q = mix(Math.imul(qx, HASH_X) ^ hashYZ);
+      // Searched cells: first cell and span per axis; loops run on the int32 keys.
+      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv);
+      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv);
+      const z0 = Math.floor(((z - reach) * 0.5 - hz) * inv);
+      const spanX = (Math.floor(((x + reach) * 0.5 - hx) * inv) - x0) | 0;
+      const spanY = (Math.floor(((y + reach) * 0.5 - hy) * inv) - y0) | 0;
+      const spanZ = (Math.floor(((z + reach) * 0.5 - hz) * inv) - z0) | 0;
+      const bx = x0 | 0;
+      const by = y0 | 0;
+      const bz = z0 | 0;
+      for (let oz = 0; oz <= spanZ; oz++) {
+        const lz = (bz + oz) | 0;
+        const hashZ = Math.imul(lz, HASH_Z);
+        for (let oy = 0; oy <= spanY; oy++) {
+          const ly = (by + oy) | 0;
+          const hashYZ = Math.imul(ly, HASH_Y) ^ hashZ;
+          for (let ox = 0; ox <= spanX; ox++) {
+            const lx = (bx + ox) | 0;
+            // The own cell, already searched (no other cell in the span shares its key).
+            if (lx === kx && ly === ky && lz === kz) continue;
+            const q = mix(Math.imul(lx, HASH_X) ^ hashYZ);
             if ((occupied[(q & occupiedMask) >>> 5] & (1 << (q & 31))) === 0) continue;
             let t = q & mask;
             let id = slots[t];
-            while (id >= 0 && (keys[id * 3] !== qx || keys[id * 3 + 1] !== qy || keys[id * 3 + 2] !== qz)) {
+            while (id >= 0 && (keys[id * 3] !== lx || keys[id * 3 + 1] !== ly || keys[id * 3 + 2] !== lz)) {
               t = (t + 1) & mask;
               id = slots[t];
             }
@@ -273,9 +288,9 @@ export function weldNear3(
           keys = doubled(keys);
           heads = doubled(heads);
         }
-        keys[cells * 3] = cx;
-        keys[cells * 3 + 1] = cy;
-        keys[cells * 3 + 2] = cz;
+        keys[cells * 3] = kx;
+        keys[cells * 3 + 1] = ky;
+        keys[cells * 3 + 2] = kz;
         heads[cells] = best;
         next[best] = -1;
         slots[s] = cells;
@@ -327,15 +342,17 @@ export function weldNear2(
     const y = coords[i * 2 + 1];
     let best = -1;
     let bestDistance2 = Number.POSITIVE_INFINITY;
-    const cx = Math.floor((x * 0.5 - hx) * inv) | 0;
-    const cy = Math.floor((y * 0.5 - hy) * inv) | 0;
-    const h = mix(Math.imul(cx, HASH_X) ^ Math.imul(cy, HASH_Y));
+    const cx = Math.floor((x * 0.5 - hx) * inv);
+    const cy = Math.floor((y * 0.5 - hy) * inv);
+    const kx = cx | 0;
+    const ky = cy | 0;
+    const h = mix(Math.imul(kx, HASH_X) ^ Math.imul(ky, HASH_Y));
     let s = -1;
     let own = -1;
     if ((occupied[(h & occupiedMask) >>> 5] & (1 << (h & 31))) !== 0) {
       s = h & mask;
       own = slots[s];
-      while (own >= 0 && (keys[own * 2] !== cx || keys[own * 2 + 1] !== cy)) {
+      while (own >= 0 && (keys[own * 2] !== kx || keys[own * 2 + 1] !== ky)) {
         s = (s + 1) & mask;
         own = slots[s];
       }
@@ -350,19 +367,23 @@ export function weldNear2(
       }
     }
     if (!(bestDistance2 < sure2)) {
-      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv) | 0;
-      const x1 = Math.floor(((x + reach) * 0.5 - hx) * inv) | 0;
-      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv) | 0;
-      const y1 = Math.floor(((y + reach) * 0.5 - hy) * inv) | 0;
-      for (let qy = y0; qy <= y1; qy++) {
-        const hashY = Math.imul(qy, HASH_Y);
-        for (let qx = x0; qx <= x1; qx++) {
-          if (qx === cx && qy === cy) continue;
-          const q = mix(Math.imul(qx, HASH_X) ^ hashY);
+      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv);
+      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv);
+      const spanX = (Math.floor(((x + reach) * 0.5 - hx) * inv) - x0) | 0;
+      const spanY = (Math.floor(((y + reach) * 0.5 - hy) * inv) - y0) | 0;
+      const bx = x0 | 0;
+      const by = y0 | 0;
+      for (let oy = 0; oy <= spanY; oy++) {
+        const ly = (by + oy) | 0;
+        const hashY = Math.imul(ly, HASH_Y);
+        for (let ox = 0; ox <= spanX; ox++) {
+          const lx = (bx + ox) | 0;
+          if (lx === kx && ly === ky) continue;
+          const q = mix(Math.imul(lx, HASH_X) ^ hashY);
           if ((occupied[(q & occupiedMask) >>> 5] & (1 << (q & 31))) === 0) continue;
           let t = q & mask;
           let id = slots[t];
-          while (id >= 0 && (keys[id * 2] !== qx || keys[id * 2 + 1] !== qy)) {
+          while (id >= 0 && (keys[id * 2] !== lx || keys[id * 2 + 1] !== ly)) {
             t = (t + 1) & mask;
             id = slots[t];
           }
@@ -396,8 +417,8 @@ export function weldNear2(
           keys = doubled(keys);
           heads = doubled(heads);
         }
-        keys[cells * 2] = cx;
-        keys[cells * 2 + 1] = cy;
+        keys[cells * 2] = kx;
+        keys[cells * 2 + 1] = ky;
         heads[cells] = best;
         next[best] = -1;
         slots[s] = cells;
