@@ -436,6 +436,10 @@ exposeHook({
       hitRate: hitRate.value,
     };
   },
+  /** A copy of the last frame's touching pairs, flat (i, j, ...). */
+  pairs(): number[] {
+    return Array.from(pairs.subarray(0, 2 * pairCount));
+  },
   /** A copy of the first `n` balls' coordinates (x0, y0, x1, y1, ...). */
   positions(n = 32): number[] {
     return Array.from(positions.subarray(0, Math.min(positions.length, 2 * n)));

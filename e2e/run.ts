@@ -158,6 +158,41 @@ interface Figures {
   hitRate: number;
 }
 
+/**
+ * With bouncing off, the last frame's pairs were found on the positions the page
+ * holds between frames: they must be exactly the pairs closer than one diameter.
+ */
+async function checkPairs(page: Page, method: string): Promise<void> {
+  const state = await hook<{ positions: number[]; pairs: number[]; radius: number }>(
+    page,
+    '({ positions: h.positions(h.count), pairs: h.pairs(), radius: h.radius })',
+  );
+  const { positions, pairs, radius } = state;
+  const n = positions.length / 2;
+  const limit = (2 * radius) ** 2;
+  const expected = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = positions[2 * j] - positions[2 * i];
+      const dy = positions[2 * j + 1] - positions[2 * i + 1];
+      if (dx * dx + dy * dy <= limit) expected.add(i * n + j);
+    }
+  }
+  const found = new Set<number>();
+  for (let p = 0; p < pairs.length; p += 2) {
+    const i = Math.min(pairs[p], pairs[p + 1]);
+    const j = Math.max(pairs[p], pairs[p + 1]);
+    check(i !== j && !found.has(i * n + j), `particles: ${method} reported pair (${i}, ${j}) twice or with itself`);
+    found.add(i * n + j);
+  }
+  const missing = [...expected].filter((key) => !found.has(key));
+  const extra = [...found].filter((key) => !expected.has(key));
+  check(
+    missing.length === 0 && extra.length === 0 && expected.size > 0,
+    `particles: ${method} pairs differ from brute force over ${n} balls: ${missing.length} missing, ${extra.length} extra, ${expected.size} expected`,
+  );
+}
+
 async function testParticles(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/particles.html`);
   await checkAdvances(page, 'particles (PointGrid2D)');
@@ -178,9 +213,19 @@ async function testParticles(page: Page, origin: string): Promise<void> {
     Math.abs(figures.hitRate - Math.PI / 9) < 0.05,
     `particles: without bouncing the hit rate is ${figures.hitRate}, the articles' pi/9 is ${Math.PI / 9}`,
   );
-  await page.locator('#collide').check();
+  await checkPairs(page, 'PointGrid2D');
 
+  // SpatialHash2D's candidates are pairs of overlapping bounding boxes: pi/4 of them touch.
   await page.locator('input[name="method"][value="hash"]').check();
+  await waitForFrames(page, 40);
+  figures = await hook<Figures>(page, 'h.figures');
+  check(
+    Math.abs(figures.hitRate - Math.PI / 4) < 0.05,
+    `particles: SpatialHash2D hit rate without bouncing is ${figures.hitRate}, boxes predict pi/4 = ${Math.PI / 4}`,
+  );
+  await checkPairs(page, 'SpatialHash2D');
+
+  await page.locator('#collide').check();
   await checkAdvances(page, 'particles (SpatialHash2D)');
   await waitForFrames(page, 10);
   figures = await hook<Figures>(page, 'h.figures');
