@@ -15,7 +15,6 @@ import {
   type PointGridOptions,
   type PointPairVisitor,
   resolveOptions,
-  scatterPairs,
   VISIT,
 } from './pointgrid/common.js';
 import { Grid3D } from './pointgrid/grid3d.js';
@@ -191,7 +190,7 @@ export class PointGrid3D {
     checkDistance('radius', radius);
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
     const sink = this.sink;
-    sink.start(VISIT, 'PointGrid3D');
+    sink.start(VISIT, this.grid.sortedIndex, 'PointGrid3D');
     sink.visitor = visit;
     try {
       forEachPair3D(this.grid, sink, radius);
@@ -210,7 +209,7 @@ export class PointGrid3D {
   pairs(radius: number): Uint32Array {
     checkDistance('radius', radius);
     const sink = this.sink;
-    sink.start(COLLECT, 'PointGrid3D');
+    sink.start(COLLECT, this.grid.sortedIndex, 'PointGrid3D');
     try {
       forEachPair3D(this.grid, sink, radius);
       return sink.collected();
@@ -223,21 +222,21 @@ export class PointGrid3D {
    * Every point's neighbours within `radius` (itself excluded) in compressed
    * sparse row form, what an SPH solver consumes. Row i lists its neighbours
    * in no particular order. One pass over the half stencil collects the
-   * pairs and row lengths, a second pass over the pairs scatters them into
-   * rows; allocates the two returned arrays and a transient pair buffer (8
-   * bytes per pair).
+   * pairs, which are scattered into rows in cell order (cache-friendly) and
+   * the rows then copied to their original index; allocates the two returned
+   * arrays plus, transiently, the pairs and the cell-order rows (4 bytes per
+   * row entry each, never more than two of the three at once).
    *
    * @throws RangeError for a radius < 0 or NaN.
    */
   neighbors(radius: number): NeighborLists {
     checkDistance('radius', radius);
     const sink = this.sink;
-    sink.start(LINK, 'PointGrid3D');
-    const offsets = new Uint32Array(this.grid.points + 1);
-    sink.rowOffsets = offsets;
+    sink.start(LINK, this.grid.sortedIndex, 'PointGrid3D');
+    sink.rowOffsets = new Uint32Array(this.grid.points + 1);
     try {
       forEachPair3D(this.grid, sink, radius);
-      return scatterPairs(sink.buffer, sink.length, offsets, this.grid.scratch);
+      return sink.neighborLists(this.grid.points, this.grid.scratch);
     } finally {
       sink.finish();
     }

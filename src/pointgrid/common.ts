@@ -142,9 +142,9 @@ export function grownLength(current: number, needed: number): number {
 
 /** What a {@link PairSink} does with each pair: call the visitor. */
 export const VISIT = 0;
-/** ... append it to `buffer`. */
+/** ... append it, as original indices i < j, to `buffer`. */
 export const COLLECT = 1;
-/** ... append it and count both rows in `rowOffsets` (for neighbors()). */
+/** ... append it as sorted positions and count both rows in `rowOffsets` (for neighbors()). */
 export const LINK = 2;
 
 const EMPTY = new Uint32Array(0);
@@ -160,19 +160,22 @@ export class PairSink {
   busy = false;
   mode = VISIT;
   visitor: PointPairVisitor | undefined = undefined;
+  /** Original index of each sorted position (the grid's sortedIndex). */
+  order: Uint32Array = EMPTY;
   /** Flat pairs collected so far (COLLECT, LINK), `length` numbers used. */
   buffer = EMPTY;
   length = 0;
-  /** Row lengths at `rowOffsets[i + 1]` (LINK). */
+  /** Row lengths of sorted positions at `rowOffsets[s + 1]` (LINK). */
   rowOffsets = EMPTY;
   /** First buffer size of the next collecting search: the last one's result plus an eighth. */
   private guess = 64;
 
-  /** Starts a search; throws when one is already running. */
-  start(mode: number, owner: string): void {
+  /** Starts a search over a grid whose sorted positions map to `order`; throws when one is already running. */
+  start(mode: number, order: Uint32Array, owner: string): void {
     if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
     this.busy = true;
     this.mode = mode;
+    this.order = order;
     this.length = 0;
     if (mode !== VISIT) this.buffer = new Uint32Array(this.guess);
   }
@@ -182,17 +185,27 @@ export class PairSink {
     if (this.mode !== VISIT) this.guess = Math.max(64, this.length + (this.length >> 3));
     this.busy = false;
     this.visitor = undefined;
+    this.order = EMPTY;
     this.buffer = EMPTY;
     this.rowOffsets = EMPTY;
   }
 
-  /** Takes one pair of original indices, in either order. */
-  add(a: number, b: number, d2: number): void {
-    const i = Math.min(a, b);
-    const j = Math.max(a, b);
-    if (this.mode === VISIT) {
-      this.visitor!(i, j, d2);
-      return;
+  /** Takes one pair of sorted positions s and t. */
+  add(s: number, t: number, d2: number): void {
+    const mode = this.mode;
+    let a = s;
+    let b = t;
+    if (mode !== LINK) {
+      a = this.order[s];
+      b = this.order[t];
+      if (a > b) {
+        a = b;
+        b = this.order[s];
+      }
+      if (mode === VISIT) {
+        this.visitor!(a, b, d2);
+        return;
+      }
     }
     let buffer = this.buffer;
     const length = this.length;
@@ -201,13 +214,14 @@ export class PairSink {
       grown.set(buffer);
       this.buffer = buffer = grown;
     }
-    buffer[length] = i;
-    buffer[length + 1] = j;
+    buffer[length] = a;
+    buffer[length + 1] = b;
     this.length = length + 2;
-    if (this.mode === LINK) {
+    if (mode === LINK) {
+      // Sorted positions of a pair are close, so these counts stay in cache.
       const offsets = this.rowOffsets;
-      offsets[i + 1]++;
-      offsets[j + 1]++;
+      offsets[a + 1]++;
+      offsets[b + 1]++;
     }
   }
 
@@ -215,30 +229,40 @@ export class PairSink {
   collected(): Uint32Array {
     return this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
   }
-}
 
-/**
- * Turns pairs (flat i, j) and row lengths (in `offsets[i + 1]`) into CSR
- * rows: prefix sums into `offsets`, then each pair written into both rows.
- * `cursor` is scratch of at least `offsets.length - 1` entries.
- */
-export function scatterPairs(
-  pairs: Uint32Array,
-  length: number,
-  offsets: Uint32Array,
-  cursor: Uint32Array,
-): NeighborLists {
-  const n = offsets.length - 1;
-  for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
-  const indices = new Uint32Array(offsets[n]);
-  cursor.set(offsets.subarray(0, n));
-  for (let k = 0; k < length; k += 2) {
-    const i = pairs[k];
-    const j = pairs[k + 1];
-    indices[cursor[i]++] = j;
-    indices[cursor[j]++] = i;
+  /**
+   * CSR rows in original index order from a LINK search over `count` points,
+   * built in cell order first so that nearly every write lands near the last:
+   * pairs are scattered into rows of sorted positions, then each row is copied
+   * whole to where its original index puts it. `cursor` is scratch of at least
+   * `count` entries.
+   */
+  neighborLists(count: number, cursor: Uint32Array): NeighborLists {
+    const order = this.order;
+    const sortedOffsets = this.rowOffsets;
+    for (let s = 0; s < count; s++) sortedOffsets[s + 1] += sortedOffsets[s];
+    const total = sortedOffsets[count];
+    const rows = new Uint32Array(total);
+    cursor.set(sortedOffsets.subarray(0, count));
+    const pairs = this.buffer;
+    for (let k = 0; k < this.length; k += 2) {
+      const s = pairs[k];
+      const t = pairs[k + 1];
+      rows[cursor[s]++] = order[t];
+      rows[cursor[t]++] = order[s];
+    }
+    this.buffer = EMPTY; // the pairs can go before the result is allocated
+    const offsets = new Uint32Array(count + 1);
+    for (let s = 0; s < count; s++) offsets[order[s] + 1] = sortedOffsets[s + 1] - sortedOffsets[s];
+    for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
+    const indices = new Uint32Array(total);
+    for (let s = 0; s < count; s++) {
+      let to = offsets[order[s]];
+      const end = sortedOffsets[s + 1];
+      for (let from = sortedOffsets[s]; from < end; from++) indices[to++] = rows[from];
+    }
+    return { offsets, indices };
   }
-  return { offsets, indices };
 }
 
 /**

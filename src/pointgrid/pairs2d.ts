@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { grownLength, type PairSink, stencilReach } from './common.js';
+import { grownLength, type PairSink, stencilReach, VISIT } from './common.js';
 import type { Grid2D } from './grid2d.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
@@ -108,15 +108,26 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
-  const sortedIndex = g.sortedIndex;
+  // forEachPair calls the visitor straight from here: through the sink's
+  // mode checks it cost a third of the whole search.
+  const visitor = sink.mode === VISIT ? sink.visitor : undefined;
+  const order = sink.order;
   for (let s = start; s < end; s++) {
+    const i = order[s];
     const px = coords[2 * s];
     const py = coords[2 * s + 1];
     for (let t = s + 1; t < runEnd; t++) {
       const dx = coords[2 * t] - px;
       const dy = coords[2 * t + 1] - py;
       const d2 = dx * dx + dy * dy;
-      if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+      if (d2 <= r2) {
+        if (visitor === undefined) sink.add(s, t, d2);
+        else {
+          const j = order[t];
+          if (i < j) visitor(i, j, d2);
+          else visitor(j, i, d2);
+        }
+      }
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
@@ -124,7 +135,14 @@ function pairsFromCell(
         const dx = coords[2 * t] - px;
         const dy = coords[2 * t + 1] - py;
         const d2 = dx * dx + dy * dy;
-        if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+        if (d2 <= r2) {
+          if (visitor === undefined) sink.add(s, t, d2);
+          else {
+            const j = order[t];
+            if (i < j) visitor(i, j, d2);
+            else visitor(j, i, d2);
+          }
+        }
       }
     }
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { grownLength, type PairSink, stencilReach } from './common.js';
+import { grownLength, type PairSink, stencilReach, VISIT } from './common.js';
 import type { Grid3D } from './grid3d.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
@@ -138,8 +138,12 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
-  const sortedIndex = g.sortedIndex;
+  // forEachPair calls the visitor straight from here: through the sink's
+  // mode checks it cost a third of the whole search.
+  const visitor = sink.mode === VISIT ? sink.visitor : undefined;
+  const order = sink.order;
   for (let s = start; s < end; s++) {
+    const i = order[s];
     const px = coords[3 * s];
     const py = coords[3 * s + 1];
     const pz = coords[3 * s + 2];
@@ -148,7 +152,14 @@ function pairsFromCell(
       const dy = coords[3 * t + 1] - py;
       const dz = coords[3 * t + 2] - pz;
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+      if (d2 <= r2) {
+        if (visitor === undefined) sink.add(s, t, d2);
+        else {
+          const j = order[t];
+          if (i < j) visitor(i, j, d2);
+          else visitor(j, i, d2);
+        }
+      }
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
@@ -157,7 +168,14 @@ function pairsFromCell(
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
         const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 <= r2) sink.add(sortedIndex[s], sortedIndex[t], d2);
+        if (d2 <= r2) {
+          if (visitor === undefined) sink.add(s, t, d2);
+          else {
+            const j = order[t];
+            if (i < j) visitor(i, j, d2);
+            else visitor(j, i, d2);
+          }
+        }
       }
     }
   }
