@@ -82,7 +82,7 @@ export interface WeldMeshResult<P extends NumericArray> {
  * point are few because they are pairwise farther apart than the tolerance):
  * one cell lookup for a vertex with a representative within half the
  * tolerance in its own cell (most copies in a soup), else up to 8 in 3D (4 in
- * 2D). O(n) memory, about 60 to 90 bytes per 3D vertex while welding. The
+ * 2D). O(n) memory, about 70 to 100 bytes per 3D vertex while welding. The
  * input is never modified.
  *
  * @param positions vertex coordinates, `dimension` per vertex at `offset + i * stride`.
