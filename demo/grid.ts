@@ -281,7 +281,7 @@ let statsDirty = true;
 let tableDirty = true;
 
 function refreshStats(): void {
-  stats = measure(cellSize, queryRadius, 4000, 99);
+  stats = measure(cellSize, queryRadius, 2000, 99);
   statsDirty = false;
   setText(view.items, formatInteger(hash.size));
   setText(view.cells, formatInteger(hash.cellCount));
