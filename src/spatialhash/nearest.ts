@@ -39,17 +39,22 @@ const center = new Float64Array(3);
 const low = new Float64Array(3);
 const high = new Float64Array(3);
 
-/** Squared distance from `point` to box `b`: the exact float formula of queryRadius. */
+/** Squared distance from `point` to box `b`: the exact float formula of queryRadius (sum left to right). */
 function boxDistance2(boxes: Float64Array, b: number, dim: number): number {
-  let sum = 0;
-  for (let a = 0; a < dim; a++) {
-    const lo = boxes[b + a];
-    const hi = boxes[b + dim + a];
-    const p = point[a];
-    const d = lo > p ? lo - p : p > hi ? p - hi : 0;
-    sum += d * d;
+  if (dim === 2) {
+    const x = point[0];
+    const y = point[1];
+    const dx = boxes[b] > x ? boxes[b] - x : x > boxes[b + 2] ? x - boxes[b + 2] : 0;
+    const dy = boxes[b + 1] > y ? boxes[b + 1] - y : y > boxes[b + 3] ? y - boxes[b + 3] : 0;
+    return dx * dx + dy * dy;
   }
-  return sum;
+  const x = point[0];
+  const y = point[1];
+  const z = point[2];
+  const dx = boxes[b] > x ? boxes[b] - x : x > boxes[b + 3] ? x - boxes[b + 3] : 0;
+  const dy = boxes[b + 1] > y ? boxes[b + 1] - y : y > boxes[b + 4] ? y - boxes[b + 4] : 0;
+  const dz = boxes[b + 2] > z ? boxes[b + 2] - z : z > boxes[b + 5] ? z - boxes[b + 5] : 0;
+  return dx * dx + dy * dy + dz * dz;
 }
 
 /** Offers handle h at squared distance d2 to the heap of the k best. */
@@ -239,7 +244,8 @@ function searchCells<T>(hash: SpatialHashBase<T>, maxDistance: number): void {
     lookups = 0;
     for (;;) {
       const n = shell(hash, R, false);
-      if (n > occupied || lookups + n > 4 * occupied) break;
+      // Once rings would cost more lookups than there are occupied cells, scan those instead.
+      if (lookups + n > occupied) break;
       shell(hash, R, true);
       const gap = gapOutside(hash, R);
       if (gap === Number.POSITIVE_INFINITY) return;

@@ -34,75 +34,130 @@ function intersects(boxes: Float64Array, b1: number, b2: number, dim: number): b
 /** Implements `forEachPair` of both hashes. O(cells + sum over cells of entries^2 + overflow work). */
 export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
   if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
-  if (hash.dim === 2) cellPairs2(hash, visit);
-  else cellPairs3(hash, visit);
+  const scratch = takeScratch();
+  try {
+    if (hash.dim === 2) cellPairs2(hash, visit, scratch);
+    else cellPairs3(hash, visit, scratch);
+  } finally {
+    if (scratch === shared) sharedBusy = false;
+  }
   if (hash.overflowCount > 0) overflowPairs(hash, visit);
 }
 
-function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+/**
+ * Per-cell scratch: the handles, range minimums and boxes of one cell's items
+ * copied next to each other, so the O(n^2) pair loop reads contiguous memory
+ * instead of chasing the entry lists (a cache miss per step) n times over.
+ */
+class CellScratch {
+  handles = new Int32Array(64);
+  lows = new Float64Array(64 * 3);
+  boxes = new Float64Array(64 * 6);
+
+  reserve(n: number, dim: number): void {
+    if (n <= this.handles.length) return;
+    const size = Math.max(n, this.handles.length * 2);
+    this.handles = new Int32Array(size);
+    this.lows = new Float64Array(size * dim);
+    this.boxes = new Float64Array(size * dim * 2);
+  }
+}
+
+let shared: CellScratch | undefined;
+let sharedBusy = false;
+
+/** The shared scratch, or a fresh one when forEachPair is called from inside a visitor. */
+function takeScratch(): CellScratch {
+  if (sharedBusy) return new CellScratch();
+  sharedBusy = true;
+  shared ??= new CellScratch();
+  return shared;
+}
+
+function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch: CellScratch): void {
   const cells = hash.cells;
   const keys = cells.keys;
-  const head = cells.head;
   const entryNext = hash.entryNext;
   const entryHandle = hash.entryHandle;
   const ranges = hash.ranges;
   const boxes = hash.boxes;
   const items = hash.items;
   for (let id = 0; id < cells.idLimit; id++) {
-    if (cells.count[id] < 2) continue;
+    const n = cells.count[id];
+    if (n < 2) continue;
+    scratch.reserve(n, 2);
+    const hs = scratch.handles;
+    const lows = scratch.lows;
+    const bs = scratch.boxes;
+    let i = 0;
+    for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
+      const h = entryHandle[e];
+      const b = h * 4;
+      hs[i] = h;
+      lows[i * 2] = ranges[b];
+      lows[i * 2 + 1] = ranges[b + 1];
+      bs[i * 4] = boxes[b];
+      bs[i * 4 + 1] = boxes[b + 1];
+      bs[i * 4 + 2] = boxes[b + 2];
+      bs[i * 4 + 3] = boxes[b + 3];
+    }
     const kx = keys[id * 2];
     const ky = keys[id * 2 + 1];
-    for (let e1 = head[id]; e1 !== NONE; e1 = entryNext[e1]) {
-      const h1 = entryHandle[e1];
-      const b1 = h1 * 4;
-      const x0 = ranges[b1];
-      const y0 = ranges[b1 + 1];
-      for (let e2 = entryNext[e1]; e2 !== NONE; e2 = entryNext[e2]) {
-        const h2 = entryHandle[e2];
-        const b2 = h2 * 4;
+    for (let p = 0; p < n; p++) {
+      const x0 = lows[p * 2];
+      const y0 = lows[p * 2 + 1];
+      const minX = bs[p * 4];
+      const minY = bs[p * 4 + 1];
+      const maxX = bs[p * 4 + 2];
+      const maxY = bs[p * 4 + 3];
+      for (let q = p + 1; q < n; q++) {
         // Only in the pair's lowest shared cell.
-        if (Math.max(x0, ranges[b2]) !== kx || Math.max(y0, ranges[b2 + 1]) !== ky) continue;
-        if (pairHit2(boxes, b1, b2)) visit(items[h1] as T, items[h2] as T);
+        if (Math.max(x0, lows[q * 2]) !== kx || Math.max(y0, lows[q * 2 + 1]) !== ky) continue;
+        const b = q * 4;
+        if (minX <= bs[b + 2] && bs[b] <= maxX && minY <= bs[b + 3] && bs[b + 1] <= maxY) {
+          visit(items[hs[p]] as T, items[hs[q]] as T);
+        }
       }
     }
   }
 }
 
-function pairHit2(boxes: Float64Array, b1: number, b2: number): boolean {
-  return (
-    boxes[b1] <= boxes[b2 + 2] &&
-    boxes[b2] <= boxes[b1 + 2] &&
-    boxes[b1 + 1] <= boxes[b2 + 3] &&
-    boxes[b2 + 1] <= boxes[b1 + 3]
-  );
-}
-
-function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch: CellScratch): void {
   const cells = hash.cells;
   const keys = cells.keys;
-  const head = cells.head;
   const entryNext = hash.entryNext;
   const entryHandle = hash.entryHandle;
   const ranges = hash.ranges;
   const boxes = hash.boxes;
   const items = hash.items;
   for (let id = 0; id < cells.idLimit; id++) {
-    if (cells.count[id] < 2) continue;
+    const n = cells.count[id];
+    if (n < 2) continue;
+    scratch.reserve(n, 3);
+    const hs = scratch.handles;
+    const lows = scratch.lows;
+    const bs = scratch.boxes;
+    let i = 0;
+    for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
+      const h = entryHandle[e];
+      const b = h * 6;
+      hs[i] = h;
+      for (let a = 0; a < 3; a++) lows[i * 3 + a] = ranges[b + a];
+      for (let a = 0; a < 6; a++) bs[i * 6 + a] = boxes[b + a];
+    }
     const kx = keys[id * 3];
     const ky = keys[id * 3 + 1];
     const kz = keys[id * 3 + 2];
-    for (let e1 = head[id]; e1 !== NONE; e1 = entryNext[e1]) {
-      const h1 = entryHandle[e1];
-      const b1 = h1 * 6;
-      const x0 = ranges[b1];
-      const y0 = ranges[b1 + 1];
-      const z0 = ranges[b1 + 2];
-      for (let e2 = entryNext[e1]; e2 !== NONE; e2 = entryNext[e2]) {
-        const h2 = entryHandle[e2];
-        const b2 = h2 * 6;
-        if (Math.max(x0, ranges[b2]) !== kx || Math.max(y0, ranges[b2 + 1]) !== ky) continue;
-        if (Math.max(z0, ranges[b2 + 2]) !== kz) continue;
-        if (intersects(boxes, b1, b2, 3)) visit(items[h1] as T, items[h2] as T);
+    for (let p = 0; p < n; p++) {
+      const x0 = lows[p * 3];
+      const y0 = lows[p * 3 + 1];
+      const z0 = lows[p * 3 + 2];
+      const b1 = p * 6;
+      for (let q = p + 1; q < n; q++) {
+        const l = q * 3;
+        if (Math.max(x0, lows[l]) !== kx || Math.max(y0, lows[l + 1]) !== ky) continue;
+        if (Math.max(z0, lows[l + 2]) !== kz) continue;
+        if (intersects(bs, b1, q * 6, 3)) visit(items[hs[p]] as T, items[hs[q]] as T);
       }
     }
   }

@@ -448,8 +448,9 @@ function castRay<T>(hash: SpatialHashBase<T>, walker: RayWalker, maxDistance: nu
       const entryNext = hash.entryNext;
       const entryHandle = hash.entryHandle;
       // A ray crossing many more cells than there are items (sparse data, far
-      // apart) stops walking and tests the remaining items directly instead.
-      let budget = hash.size + 64;
+      // apart) stops walking and tests the remaining items directly instead. A
+      // step costs about as much as eight slab tests, hence the budget.
+      let budget = 16 + (hash.size >> 3);
       while (walker.next()) {
         // An item is met at the latest in the cell the ray is in where it
         // enters the item's box, so no later cell can hold a nearer hit.
