@@ -10,7 +10,7 @@
 import { quadtree } from 'd3-quadtree';
 import RBush from 'rbush';
 import { SpatialHash2D } from '../src/index.js';
-import { type Contender, measure, random, timingTable } from './harness.js';
+import { type Contender, fingerprint, measure, random, timingTable } from './harness.js';
 
 const OURS = 'SpatialHash2D';
 const WORLD = 10000;
@@ -78,11 +78,7 @@ function makeStream(length: number, seed: number): Stream {
   return { ops, ids, xs, ys, idCount: px.length, queries };
 }
 
-function fingerprint(count: number, sum: number): number {
-  return count * 4294967296 + (sum >>> 0);
-}
-
-function runSpatialHash(s: Stream): number {
+function runSpatialHash(s: Stream): bigint {
   const hash = new SpatialHash2D<number>({ cellSize: 64 });
   const { ops, ids, xs, ys } = s;
   for (let k = 0; k < ops.length; k++) {
@@ -111,7 +107,7 @@ interface Item {
   id: number;
 }
 
-function runRbush(s: Stream): number {
+function runRbush(s: Stream): bigint {
   const tree = new RBush<Item>();
   const items: Item[] = new Array(s.idCount);
   const { ops, ids, xs, ys } = s;
@@ -157,7 +153,7 @@ interface Datum {
   id: number;
 }
 
-function runD3Quadtree(s: Stream): number {
+function runD3Quadtree(s: Stream): bigint {
   const tree = quadtree<Datum>()
     .x((d) => d.x)
     .y((d) => d.y);

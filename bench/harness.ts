@@ -52,8 +52,8 @@ export function shuffle(order: Uint32Array, rand: () => number): Uint32Array {
 export const sink = { value: 0 };
 
 /** Adds a run's answer to the sink. */
-export function consume(x: number): void {
-  sink.value = (sink.value + x) % 1e15;
+export function consume(x: number | bigint): void {
+  sink.value = (sink.value + Number(BigInt.asUintN(48, BigInt(x)))) % 1e15;
 }
 
 let gcFunction: (() => void) | undefined;
@@ -75,45 +75,41 @@ export function gc(): void {
   gcFunction();
 }
 
-/** Order-independent fingerprint of a set of (i, j) answers: count plus a sum of products. */
-export class Checksum {
-  count = 0;
-  sum = 0;
-  /** Adds pair (i, j) of non-negative integer ids. */
-  add(i: number, j: number): void {
-    this.count++;
-    this.sum = (this.sum + Math.imul(i + 1, j + 1)) | 0;
-  }
-  reset(): void {
-    this.count = 0;
-    this.sum = 0;
-  }
-  /** One number standing for the whole answer (count in the high part). */
-  get value(): number {
-    return this.count * 4294967296 + (this.sum >>> 0);
-  }
+/**
+ * Order-independent fingerprint of a set of (i, j) answers: the count in the
+ * high bits, the sum of (i + 1) * (j + 1) modulo 2^32 in the low 32. A
+ * bigint, because counts reach tens of millions and a double would round
+ * the sum away.
+ */
+export function fingerprint(count: number, sum: number): bigint {
+  return (BigInt(count) << 32n) | BigInt(sum >>> 0);
+}
+
+/** The count part of a {@link fingerprint}. */
+export function answerCount(answer: bigint): number {
+  return Number(answer >> 32n);
 }
 
 /** Harness fingerprint of CSR rows: count and sum of (i + 1) * (j + 1). */
-export function csrFingerprint(csr: { offsets: Uint32Array; indices: Uint32Array }): number {
+export function csrFingerprint(csr: { offsets: Uint32Array; indices: Uint32Array }): bigint {
   const { offsets, indices } = csr;
   const n = offsets.length - 1;
   let sum = 0;
   for (let i = 0; i < n; i++) {
     for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
   }
-  return offsets[n] * 4294967296 + (sum >>> 0);
+  return fingerprint(offsets[n], sum);
 }
 
-/** Splits a {@link Checksum.value} back into its readable parts. */
-export function describeAnswer(value: number): string {
-  return `${Math.floor(value / 4294967296)} results, sum ${value % 4294967296}`;
+/** A {@link fingerprint} in words, for error messages. */
+export function describeAnswer(answer: bigint): string {
+  return `${answerCount(answer)} results, sum ${answer & 0xffffffffn}`;
 }
 
-/** One thing to time. `run` does the whole job once and returns its answer fingerprint. */
+/** One thing to time. `run` does the whole job once and returns its answer's {@link fingerprint}. */
 export interface Contender {
   name: string;
-  run: () => number;
+  run: () => bigint;
   /**
    * For contenders timed elsewhere (the C floor runs in its own process): the
    * duration of the last `run` in ms, used instead of the wall clock here.
@@ -129,7 +125,7 @@ export interface Timing {
   times: number[];
   median: number;
   min: number;
-  answer: number;
+  answer: bigint;
 }
 
 /** Median of a list of numbers (mean of the middle two for even lengths). */
@@ -168,7 +164,7 @@ export interface MeasureOptions {
  * run's answer is checked again.
  */
 export function measure(label: string, contenders: readonly Contender[], options: MeasureOptions): Timing[] {
-  const answers: number[] = [];
+  const answers: bigint[] = [];
   const checkMs: number[] = [];
   for (const c of contenders) {
     gc();

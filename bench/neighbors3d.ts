@@ -8,7 +8,7 @@
 import { octree } from 'd3-octree';
 import { PointGrid3D } from '../src/index.js';
 import { jitteredLattice3D, sizeLabel } from './data.js';
-import { type Contender, csrFingerprint, measure, timingTable } from './harness.js';
+import { answerCount, type Contender, csrFingerprint, measure, timingTable } from './harness.js';
 import { type Csr, neighbors002 } from './peers/article002.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { probeThing, thingNote } from './peers/thing.js';
@@ -96,7 +96,7 @@ export function neighbors3d(quick: boolean): string {
     if (floor) contenders.push(floor);
     console.log(`  lattice ${sizeLabel(n)}: ${contenders.length} contenders`);
     const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
-    const links = Math.floor(timings[0].answer / 4294967296);
+    const links = answerCount(timings[0].answer);
     parts.push(
       `### ${sizeLabel(n)} points (${(links / n).toFixed(1)} neighbours per point on average)`,
       timingTable(timings, OURS),

@@ -8,19 +8,15 @@
  */
 import { PointGrid2D } from '../src/index.js';
 import { clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
-import { type Contender, consume, measure, timingTable } from './harness.js';
+import { answerCount, type Contender, consume, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { d3QuadtreeVisit, flatbushSearch, kdbushWithin, kdbushWithinInto, rbushSearch } from './peers/points2d.js';
 import { probeThing, thingNote } from './peers/thing.js';
 
 const OURS = 'PointGrid2D.withinInto';
 
-function fingerprint(count: number, sum: number): number {
-  return count * 4294967296 + (sum >>> 0);
-}
-
 /** PointGrid2D `within`, reusing one output array across queries. */
-function gridWithin(pos: Float64Array, radius: number): number {
+function gridWithin(pos: Float64Array, radius: number): bigint {
   const grid = new PointGrid2D(pos, { cellSize: radius });
   const n = pos.length / 2;
   const out: number[] = [];
@@ -35,7 +31,7 @@ function gridWithin(pos: Float64Array, radius: number): number {
 }
 
 /** PointGrid2D `withinInto` with one preallocated Uint32Array. */
-function gridWithinInto(pos: Float64Array, radius: number): number {
+function gridWithinInto(pos: Float64Array, radius: number): bigint {
   const grid = new PointGrid2D(pos, { cellSize: radius });
   const n = pos.length / 2;
   const out = new Uint32Array(n);
@@ -82,7 +78,7 @@ function flatbushNote(radius: number): string {
  * stencil, each pair tested once). Rows exclude the point itself, so the
  * self pairs are added to the fingerprint to compare with the queries.
  */
-function gridNeighbors(pos: Float64Array, radius: number): number {
+function gridNeighbors(pos: Float64Array, radius: number): bigint {
   const { offsets, indices } = new PointGrid2D(pos, { cellSize: radius }).neighbors(radius);
   const n = pos.length / 2;
   let sum = 0;
@@ -124,7 +120,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
     if (floor) contenders.push(floor);
     console.log(`  ${kind} ${sizeLabel(n)}: ${contenders.length} contenders`);
     const timings = measure(`${kind} ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
-    const results = timings[0].answer / 4294967296;
+    const results = answerCount(timings[0].answer);
     parts.push(
       `### ${sizeLabel(n)} points (${(Math.floor(results) / n).toFixed(1)} results per query on average)`,
       timingTable(timings, OURS),

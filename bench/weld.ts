@@ -68,14 +68,14 @@ export function weldBench(quick: boolean): string {
       run() {
         const result = weldMesh(soup, undefined, TOLERANCE);
         outputs.set(OURS, result.positions);
-        return result.count;
+        return BigInt(result.count);
       },
     },
     {
       name: 'weld (remap only)',
       run() {
         const result = weld(soup, TOLERANCE);
-        return result.count;
+        return BigInt(result.count);
       },
     },
     {
@@ -88,13 +88,13 @@ export function weldBench(quick: boolean): string {
         const merged = mergeVertices(geometry, TOLERANCE);
         const position = merged.getAttribute('position');
         outputs.set('three mergeVertices', position.array as Float32Array);
-        return position.count;
+        return BigInt(position.count);
       },
     },
   ];
   console.log(`  weld: ${vertices} vertices`);
   const timings = measure('weld', contenders, { reps: 5, slowMs: 3000, slowReps: 3 });
-  if (timings[0].answer !== distinct) {
+  if (timings[0].answer !== BigInt(distinct)) {
     throw new Error(`weld: weldMesh left ${timings[0].answer} vertices where the soup has ${distinct} distinct ones`);
   }
   const missed = new Map<string, number>();
@@ -105,7 +105,10 @@ export function weldBench(quick: boolean): string {
     `${vertices.toLocaleString('en-US')} vertices (${(vertices / 3).toLocaleString('en-US')} triangles of a torus, ${distinct.toLocaleString('en-US')} distinct vertices, copies jittered by up to 0.2 x tolerance per axis), Float32Array, tolerance ${TOLERANCE}. weldMesh returns welded positions + index buffer, weld only the remap; mergeVertices gets a BufferGeometry over the same array. "Missed pairs": output vertices still within tolerance of each other (article-002 hash over the output, not this library).`,
     timingTable(timings, OURS, {
       header: ['vertices out', 'missed pairs'],
-      cells: (t) => [t.answer.toLocaleString('en-US'), (missed.get(t.name) ?? Number.NaN).toLocaleString('en-US')],
+      cells: (t) => [
+        Number(t.answer).toLocaleString('en-US'),
+        (missed.get(t.name) ?? Number.NaN).toLocaleString('en-US'),
+      ],
     }),
   ].join('\n\n');
 }

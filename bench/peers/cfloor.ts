@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Contender } from '../harness.js';
+import { type Contender, fingerprint } from '../harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = join(here, '..', 'c', 'grid.c');
@@ -78,7 +78,7 @@ export function cFloor(mode: 'within2' | 'csr3', file: string, radius: number): 
       if (result.status !== 0) throw new Error(`C floor failed: ${result.stderr || result.error?.message}`);
       const [time, count, sum] = result.stdout.trim().split(/\s+/).map(Number);
       last = time;
-      return count * 4294967296 + sum;
+      return fingerprint(count, sum);
     },
     lastMs: () => last,
   };

@@ -11,10 +11,7 @@ import { quadtree } from 'd3-quadtree';
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import RBush from 'rbush';
-
-function fingerprint(count: number, sum: number): number {
-  return count * 4294967296 + (sum >>> 0);
-}
+import { fingerprint } from '../harness.js';
 
 function buildKdbush(pos: Float64Array): KDBush {
   const n = pos.length / 2;
@@ -25,7 +22,7 @@ function buildKdbush(pos: Float64Array): KDBush {
 }
 
 /** kdbush `within`, which returns a fresh array per query. */
-export function kdbushWithin(pos: Float64Array, radius: number): number {
+export function kdbushWithin(pos: Float64Array, radius: number): bigint {
   const index = buildKdbush(pos);
   const n = pos.length / 2;
   let count = 0;
@@ -39,7 +36,7 @@ export function kdbushWithin(pos: Float64Array, radius: number): number {
 }
 
 /** kdbush `withinInto` with one preallocated Uint32Array (no allocation per query). */
-export function kdbushWithinInto(pos: Float64Array, radius: number): number {
+export function kdbushWithinInto(pos: Float64Array, radius: number): bigint {
   const index = buildKdbush(pos);
   const n = pos.length / 2;
   const out = new Uint32Array(n);
@@ -54,7 +51,7 @@ export function kdbushWithinInto(pos: Float64Array, radius: number): number {
 }
 
 /** flatbush: points as zero-size boxes, a box search per point, then the distance filter. */
-export function flatbushSearch(pos: Float64Array, radius: number): number {
+export function flatbushSearch(pos: Float64Array, radius: number): bigint {
   const n = pos.length / 2;
   const index = new Flatbush(n);
   for (let i = 0; i < n; i++) index.add(pos[2 * i], pos[2 * i + 1], pos[2 * i], pos[2 * i + 1]);
@@ -87,7 +84,7 @@ interface RBushPoint {
 }
 
 /** rbush: bulk-loaded zero-size boxes, a box search per point, then the distance filter. */
-export function rbushSearch(pos: Float64Array, radius: number): number {
+export function rbushSearch(pos: Float64Array, radius: number): bigint {
   const n = pos.length / 2;
   const items: RBushPoint[] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -122,7 +119,7 @@ export function rbushSearch(pos: Float64Array, radius: number): number {
 }
 
 /** d3-quadtree: `addAll` of point ids, then a pruned `visit` per point (d3 has no radius query of its own). */
-export function d3QuadtreeVisit(pos: Float64Array, radius: number): number {
+export function d3QuadtreeVisit(pos: Float64Array, radius: number): bigint {
   const n = pos.length / 2;
   const ids = new Array<number>(n);
   for (let i = 0; i < n; i++) ids[i] = i;
