@@ -40,6 +40,7 @@ const view = {
   simulated: byId('simulated'),
   searchMs: byId('search-ms'),
   candidates: byId('candidates'),
+  allPairs: byId('all-pairs'),
   hits: byId('hits'),
   hitRate: byId('hit-rate'),
   otherMs: byId('other-ms'),
@@ -364,6 +365,7 @@ function showFigures(): void {
   setText(view.simulated, formatInteger(count));
   setText(view.searchMs, `${formatFixed(searchMs.value, 2)} ms`);
   setText(view.candidates, formatInteger(candidateCount));
+  setText(view.allPairs, formatInteger((count * (count - 1)) / 2));
   setText(view.hits, formatInteger(pairCount));
   setText(view.hitRate, candidateCount > 0 ? `${formatFixed(hitRate.value * 100, 1)} %` : '–');
   setText(view.otherMs, `${formatFixed(otherMs.value, 2)} ms`);
