@@ -87,6 +87,31 @@ describe('PointGrid2D edge cases', () => {
     expect(grid.nearest(1e-170, 0, 3, 0)).toEqual([0, 1, 2]);
   });
 
+  it('grows its hash table while counting: thousands of sparse cells, then more on rebuild', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    const make = (count: number) => Float64Array.from({ length: 2 * count }, () => random() * 60);
+    const first = make(1500);
+    const grid = new PointGrid2D(first, { cellSize: 0.5, maxDenseCells: 0 });
+    expect(grid.layout).toBe('hashed');
+    grid.validate();
+    const check = (positions: Float64Array) => {
+      const oracle = new PointOracle(
+        Array.from({ length: positions.length / 2 }, (_, i) => [...positions.subarray(2 * i, 2 * i + 2)]),
+      );
+      expect(grid.pairs(0.5).length / 2).toBe(oracle.pairs(0.5).length);
+      expect(grid.nearest(7.5, 7.5, 3)).toEqual(oracle.nearest([7.5, 7.5], 3, Number.POSITIVE_INFINITY));
+    };
+    check(first);
+    const second = make(4000);
+    grid.rebuild(second);
+    grid.validate();
+    check(second);
+  });
+
   it('keeps far-away coordinates exact (|x| = 1e12, cellSize 1)', () => {
     const points = [1e12, 1e12, 1e12 + 1, 1e12, -1e12, 5, -1e12 + 0.5, 5.5, 0, 0];
     const grid = new PointGrid2D(points, { cellSize: 1 });

@@ -116,9 +116,9 @@ export class Grid2D {
       }
     } else {
       cells = 0;
-      const slots = this.slots;
-      const mask = this.slotMask;
-      const keys = this.cellKeys;
+      let slots = this.slots;
+      let mask = this.slotMask;
+      let keys: Float64Array = this.cellKeys;
       slots.fill(-1);
       for (let i = 0, p = offset; i < n; i++, p += stride) {
         const cx = Math.floor((positions[p] - originX) / width);
@@ -129,10 +129,17 @@ export class Grid2D {
           id = slots[s];
           if (id < 0) {
             id = cells++;
-            slots[s] = id;
+            if (2 * cells > keys.length) keys = this.growKeys(2 * cells);
             keys[2 * id] = cx;
             keys[2 * id + 1] = cy;
             cellStart[id] = 0;
+            slots[s] = id;
+            if (2 * cells > slots.length) {
+              // Keep the load factor at most 1/2: double and re-place every cell so far.
+              this.growSlots(cells);
+              slots = this.slots;
+              mask = this.slotMask;
+            }
             break;
           }
           if (keys[2 * id] === cx && keys[2 * id + 1] === cy) break;
@@ -228,15 +235,36 @@ export class Grid2D {
     }
     if (this.cellStart.length < cells + 1)
       this.cellStart = new Int32Array(grownLength(this.cellStart.length, cells + 1));
-    if (hashed) {
-      if (this.cellKeys.length < 2 * n) this.cellKeys = new Float64Array(grownLength(this.cellKeys.length, 2 * n));
-      // Load factor at most 1/2 with every point in its own cell.
-      const slotCount = nextPowerOfTwo(Math.max(16, 2 * n));
-      if (this.slots.length < slotCount) {
-        this.slots = new Int32Array(slotCount);
-        this.slotMask = slotCount - 1;
-      }
+    if (hashed && this.slots.length === 0) {
+      // A first guess of a quarter as many cells as points; the table and the
+      // keys grow while counting, so sparse points cost what they use.
+      const guess = Math.max(64, n >> 2);
+      this.cellKeys = new Float64Array(2 * guess);
+      this.slots = new Int32Array(nextPowerOfTwo(2 * guess));
+      this.slotMask = this.slots.length - 1;
     }
+  }
+
+  /** Grows the cell keys to at least `needed` numbers (doubling), keeping what they hold. */
+  private growKeys(needed: number): Float64Array {
+    const keys = new Float64Array(Math.max(needed, 2 * this.cellKeys.length));
+    keys.set(this.cellKeys);
+    this.cellKeys = keys;
+    return keys;
+  }
+
+  /** Doubles the slot table and re-places cells 0..cells-1 by their keys. */
+  private growSlots(cells: number): void {
+    const slots = new Int32Array(2 * this.slots.length).fill(-1);
+    const mask = slots.length - 1;
+    const keys = this.cellKeys;
+    for (let id = 0; id < cells; id++) {
+      let s = hashCell2(keys[2 * id], keys[2 * id + 1]) & mask;
+      while (slots[s] >= 0) s = (s + 1) & mask;
+      slots[s] = id;
+    }
+    this.slots = slots;
+    this.slotMask = mask;
   }
 
   /** Id of the occupied hashed cell (cx, cy), or -1. */
