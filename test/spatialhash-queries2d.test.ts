@@ -135,6 +135,13 @@ describe('SpatialHash2D rays: cases', () => {
     expect(three.slice(1).sort()).toEqual(['east', 'west']);
   });
 
+  it('walks from an origin so far away that its start point rounds across many cells', () => {
+    const hash = new SpatialHash2D<string>({ cellSize: 1 });
+    for (let x = -5; x <= 5; x++) hash.insert(`p${x}`, x, 0.5);
+    for (const ox of [-1e300, -1e17, -1e9]) expect(hash.raycastAll(ox, 0.5, 1, 0)).toHaveLength(11);
+    expect(hash.raycastAll(1e300, 0.5, -1, 0)).toHaveLength(11);
+  });
+
   it('considers overflow items and items beyond the last cell index', () => {
     const hash = new SpatialHash2D<string>({ cellSize: 1, maxCellsPerItem: 4 });
     hash.insert('wall', 10, -100, 11, 100);

@@ -247,6 +247,8 @@ function searchCells<T>(hash: SpatialHashBase<T>, maxDistance: number): void {
       // Once rings would cost more lookups than there are occupied cells, scan those instead.
       if (lookups + n > occupied) break;
       shell(hash, R, true);
+      // A ring that lies outside the stored cells still counts, so the loop always ends.
+      if (n === 0) lookups++;
       const gap = gapOutside(hash, R);
       if (gap === Number.POSITIVE_INFINITY) return;
       // Margin: d2 <= r2 is decided in squares, whose rounding is relative.

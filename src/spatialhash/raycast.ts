@@ -199,11 +199,12 @@ export class RayWalker {
       if (c > high[a]) c = high[a];
       this.step[a] = da > 0 ? 1 : da < 0 ? -1 : 0;
       if (tStart > 0 && da !== 0) {
-        // The clipped start point was rounded: back up while the cell would be
-        // entered after tStart, so no cell between tStart and it is skipped.
-        for (let i = 0; i < 4 && (da > 0 ? c > low[a] : c < high[a]); i++) {
+        // The clipped start point was rounded (badly, for an origin far away):
+        // back up while the cell is not entered before tStart, so no cell the
+        // ray reaches at tStart is skipped.
+        for (let i = 0; i < 64 && (da > 0 ? c > low[a] : c < high[a]); i++) {
           const entry = da > 0 ? cellStart(c, cellSize) : cellStart(c + 1, cellSize);
-          if ((entry - oa) / da <= tStart) break;
+          if ((entry - oa) / da < tStart) break;
           c -= this.step[a];
         }
       }
