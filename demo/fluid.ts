@@ -100,13 +100,13 @@ function draw(): void {
     [3, 7],
   ];
   g.lineWidth = 1;
-  g.strokeStyle = 'rgba(150, 175, 210, 0.35)';
-  g.beginPath();
+  const tank = new Path2D();
   for (const [a, b] of edges) {
-    g.moveTo(corners[a][0], corners[a][1]);
-    g.lineTo(corners[b][0], corners[b][1]);
+    tank.moveTo(corners[a][0], corners[a][1]);
+    tank.lineTo(corners[b][0], corners[b][1]);
   }
-  g.stroke();
+  g.strokeStyle = 'rgba(150, 175, 210, 0.35)';
+  g.stroke(tank);
 
   const n = fluid.count;
   if (screenX.length !== n) {
@@ -146,6 +146,9 @@ function draw(): void {
       g.fill();
     }
   }
+  // The glass again, faintly, over the fluid: the front edges read as in front.
+  g.strokeStyle = 'rgba(190, 210, 235, 0.22)';
+  g.stroke(tank);
 }
 
 function speedBand(v: Float32Array, i: number): number {
