@@ -33,6 +33,8 @@ export class Fluid {
   tilt = 0;
 
   private readonly previous: Float32Array;
+  /** Positions as the last neighbour search saw them (relaxation moves them right after), for checking its pairs. */
+  private readonly searched: Float32Array;
   private readonly density: Float32Array;
   private readonly nearDensity: Float32Array;
   private readonly grid: PointGrid3D;
@@ -50,6 +52,7 @@ export class Fluid {
     this.positions = new Float32Array(count * 3);
     this.velocities = new Float32Array(count * 3);
     this.previous = new Float32Array(count * 3);
+    this.searched = new Float32Array(count * 3);
     this.density = new Float32Array(count);
     this.nearDensity = new Float32Array(count);
     // A dam: a block of fluid against the left wall, released at once.
@@ -118,6 +121,11 @@ export class Fluid {
     }
   }
 
+  /** Copies of the last search's input positions (x, y, z, ...) and its pairs (i, j, ...). */
+  lastSearch(): { positions: number[]; pairs: number[] } {
+    return { positions: Array.from(this.searched), pairs: Array.from(this.pairs.subarray(0, 2 * this.pairCount)) };
+  }
+
   /** One frame: gravity, prediction, neighbour search, density relaxation, walls. */
   step(time: number): void {
     const { count, positions, velocities, previous, density, nearDensity } = this;
@@ -136,6 +144,7 @@ export class Fluid {
       positions[3 * i + 2] += velocities[3 * i + 2];
     }
     this.findPairs();
+    this.searched.set(positions);
     this.accumulateDensity();
     const stiffness = 0.006;
     const nearStiffness = 0.02;

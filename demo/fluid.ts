@@ -197,6 +197,13 @@ exposeHook({
   get pairs() {
     return fluid.pairCount;
   },
+  get radius() {
+    return fluid.radius;
+  },
+  /** The last step's neighbour search: its input positions and the pairs PointGrid3D reported. */
+  lastSearch() {
+    return fluid.lastSearch();
+  },
   /** A copy of the first `n` particles' coordinates (x, y, z, ...). */
   positions(n = 32): number[] {
     return Array.from(fluid.positions.subarray(0, Math.min(fluid.positions.length, 3 * n)));

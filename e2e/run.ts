@@ -501,8 +501,44 @@ async function testFluid(page: Page, origin: string): Promise<void> {
   await checkAdvances(page, 'fluid');
   // Let the dam break before the screenshot.
   await waitForFrames(page, 120);
-  const pairs = await hook<number>(page, 'h.pairs');
-  check(pairs > 0, 'fluid: PointGrid3D found no neighbour pairs');
+  // PointGrid3D's pairs of the last step equal brute force over the positions it searched.
+  const search = await hook<{ positions: number[]; pairs: number[]; radius: number }>(
+    page,
+    '({ ...h.lastSearch(), radius: h.radius })',
+  );
+  const { positions, pairs, radius } = search;
+  const n = positions.length / 3;
+  const r2 = radius * radius;
+  const found = new Set<number>();
+  for (let p = 0; p < pairs.length; p += 2) {
+    const i = Math.min(pairs[p], pairs[p + 1]);
+    const j = Math.max(pairs[p], pairs[p + 1]);
+    check(i !== j && !found.has(i * n + j), `fluid: PointGrid3D reported pair (${i}, ${j}) twice or with itself`);
+    found.add(i * n + j);
+  }
+  let expected = 0;
+  let missing = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = positions[3 * j] - positions[3 * i];
+      const dy = positions[3 * j + 1] - positions[3 * i + 1];
+      const dz = positions[3 * j + 2] - positions[3 * i + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      // A pair within rounding of the radius may fall either way.
+      if (Math.abs(d2 - r2) <= 1e-9 * r2) {
+        found.delete(i * n + j);
+        continue;
+      }
+      if (d2 < r2) {
+        expected++;
+        if (!found.delete(i * n + j)) missing++;
+      }
+    }
+  }
+  check(
+    expected > 0 && missing === 0 && found.size === 0,
+    `fluid: PointGrid3D pairs differ from brute force over ${n} particles: ${missing} missing, ${found.size} extra, ${expected} expected`,
+  );
   await page.screenshot({ path: join(outputDir, 'fluid.png') });
 }
 
