@@ -9,7 +9,7 @@
  */
 import { hashCell2, nextPowerOfTwo } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
-import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap } from './common.js';
+import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap, SMALL_CELL, sortCellsByX } from './common.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link Grid2D.build}. */
 export class Grid2D {
@@ -159,7 +159,7 @@ export class Grid2D {
       cellStart[c] = sum;
     }
     cellStart[cells] = n;
-    // Filling from the last point keeps each cell in ascending index order.
+    // Filling from the last point keeps each cell in ascending index order (then sorted by x).
     const coords = this.coords;
     const sortedIndex = this.sortedIndex;
     for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
@@ -168,6 +168,32 @@ export class Grid2D {
       coords[2 * s] = positions[p];
       coords[2 * s + 1] = positions[p + 1];
     }
+    // Sort each cell by x, ties by index (see sortCellsByX): insertion sort
+    // with the moving point held in locals for the usual handful.
+    for (let c = 0; c < cells; c++) {
+      const start = cellStart[c];
+      const end = cellStart[c + 1];
+      if (end - start < 2 || end - start > SMALL_CELL) continue;
+      for (let s = start + 1; s < end; s++) {
+        const x = coords[2 * s];
+        const y = coords[2 * s + 1];
+        const index = sortedIndex[s];
+        let t = s;
+        for (; t > start; t--) {
+          const px = coords[2 * t - 2];
+          if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
+          coords[2 * t] = px;
+          coords[2 * t + 1] = coords[2 * t - 1];
+          sortedIndex[t] = sortedIndex[t - 1];
+        }
+        if (t !== s) {
+          coords[2 * t] = x;
+          coords[2 * t + 1] = y;
+          sortedIndex[t] = index;
+        }
+      }
+    }
+    sortCellsByX(coords, sortedIndex, cellStart, cells, 2);
   }
 
   /**
@@ -209,7 +235,11 @@ export class Grid2D {
         const i = this.sortedIndex[s];
         if (i >= n || seen[i] === 1) fail(`point ${i} is missing or listed twice`);
         seen[i] = 1;
-        if (s > start && this.sortedIndex[s - 1] > i) fail(`cell ${c} is not in ascending index order`);
+        if (s > start) {
+          const previous = this.coords[2 * (s - 1)];
+          const x = this.coords[2 * s];
+          if (previous > x || (previous === x && this.sortedIndex[s - 1] > i)) fail(`cell ${c} is not in x order`);
+        }
         const p = this.offset + i * this.stride;
         const x = this.coords[2 * s];
         const y = this.coords[2 * s + 1];

@@ -9,7 +9,7 @@
  */
 import { hashCell3, nextPowerOfTwo } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
-import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap } from './common.js';
+import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap, SMALL_CELL, sortCellsByX } from './common.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
 export class Grid3D {
@@ -176,7 +176,7 @@ export class Grid3D {
       cellStart[c] = sum;
     }
     cellStart[cells] = n;
-    // Filling from the last point keeps each cell in ascending index order.
+    // Filling from the last point keeps each cell in ascending index order (then sorted by x).
     const coords = this.coords;
     const sortedIndex = this.sortedIndex;
     for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
@@ -186,6 +186,35 @@ export class Grid3D {
       coords[3 * s + 1] = positions[p + 1];
       coords[3 * s + 2] = positions[p + 2];
     }
+    // Sort each cell by x, ties by index (see sortCellsByX): insertion sort
+    // with the moving point held in locals for the usual handful.
+    for (let c = 0; c < cells; c++) {
+      const start = cellStart[c];
+      const end = cellStart[c + 1];
+      if (end - start < 2 || end - start > SMALL_CELL) continue;
+      for (let s = start + 1; s < end; s++) {
+        const x = coords[3 * s];
+        const y = coords[3 * s + 1];
+        const z = coords[3 * s + 2];
+        const index = sortedIndex[s];
+        let t = s;
+        for (; t > start; t--) {
+          const px = coords[3 * t - 3];
+          if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
+          coords[3 * t] = px;
+          coords[3 * t + 1] = coords[3 * t - 2];
+          coords[3 * t + 2] = coords[3 * t - 1];
+          sortedIndex[t] = sortedIndex[t - 1];
+        }
+        if (t !== s) {
+          coords[3 * t] = x;
+          coords[3 * t + 1] = y;
+          coords[3 * t + 2] = z;
+          sortedIndex[t] = index;
+        }
+      }
+    }
+    sortCellsByX(coords, sortedIndex, cellStart, cells, 3);
   }
 
   /**
@@ -231,7 +260,11 @@ export class Grid3D {
         const i = this.sortedIndex[s];
         if (i >= n || seen[i] === 1) fail(`point ${i} is missing or listed twice`);
         seen[i] = 1;
-        if (s > start && this.sortedIndex[s - 1] > i) fail(`cell ${c} is not in ascending index order`);
+        if (s > start) {
+          const previous = this.coords[3 * (s - 1)];
+          const x = this.coords[3 * s];
+          if (previous > x || (previous === x && this.sortedIndex[s - 1] > i)) fail(`cell ${c} is not in x order`);
+        }
         const p = this.offset + i * this.stride;
         const x = this.coords[3 * s];
         const y = this.coords[3 * s + 1];

@@ -95,7 +95,11 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
 
 /**
  * Tests each point of sorted run start..end-1 against the later points up to
- * runEnd and against every gathered range.
+ * runEnd and against every gathered range. Runs and ranges are in x order
+ * (see sortCellsByX), so each scan stops at the first point whose x alone is
+ * past the radius, and each range's start moves right past the points left
+ * of the radius as the point itself moves right. The x test compares the
+ * same dx * dx that the distance sums, so nothing within reach is skipped.
  */
 function pairsFromCell(
   g: Grid2D,
@@ -118,8 +122,10 @@ function pairsFromCell(
     const py = coords[2 * s + 1];
     for (let t = s + 1; t < runEnd; t++) {
       const dx = coords[2 * t] - px;
+      const dx2 = dx * dx;
+      if (dx2 > r2) break;
       const dy = coords[2 * t + 1] - py;
-      const d2 = dx * dx + dy * dy;
+      const d2 = dx2 + dy * dy;
       if (d2 <= r2) {
         if (visitor === undefined) sink.add(s, t, d2);
         else {
@@ -131,10 +137,19 @@ function pairsFromCell(
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
-      for (let t = ranges[k]; t < stop; t++) {
+      let t = ranges[k];
+      while (t < stop) {
         const dx = coords[2 * t] - px;
+        if (dx >= 0 || dx * dx <= r2) break;
+        t++;
+      }
+      ranges[k] = t;
+      for (; t < stop; t++) {
+        const dx = coords[2 * t] - px;
+        const dx2 = dx * dx;
+        if (dx2 > r2) break;
         const dy = coords[2 * t + 1] - py;
-        const d2 = dx * dx + dy * dy;
+        const d2 = dx2 + dy * dy;
         if (d2 <= r2) {
           if (visitor === undefined) sink.add(s, t, d2);
           else {

@@ -125,7 +125,11 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
 
 /**
  * Tests each point of sorted run start..end-1 against the later points up to
- * runEnd and against every gathered range.
+ * runEnd and against every gathered range. Runs and ranges are in x order
+ * (see sortCellsByX), so each scan stops at the first point whose x alone is
+ * past the radius, and each range's start moves right past the points left
+ * of the radius as the point itself moves right. The x test compares the
+ * same dx * dx that the distance sums, so nothing within reach is skipped.
  */
 function pairsFromCell(
   g: Grid3D,
@@ -149,9 +153,11 @@ function pairsFromCell(
     const pz = coords[3 * s + 2];
     for (let t = s + 1; t < runEnd; t++) {
       const dx = coords[3 * t] - px;
+      const dx2 = dx * dx;
+      if (dx2 > r2) break;
       const dy = coords[3 * t + 1] - py;
       const dz = coords[3 * t + 2] - pz;
-      const d2 = dx * dx + dy * dy + dz * dz;
+      const d2 = dx2 + dy * dy + dz * dz;
       if (d2 <= r2) {
         if (visitor === undefined) sink.add(s, t, d2);
         else {
@@ -163,11 +169,20 @@ function pairsFromCell(
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
-      for (let t = ranges[k]; t < stop; t++) {
+      let t = ranges[k];
+      while (t < stop) {
         const dx = coords[3 * t] - px;
+        if (dx >= 0 || dx * dx <= r2) break;
+        t++;
+      }
+      ranges[k] = t;
+      for (; t < stop; t++) {
+        const dx = coords[3 * t] - px;
+        const dx2 = dx * dx;
+        if (dx2 > r2) break;
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
-        const d2 = dx * dx + dy * dy + dz * dz;
+        const d2 = dx2 + dy * dy + dz * dz;
         if (d2 <= r2) {
           if (visitor === undefined) sink.add(s, t, d2);
           else {

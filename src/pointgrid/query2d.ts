@@ -56,8 +56,11 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
       if (found + end - start <= capacity) {
         for (let t = start; t < end; t++) {
           const dx = coords[2 * t] - x;
+          const dx2 = dx * dx;
+          // Rows are in x order: past x + radius nothing more can be in.
+          if (dx2 > r2 && dx > 0) break;
           const dy = coords[2 * t + 1] - y;
-          if (dx * dx + dy * dy <= r2) target[found++] = sortedIndex[t];
+          if (dx2 + dy * dy <= r2) target[found++] = sortedIndex[t];
         }
         continue;
       }

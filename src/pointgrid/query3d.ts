@@ -66,9 +66,12 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
         if (found + end - start <= capacity) {
           for (let t = start; t < end; t++) {
             const dx = coords[3 * t] - x;
+            const dx2 = dx * dx;
+            // Rows are in x order: past x + radius nothing more can be in.
+            if (dx2 > r2 && dx > 0) break;
             const dy = coords[3 * t + 1] - y;
             const dz = coords[3 * t + 2] - z;
-            if (dx * dx + dy * dy + dz * dz <= r2) target[found++] = sortedIndex[t];
+            if (dx2 + dy * dy + dz * dz <= r2) target[found++] = sortedIndex[t];
           }
           continue;
         }
