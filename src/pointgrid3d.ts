@@ -28,15 +28,22 @@ import { checkDistance, checkFinite, checkInteger, describe, type NumericArray }
  * clouds, picking.
  *
  * Built by a counting sort of the points by cell: each point's cell is
- * `floor((x - minX) / width)` per axis (width = cellSize plus one part in a
- * million, so that rounding at cell borders can never hide a pair), points
- * are counted per cell, prefix-summed into `cellStart` and their indices and
- * coordinates copied in cell order, so a neighbour loop reads memory in
- * sequence. When the bounding box of the points spans at most `maxDenseCells`
- * cells every cell is indexed directly (rows of cells along x are then
- * contiguous runs of points); otherwise occupied cells are found through an
- * open-addressing hash table of integer cell coordinates. Either way results
- * are exact: each point within the radius once, no points of other cells.
+ * `floor((x - minX) / width)` per axis, points are counted per cell,
+ * prefix-summed into `cellStart` and their indices and coordinates copied in
+ * cell order (each cell sorted by x), so a neighbour loop reads memory in
+ * sequence. When the bounding box of the points spans at most
+ * `maxDenseCells` cells every cell is indexed directly (a row of cells along
+ * x is then one contiguous run of points); otherwise occupied cells are found
+ * through an open-addressing hash table of integer cell coordinates. Either
+ * way results are exact: each point within the radius once, no points of
+ * other cells, at any distance from the origin.
+ *
+ * Any radius works; a radius up to `cellSize` is the fast path (3x3x3 cells,
+ * 14 of them for pair searches), a radius of k cell sizes looks at
+ * (2k + 1)^3. The cell width is `cellSize` plus one part in a million and
+ * every cell range is padded by a rounding margin, so float rounding at cell
+ * borders can never hide a point the distance test accepts, while radius ==
+ * cellSize keeps its 3x3x3 stencil.
  *
  * Point i is at `positions[offset + i * stride]` (x) and the next two numbers
  * (y, z). The grid keeps its own copy of the coordinates (32-bit floats for a
@@ -44,8 +51,11 @@ import { checkDistance, checkFinite, checkInteger, describe, type NumericArray }
  * {@link PointGrid3D.rebuild}. Distances are Euclidean, computed as
  * `dx * dx + dy * dy + dz * dz <= radius * radius` in float64.
  *
- * Memory beyond the caller's positions: the coordinate copy, 8 bytes per point
- * (indices and build scratch), and 4 bytes per cell.
+ * Memory beyond the caller's positions: the coordinate copy (as many bytes as
+ * the positions for a packed Float32Array or Float64Array), 8 bytes per point
+ * (indices and build scratch) and 4 bytes per cell of the box (dense) or
+ * about 36 bytes per occupied cell (hashed). Pair searches and
+ * nearest reuse their buffers; pairs() and neighbors() allocate their results.
  *
  * @example
  * ```ts
@@ -178,7 +188,7 @@ export class PointGrid3D {
    * particular order. Each pair of neighbouring cells is visited once (half
    * stencil), and nothing is allocated after the first call. O(n + pairs
    * tested); with radius about cellSize each point is tested against about
-   * 13.5 cells' worth of points.
+   * 9 cells' worth of points (the x-sorted rows are cut to the radius).
    *
    * `visit` may call {@link within}, {@link withinInto} and {@link nearest},
    * but not {@link rebuild} or another pair search.
