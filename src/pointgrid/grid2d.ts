@@ -252,7 +252,7 @@ export class Grid2D {
   }
 
   /** Makes every buffer big enough for n points and `cells` cells. Allocates before changing any state. */
-  reserve(n: number, cells: number, hashed: boolean, float32: boolean): void {
+  private reserve(n: number, cells: number, hashed: boolean, float32: boolean): void {
     const coordsFit = this.coords.length >= 2 * n && this.coords instanceof Float32Array === float32;
     if (!coordsFit) {
       const length = grownLength(this.coords instanceof Float32Array === float32 ? this.coords.length : 0, 2 * n);
