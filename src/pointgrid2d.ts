@@ -6,7 +6,6 @@
  */
 import {
   COLLECT,
-  LINK,
   type NeighborLists,
   PairSink,
   type PointGridLayout,
@@ -144,7 +143,9 @@ export class PointGrid2D {
    * there are more than `out.length`, only the first `out.length` are written
    * (which ones is unspecified) and the full count is still returned, so a
    * result larger than `out.length` means "grow out and ask again". An `out`
-   * of length {@link count} always suffices.
+   * of length {@link count} always suffices. Entries of `out` past the
+   * returned count may be overwritten (candidates are written before they are
+   * tested, which spares a branch per candidate).
    *
    * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN.
    */
@@ -236,8 +237,7 @@ export class PointGrid2D {
   neighbors(radius: number): NeighborLists {
     checkDistance('radius', radius);
     const sink = this.sink;
-    sink.start(LINK, this.grid.sortedIndex, 'PointGrid2D');
-    sink.rowOffsets = new Uint32Array(this.grid.points + 1);
+    sink.start(COLLECT, this.grid.sortedIndex, 'PointGrid2D');
     try {
       forEachPair2D(this.grid, sink, radius);
       return sink.neighborLists(this.grid.points, this.grid.scratch);

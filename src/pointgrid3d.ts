@@ -8,7 +8,6 @@
  */
 import {
   COLLECT,
-  LINK,
   type NeighborLists,
   PairSink,
   type PointGridLayout,
@@ -148,7 +147,9 @@ export class PointGrid3D {
    * there are more than `out.length`, only the first `out.length` are written
    * (which ones is unspecified) and the full count is still returned, so a
    * result larger than `out.length` means "grow out and ask again". An `out`
-   * of length {@link count} always suffices.
+   * of length {@link count} always suffices. Entries of `out` past the
+   * returned count may be overwritten (candidates are written before they are
+   * tested, which spares a branch per candidate).
    *
    * @throws RangeError for a non-finite x, y or z, a radius < 0 or NaN, or an out that is not a Uint32Array.
    */
@@ -242,8 +243,7 @@ export class PointGrid3D {
   neighbors(radius: number): NeighborLists {
     checkDistance('radius', radius);
     const sink = this.sink;
-    sink.start(LINK, this.grid.sortedIndex, 'PointGrid3D');
-    sink.rowOffsets = new Uint32Array(this.grid.points + 1);
+    sink.start(COLLECT, this.grid.sortedIndex, 'PointGrid3D');
     try {
       forEachPair3D(this.grid, sink, radius);
       return sink.neighborLists(this.grid.points, this.grid.scratch);

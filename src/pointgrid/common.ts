@@ -142,10 +142,8 @@ export function grownLength(current: number, needed: number): number {
 
 /** What a {@link PairSink} does with each pair: call the visitor. */
 export const VISIT = 0;
-/** ... append it, as original indices i < j, to `buffer`. */
+/** ... append it, as sorted positions, to `buffer` (pairs() and neighbors()). */
 export const COLLECT = 1;
-/** ... append it as sorted positions and count both rows in `rowOffsets` (for neighbors()). */
-export const LINK = 2;
 
 const EMPTY = new Uint32Array(0);
 
@@ -162,11 +160,9 @@ export class PairSink {
   visitor: PointPairVisitor | undefined = undefined;
   /** Original index of each sorted position (the grid's sortedIndex). */
   order: Uint32Array = EMPTY;
-  /** Flat pairs collected so far (COLLECT, LINK), `length` numbers used. */
+  /** Flat pairs of sorted positions collected so far (COLLECT), `length` numbers used. */
   buffer = EMPTY;
   length = 0;
-  /** Row lengths of sorted positions at `rowOffsets[s + 1]` (LINK). */
-  rowOffsets = EMPTY;
   /** First buffer size of the next collecting search: the last one's result plus an eighth. */
   private guess = 64;
 
@@ -187,51 +183,31 @@ export class PairSink {
     this.visitor = undefined;
     this.order = EMPTY;
     this.buffer = EMPTY;
-    this.rowOffsets = EMPTY;
   }
 
-  /** Takes one pair of sorted positions s and t. */
-  add(s: number, t: number, d2: number): void {
-    const mode = this.mode;
-    let a = s;
-    let b = t;
-    if (mode !== LINK) {
-      a = this.order[s];
-      b = this.order[t];
-      if (a > b) {
-        a = b;
-        b = this.order[s];
-      }
-      if (mode === VISIT) {
-        this.visitor!(a, b, d2);
-        return;
-      }
-    }
-    let buffer = this.buffer;
-    const length = this.length;
-    if (length + 2 > buffer.length) {
-      const grown = new Uint32Array(buffer.length * 2);
-      grown.set(buffer);
-      this.buffer = buffer = grown;
-    }
-    buffer[length] = a;
-    buffer[length + 1] = b;
-    this.length = length + 2;
-    if (mode === LINK) {
-      // Sorted positions of a pair are close, so these counts stay in cache.
-      const offsets = this.rowOffsets;
-      offsets[a + 1]++;
-      offsets[b + 1]++;
-    }
+  /** Makes room for `needed` numbers in the buffer, keeping the first `length`; returns the buffer. */
+  reserve(needed: number, length: number): Uint32Array {
+    const grown = new Uint32Array(Math.max(needed, 2 * this.buffer.length));
+    grown.set(this.buffer.subarray(0, length));
+    this.buffer = grown;
+    return grown;
   }
 
-  /** The collected pairs as a fresh array of exactly their length. */
+  /** The collected pairs as original indices, i < j in each, in a fresh array of exactly their length. */
   collected(): Uint32Array {
-    return this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
+    const order = this.order;
+    const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
+    for (let k = 0; k < pairs.length; k += 2) {
+      const a = order[pairs[k]];
+      const b = order[pairs[k + 1]];
+      pairs[k] = Math.min(a, b);
+      pairs[k + 1] = Math.max(a, b);
+    }
+    return pairs;
   }
 
   /**
-   * CSR rows in original index order from a LINK search over `count` points,
+   * CSR rows in original index order from a COLLECT search over `count` points,
    * built in cell order first so that nearly every write lands near the last:
    * pairs are scattered into rows of sorted positions, then each row is copied
    * whole to where its original index puts it. `cursor` is scratch of at least
@@ -239,12 +215,15 @@ export class PairSink {
    */
   neighborLists(count: number, cursor: Uint32Array): NeighborLists {
     const order = this.order;
-    const sortedOffsets = this.rowOffsets;
+    const pairs = this.buffer;
+    // Row lengths by sorted position: a pair's two positions are close, so
+    // these counts stay in cache.
+    const sortedOffsets = new Uint32Array(count + 1);
+    for (let k = 0; k < this.length; k++) sortedOffsets[pairs[k] + 1]++;
     for (let s = 0; s < count; s++) sortedOffsets[s + 1] += sortedOffsets[s];
     const total = sortedOffsets[count];
     const rows = new Uint32Array(total);
     cursor.set(sortedOffsets.subarray(0, count));
-    const pairs = this.buffer;
     for (let k = 0; k < this.length; k += 2) {
       const s = pairs[k];
       const t = pairs[k + 1];

@@ -112,9 +112,11 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
-  // forEachPair calls the visitor straight from here: through the sink's
-  // mode checks it cost a third of the whole search.
-  const visitor = sink.mode === VISIT ? sink.visitor : undefined;
+  if (sink.mode !== VISIT) {
+    collectFromCell(g, sink, start, end, runEnd, rangeCount, r2);
+    return;
+  }
+  const visitor = sink.visitor!;
   const order = sink.order;
   for (let s = start; s < end; s++) {
     const i = order[s];
@@ -127,12 +129,9 @@ function pairsFromCell(
       const dy = coords[2 * t + 1] - py;
       const d2 = dx2 + dy * dy;
       if (d2 <= r2) {
-        if (visitor === undefined) sink.add(s, t, d2);
-        else {
-          const j = order[t];
-          if (i < j) visitor(i, j, d2);
-          else visitor(j, i, d2);
-        }
+        const j = order[t];
+        if (i < j) visitor(i, j, d2);
+        else visitor(j, i, d2);
       }
     }
     for (let k = 0; k < rangeCount; k += 2) {
@@ -151,14 +150,68 @@ function pairsFromCell(
         const dy = coords[2 * t + 1] - py;
         const d2 = dx2 + dy * dy;
         if (d2 <= r2) {
-          if (visitor === undefined) sink.add(s, t, d2);
-          else {
-            const j = order[t];
-            if (i < j) visitor(i, j, d2);
-            else visitor(j, i, d2);
-          }
+          const j = order[t];
+          if (i < j) visitor(i, j, d2);
+          else visitor(j, i, d2);
         }
       }
     }
   }
+}
+
+/**
+ * pairsFromCell for pairs() and neighbors(): every candidate within the x
+ * window is written to the sink's buffer as sorted positions and the length
+ * advances only on a hit, with no branch to mispredict; room for the worst
+ * case is made per point first.
+ */
+function collectFromCell(
+  g: Grid2D,
+  sink: PairSink,
+  start: number,
+  end: number,
+  runEnd: number,
+  rangeCount: number,
+  r2: number,
+): void {
+  const coords = g.coords;
+  const ranges = g.ranges;
+  let buffer: Uint32Array = sink.buffer;
+  let length = sink.length;
+  for (let s = start; s < end; s++) {
+    let most = runEnd - s - 1;
+    for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
+    if (length + 2 * most > buffer.length) buffer = sink.reserve(length + 2 * most, length);
+    const px = coords[2 * s];
+    const py = coords[2 * s + 1];
+    for (let t = s + 1; t < runEnd; t++) {
+      const dx = coords[2 * t] - px;
+      const dx2 = dx * dx;
+      if (dx2 > r2) break;
+      const dy = coords[2 * t + 1] - py;
+      buffer[length] = s;
+      buffer[length + 1] = t;
+      length += 2 * +(dx2 + dy * dy <= r2);
+    }
+    for (let k = 0; k < rangeCount; k += 2) {
+      const stop = ranges[k + 1];
+      let t = ranges[k];
+      while (t < stop) {
+        const dx = coords[2 * t] - px;
+        if (dx >= 0 || dx * dx <= r2) break;
+        t++;
+      }
+      ranges[k] = t;
+      for (; t < stop; t++) {
+        const dx = coords[2 * t] - px;
+        const dx2 = dx * dx;
+        if (dx2 > r2) break;
+        const dy = coords[2 * t + 1] - py;
+        buffer[length] = s;
+        buffer[length + 1] = t;
+        length += 2 * +(dx2 + dy * dy <= r2);
+      }
+    }
+  }
+  sink.length = length;
 }

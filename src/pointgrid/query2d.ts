@@ -60,7 +60,10 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
           // Rows are in x order: past x + radius nothing more can be in.
           if (dx2 > r2 && dx > 0) break;
           const dy = coords[2 * t + 1] - y;
-          if (dx2 + dy * dy <= r2) target[found++] = sortedIndex[t];
+          // Write every candidate and advance only on a hit: no hard-to-predict
+          // branch (about twice as fast as an if on cache-resident data).
+          target[found] = sortedIndex[t];
+          found += +(dx2 + dy * dy <= r2);
         }
         continue;
       }

@@ -71,7 +71,10 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
             if (dx2 > r2 && dx > 0) break;
             const dy = coords[3 * t + 1] - y;
             const dz = coords[3 * t + 2] - z;
-            if (dx2 + dy * dy + dz * dz <= r2) target[found++] = sortedIndex[t];
+            // Write every candidate and advance only on a hit: no hard-to-predict
+            // branch (about twice as fast as an if on cache-resident data).
+            target[found] = sortedIndex[t];
+            found += +(dx2 + dy * dy + dz * dz <= r2);
           }
           continue;
         }
