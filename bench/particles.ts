@@ -190,8 +190,9 @@ export async function particles(quick: boolean): Promise<string> {
   variants.push(['no-op step (measurement overhead)', baselineFrames, () => () => pairCounts[0]]);
   const results: FrameStats[] = [];
   for (const [name, count, make] of variants) {
-    console.log(`  particles: ${name}, ${warmup} + ${count} frames`);
-    results.push(await runFrames(name, n, count, count < frames ? Math.min(warmup, 10) : warmup, make()));
+    const warm = count < frames ? Math.min(warmup, 10) : warmup;
+    console.log(`  particles: ${name}, ${warm} + ${count} frames`);
+    results.push(await runFrames(name, n, count, warm, make()));
   }
   const ours = results[0].p50;
   return [

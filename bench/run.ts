@@ -1,15 +1,17 @@
 /**
  * `npm run bench [-- <workload>... ] [--quick] [--save]`
  *
- * Runs the workloads of issue 5 side by side in one process and prints a
- * markdown table per workload. A workload is named by number or name (see
+ * Runs the workloads of issue 5, each in its own process with its
+ * contenders side by side, and prints a markdown table per workload. A workload is named by number or name (see
  * WORKLOADS); none means all. `--quick` uses smaller sizes and fewer frames
  * for a smoke run. A full run of every workload (or `--save`) writes the
  * tables, machine and runtime to bench/RESULTS.md.
  *
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { environment, gc, sink } from './harness.js';
@@ -36,6 +38,29 @@ function usage(): string {
   return `usage: npm run bench -- [workload...] [--quick] [--save]\nworkloads: ${names}`;
 }
 
+/**
+ * Runs one workload in a fresh process (same node flags, so under tsx too)
+ * and returns its section. A shared process would let one workload's code
+ * paths reshape the JIT's view of the library for the next: after other
+ * workloads, PointGrid3D.forEachPair's visitor call was no longer inlined and
+ * each pair allocated, a result that depended on workload order.
+ */
+function runIsolated(w: Workload, quick: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'spatialhash-bench-'));
+  const file = join(dir, 'section.md');
+  try {
+    const result = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), String(w.id), ...(quick ? ['--quick'] : [])],
+      { stdio: 'inherit', env: { ...process.env, SPATIALHASH_BENCH_SECTION: file } },
+    );
+    if (result.status !== 0) throw new Error(`workload ${w.id} (${w.name}) failed with status ${result.status}`);
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -59,6 +84,13 @@ async function main(): Promise<void> {
   }
   const chosen = selected.length > 0 ? selected : WORKLOADS;
   gc(); // fail early if the collector cannot be exposed
+  const sectionFile = process.env.SPATIALHASH_BENCH_SECTION;
+  if (sectionFile) {
+    // A child of runIsolated: progress to the shared terminal, the section to the parent.
+    writeFileSync(sectionFile, await chosen[0].run(quick));
+    console.log(`  sink: ${sink.value} (printed so no result can be optimised away)`);
+    return;
+  }
   const env = environment();
   console.log(`# spatialhash benchmarks${quick ? ' (quick)' : ''}\n\n${env}\n`);
   const sections: string[] = [];
@@ -66,11 +98,11 @@ async function main(): Promise<void> {
   for (const w of chosen) {
     const t0 = performance.now();
     console.log(`> workload ${w.id} (${w.name})...`);
-    const section = await w.run(quick);
+    const section = chosen.length === 1 ? await w.run(quick) : runIsolated(w, quick);
     sections.push(section);
     console.log(`\n${section}\n\n(workload ${w.id} took ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
   }
-  console.log(`sink: ${sink.value} (printed so no result can be optimised away)`);
+  if (chosen.length === 1) console.log(`sink: ${sink.value} (printed so no result can be optimised away)`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (save || (!quick && chosen.length === WORKLOADS.length)) {
     const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
