@@ -9,6 +9,7 @@
 import {
   COLLECT,
   type NeighborLists,
+  neighborRows,
   PairSink,
   type PointGridLayout,
   type PointGridOptions,
@@ -246,7 +247,9 @@ export class PointGrid3D {
     sink.start(COLLECT, this.grid.sortedIndex, 'PointGrid3D');
     try {
       forEachPair3D(this.grid, sink, radius);
-      return sink.neighborLists(this.grid.points, this.grid.scratch);
+      const offsets = new Uint32Array(this.grid.points + 1);
+      const indices = neighborRows(sink.order, sink.buffer, sink.length, offsets, this.grid.scratch);
+      return { offsets, indices };
     } finally {
       sink.finish();
     }

@@ -205,43 +205,49 @@ export class PairSink {
     }
     return pairs;
   }
+}
 
-  /**
-   * CSR rows in original index order from a COLLECT search over `count` points,
-   * built in cell order first so that nearly every write lands near the last:
-   * pairs are scattered into rows of sorted positions, then each row is copied
-   * whole to where its original index puts it. `cursor` is scratch of at least
-   * `count` entries.
-   */
-  neighborLists(count: number, cursor: Uint32Array): NeighborLists {
-    const order = this.order;
-    const pairs = this.buffer;
-    // Row lengths by sorted position: a pair's two positions are close, so
-    // these counts stay in cache.
-    const sortedOffsets = new Uint32Array(count + 1);
-    for (let k = 0; k < this.length; k++) sortedOffsets[pairs[k] + 1]++;
-    for (let s = 0; s < count; s++) sortedOffsets[s + 1] += sortedOffsets[s];
-    const total = sortedOffsets[count];
-    const rows = new Uint32Array(total);
-    cursor.set(sortedOffsets.subarray(0, count));
-    for (let k = 0; k < this.length; k += 2) {
-      const s = pairs[k];
-      const t = pairs[k + 1];
-      rows[cursor[s]++] = order[t];
-      rows[cursor[t]++] = order[s];
-    }
-    this.buffer = EMPTY; // the pairs can go before the result is allocated
-    const offsets = new Uint32Array(count + 1);
-    for (let s = 0; s < count; s++) offsets[order[s] + 1] = sortedOffsets[s + 1] - sortedOffsets[s];
-    for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
-    const indices = new Uint32Array(total);
-    for (let s = 0; s < count; s++) {
-      let to = offsets[order[s]];
-      const end = sortedOffsets[s + 1];
-      for (let from = sortedOffsets[s]; from < end; from++) indices[to++] = rows[from];
-    }
-    return { offsets, indices };
+/**
+ * CSR rows in original index order from the pairs (sorted positions) of a
+ * COLLECT search over `count` points, built in cell order first so that
+ * nearly every write lands near the last: pairs are scattered into rows of
+ * sorted positions, then each row is copied whole to where its original index
+ * puts it. Fills `offsets` (count + 1 entries, zeroed) and returns the indices.
+ * Takes only typed arrays so its optimised code depends on no object shape
+ * (a shape that dies in a GC throws the code away). `cursor` is scratch of at
+ * least `count` entries.
+ */
+export function neighborRows(
+  order: Uint32Array,
+  pairs: Uint32Array,
+  length: number,
+  offsets: Uint32Array,
+  cursor: Uint32Array,
+): Uint32Array {
+  const count = offsets.length - 1;
+  // Row lengths by sorted position: a pair's two positions are close, so
+  // these counts stay in cache.
+  const sortedOffsets = new Uint32Array(count + 1);
+  for (let k = 0; k < length; k++) sortedOffsets[pairs[k] + 1]++;
+  for (let s = 0; s < count; s++) sortedOffsets[s + 1] += sortedOffsets[s];
+  const total = sortedOffsets[count];
+  const rows = new Uint32Array(total);
+  cursor.set(sortedOffsets.subarray(0, count));
+  for (let k = 0; k < length; k += 2) {
+    const s = pairs[k];
+    const t = pairs[k + 1];
+    rows[cursor[s]++] = order[t];
+    rows[cursor[t]++] = order[s];
   }
+  for (let s = 0; s < count; s++) offsets[order[s] + 1] = sortedOffsets[s + 1] - sortedOffsets[s];
+  for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
+  const indices = new Uint32Array(total);
+  for (let s = 0; s < count; s++) {
+    let to = offsets[order[s]];
+    const stop = sortedOffsets[s + 1];
+    for (let from = sortedOffsets[s]; from < stop; from++) indices[to++] = rows[from];
+  }
+  return indices;
 }
 
 /** Cells up to this many points are insertion-sorted by the build itself (specialised per dimension). */
