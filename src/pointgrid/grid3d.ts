@@ -73,6 +73,7 @@ export class Grid3D {
     const n = checkLayout(positions, 3, stride, offset);
 
     // Validate every point before touching anything, and find the bounds.
+    // (x - x !== 0 is the cheap test for NaN and both infinities.)
     let minX = Number.POSITIVE_INFINITY;
     let minY = Number.POSITIVE_INFINITY;
     let minZ = Number.POSITIVE_INFINITY;
@@ -93,6 +94,10 @@ export class Grid3D {
       if (z < minZ) minZ = z;
       if (z > maxZ) maxZ = z;
     }
+    // Cells count from the points' minimum corner: the dense box starts at
+    // cell 0, and rounding in (x - origin) / width grows with the extent of
+    // the points rather than their distance from 0, so a cloud at 1e12 gets
+    // cells as exact (and stencils as small) as one at the origin.
     const width = this.cellWidth;
     const originX = n === 0 ? 0 : minX;
     const originY = n === 0 ? 0 : minY;
