@@ -89,34 +89,51 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     const hs = scratch.handles;
     const lows = scratch.lows;
     const bs = scratch.boxes;
+    // Gather the cell's items sorted by minX (insertion sort: cells hold a
+    // handful), so the pair loop below can stop at the first item starting
+    // right of the current one: a sweep within the cell.
     let i = 0;
     for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
       const h = entryHandle[e];
       const b = h * 4;
-      hs[i] = h;
-      lows[i * 2] = ranges[b];
-      lows[i * 2 + 1] = ranges[b + 1];
-      bs[i * 4] = boxes[b];
-      bs[i * 4 + 1] = boxes[b + 1];
-      bs[i * 4 + 2] = boxes[b + 2];
-      bs[i * 4 + 3] = boxes[b + 3];
+      const minX = boxes[b];
+      let j = i;
+      while (j > 0 && bs[(j - 1) * 4] > minX) {
+        const from = (j - 1) * 4;
+        const to = j * 4;
+        hs[j] = hs[j - 1];
+        lows[j * 2] = lows[(j - 1) * 2];
+        lows[j * 2 + 1] = lows[(j - 1) * 2 + 1];
+        bs[to] = bs[from];
+        bs[to + 1] = bs[from + 1];
+        bs[to + 2] = bs[from + 2];
+        bs[to + 3] = bs[from + 3];
+        j--;
+      }
+      hs[j] = h;
+      lows[j * 2] = ranges[b];
+      lows[j * 2 + 1] = ranges[b + 1];
+      bs[j * 4] = minX;
+      bs[j * 4 + 1] = boxes[b + 1];
+      bs[j * 4 + 2] = boxes[b + 2];
+      bs[j * 4 + 3] = boxes[b + 3];
     }
     const kx = keys[id * 2];
     const ky = keys[id * 2 + 1];
     for (let p = 0; p < n; p++) {
       const x0 = lows[p * 2];
       const y0 = lows[p * 2 + 1];
-      const minX = bs[p * 4];
       const minY = bs[p * 4 + 1];
       const maxX = bs[p * 4 + 2];
       const maxY = bs[p * 4 + 3];
       for (let q = p + 1; q < n; q++) {
+        const b = q * 4;
+        // Sorted by minX: every later item starts right of this one's end.
+        if (bs[b] > maxX) break;
+        if (minY > bs[b + 3] || bs[b + 1] > maxY) continue;
         // Only in the pair's lowest shared cell.
         if (Math.max(x0, lows[q * 2]) !== kx || Math.max(y0, lows[q * 2 + 1]) !== ky) continue;
-        const b = q * 4;
-        if (minX <= bs[b + 2] && bs[b] <= maxX && minY <= bs[b + 3] && bs[b + 1] <= maxY) {
-          visit(items[hs[p]] as T, items[hs[q]] as T);
-        }
+        visit(items[hs[p]] as T, items[hs[q]] as T);
       }
     }
   }
@@ -137,13 +154,22 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     const hs = scratch.handles;
     const lows = scratch.lows;
     const bs = scratch.boxes;
+    // As in 2D: gathered sorted by minX, so the pair loop is a sweep.
     let i = 0;
     for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
       const h = entryHandle[e];
       const b = h * 6;
-      hs[i] = h;
-      for (let a = 0; a < 3; a++) lows[i * 3 + a] = ranges[b + a];
-      for (let a = 0; a < 6; a++) bs[i * 6 + a] = boxes[b + a];
+      const minX = boxes[b];
+      let j = i;
+      while (j > 0 && bs[(j - 1) * 6] > minX) {
+        hs[j] = hs[j - 1];
+        for (let a = 0; a < 3; a++) lows[j * 3 + a] = lows[(j - 1) * 3 + a];
+        for (let a = 0; a < 6; a++) bs[j * 6 + a] = bs[(j - 1) * 6 + a];
+        j--;
+      }
+      hs[j] = h;
+      for (let a = 0; a < 3; a++) lows[j * 3 + a] = ranges[b + a];
+      for (let a = 0; a < 6; a++) bs[j * 6 + a] = boxes[b + a];
     }
     const kx = keys[id * 3];
     const ky = keys[id * 3 + 1];
@@ -153,11 +179,15 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
       const y0 = lows[p * 3 + 1];
       const z0 = lows[p * 3 + 2];
       const b1 = p * 6;
+      const maxX = bs[b1 + 3];
       for (let q = p + 1; q < n; q++) {
+        const b2 = q * 6;
+        if (bs[b2] > maxX) break;
+        if (!intersects(bs, b1, b2, 3)) continue;
         const l = q * 3;
         if (Math.max(x0, lows[l]) !== kx || Math.max(y0, lows[l + 1]) !== ky) continue;
         if (Math.max(z0, lows[l + 2]) !== kz) continue;
-        if (intersects(bs, b1, q * 6, 3)) visit(items[hs[p]] as T, items[hs[q]] as T);
+        visit(items[hs[p]] as T, items[hs[q]] as T);
       }
     }
   }
