@@ -95,7 +95,9 @@ export function checkLayout(
   checkInteger('stride', stride, dimension);
   checkInteger('offset', offset, 0);
   const length = positions.length;
-  if (offset > length || (offset === length && length > 0)) {
+  // An empty interleaved buffer holds no points whatever attribute it starts at.
+  if (length === 0 && offset < stride) return 0;
+  if (offset >= length) {
     throw new RangeError(`offset (${offset}) is past the end of ${name} (length ${length})`);
   }
   const span = length - offset;

@@ -6,6 +6,7 @@ describe('checkLayout', () => {
     expect(checkLayout(new Float32Array(0), 3, 3, 0)).toBe(0);
     expect(checkLayout([1, 2, 3, 4, 5, 6], 3, 3, 0)).toBe(2);
     expect(checkLayout([1, 2, 3, 4], 2, 2, 0)).toBe(2);
+    expect(checkLayout([], 3, 8, 5)).toBe(0);
   });
   it('accepts interleaved buffers whose last record ends after the last point', () => {
     // Records of 8: position at 0..2 or at 5..7, other attributes elsewhere.
@@ -23,6 +24,7 @@ describe('checkLayout', () => {
     expect(() => checkLayout([1, 2, 3], 3, 3, 3)).toThrow(/offset \(3\) is past the end/);
     expect(() => checkLayout([1, 2, 3], 3, 3, -1)).toThrow(/offset must be an integer >= 0, got -1/);
     expect(() => checkLayout([1, 2, 3], 3, 3, 0.5)).toThrow(RangeError);
+    expect(() => checkLayout([], 3, 8, 8)).toThrow(/offset \(8\) is past the end/);
   });
   it('rejects what is not an array', () => {
     expect(() => checkLayout(null as never, 2, 2, 0)).toThrow(/positions must be an array/);
