@@ -192,7 +192,7 @@ function runD3Quadtree(s: Stream): bigint {
           const d = (leaf as { data: Datum }).data;
           if (d.x >= minX && d.x <= maxX && d.y >= minY && d.y <= maxY) {
             count++;
-            sum = (sum + Math.imul(q + 1, d.id + 1)) | 0;
+            sum = (sum + Math.imul(q + 1, d.id + 1)) & 0x3fffffff; // kept a small integer: see fingerprint()
           }
           leaf = (leaf as { next?: typeof node }).next;
         }

@@ -151,7 +151,7 @@ export async function particles(quick: boolean): Promise<string> {
         let sum = 0;
         const visit = (i: number, j: number) => {
           pairs++;
-          sum = (sum + Math.imul(i + 1, j + 1)) | 0;
+          sum = (sum + Math.imul(i + 1, j + 1)) & 0x3fffffff; // kept a small integer: see fingerprint()
         };
         return (pos) => {
           if (grid) grid.rebuild(pos);

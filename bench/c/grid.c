@@ -13,7 +13,8 @@
  * points.bin holds little-endian float64 coordinates, interleaved. The job
  * runs once untimed (page faults, caches) then once timed; the program prints
  * "<ms> <count> <checksum>" where checksum is the sum over every reported
- * (i, j) of (i + 1) * (j + 1) modulo 2^32, the harness's fingerprint.
+ * (i, j) of (i + 1) * (j + 1) modulo 2^32, of which the harness keeps the low
+ * 30 bits for its fingerprint.
  *
  * Build (as PointGrid2D / PointGrid3D): cells of width cellSize = radius from
  * the points' minimum corner; when the bounding box has at most 4n + 4096

@@ -143,7 +143,7 @@ export function d3QuadtreeVisit(pos: Float64Array, radius: number): bigint {
         const dy = pos[2 * j + 1] - qy;
         if (dx * dx + dy * dy <= r2) {
           count++;
-          sum = (sum + Math.imul(qi + 1, j + 1)) | 0;
+          sum = (sum + Math.imul(qi + 1, j + 1)) & 0x3fffffff; // kept a small integer: see fingerprint()
         }
         leaf = leaf.next as typeof quad | undefined;
       } while (leaf);
