@@ -636,7 +636,9 @@ async function main(): Promise<number> {
     await copyFile(join(outputDir, 'grid.png'), join(root, 'docs', 'screenshot.png'));
     console.log('e2e: copied test-results/e2e/grid.png to docs/screenshot.png');
   }
-  console.log(`e2e: ${passed} passed, ${failed} failed (screenshots in test-results/e2e/)`);
+  console.log('Screenshots are in test-results/e2e/.');
+  // Alone on the last line, so CI logs show the count plainly.
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
 
