@@ -33,18 +33,23 @@ export function boxesIntersect(a: Box, b: Box): boolean {
 }
 
 /**
- * The radius test of the library, in exactly its float formula: per axis
- * `d = Math.max(min - p, 0, p - max)`, then `dx*dx + dy*dy (+ dz*dz) <= r*r`,
- * summed left to right.
+ * Squared distance from a point to a closed box in the library's float
+ * formula: per axis `d = Math.max(min - p, 0, p - max)`, squares summed left
+ * to right.
  */
-export function boxWithinRadius(box: Box, point: Point, radius: number): boolean {
+export function boxDistance2(box: Box, point: Point): number {
   const dimension = point.length;
   let sum = 0;
   for (let a = 0; a < dimension; a++) {
     const d = Math.max(box[a] - point[a], 0, point[a] - box[a + dimension]);
     sum += d * d;
   }
-  return sum <= radius * radius;
+  return sum;
+}
+
+/** The radius test of the library, exactly: `boxDistance2 <= r*r` in float64. */
+export function boxWithinRadius(box: Box, point: Point, radius: number): boolean {
+  return boxDistance2(box, point) <= radius * radius;
 }
 
 /** The oracle itself: same operations and answers as the hashes, O(n) per query. */

@@ -11,9 +11,10 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type Box, boxDistance2, boxesIntersect } from './box-oracle.js';
 
-/** A box in argument order (all mins, then all maxes). */
-export type Box = readonly number[];
+export type { Box } from './box-oracle.js';
+
 /** A point or a direction, one number per axis. */
 export type Vec = readonly number[];
 
@@ -90,19 +91,6 @@ export function raycastAllOracle<T>(
   return hits.sort((p, q) => p.distance - q.distance);
 }
 
-/** Squared distance from a point to a box, in the library's float formula. */
-export function boxDistance2(box: Box, point: Vec): number {
-  const dim = point.length;
-  let sum = 0;
-  for (let a = 0; a < dim; a++) {
-    const lo = box[a];
-    const hi = box[a + dim];
-    const d = lo > point[a] ? lo - point[a] : point[a] > hi ? point[a] - hi : 0;
-    sum += d * d;
-  }
-  return sum;
-}
-
 /** Squared distances of the k nearest items within maxDistance, ascending. */
 export function nearestDistancesOracle<T>(
   entries: readonly Entry<T>[],
@@ -118,19 +106,12 @@ export function nearestDistancesOracle<T>(
     .slice(0, k);
 }
 
-/** True when two closed boxes intersect (touching counts). */
-export function boxesTouch(a: Box, b: Box): boolean {
-  const dim = a.length / 2;
-  for (let i = 0; i < dim; i++) if (a[i] > b[i + dim] || b[i] > a[i + dim]) return false;
-  return true;
-}
-
 /** Every unordered intersecting pair, as sorted "a|b" keys of the items' string forms. */
 export function pairKeysOracle<T>(entries: readonly Entry<T>[]): string[] {
   const keys: string[] = [];
   for (let i = 0; i < entries.length; i++) {
     for (let j = i + 1; j < entries.length; j++) {
-      if (boxesTouch(entries[i][1], entries[j][1])) keys.push(pairKey(entries[i][0], entries[j][0]));
+      if (boxesIntersect(entries[i][1], entries[j][1])) keys.push(pairKey(entries[i][0], entries[j][0]));
     }
   }
   return keys.sort();
