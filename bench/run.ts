@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       '',
       `Machine and runtime: ${env}.`,
       '',
-      `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\`${selected.length > 0 ? ` (workloads ${chosen.map((w) => w.id).join(', ')})` : ''}. Times are per run (build included unless said otherwise); "ratio" is the median divided by this library's median, so above 1 means slower than us. Every contender's answer was checked equal to ours before timing.`,
+      `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` (each workload in its own process)${selected.length > 0 ? ` (workloads ${chosen.map((w) => w.id).join(', ')})` : ''}. Times are per run (build included unless said otherwise); "ratio" is the median divided by this library's median, so above 1 means slower than us. Every contender's answer was checked equal to ours before timing, except where a section says why not (three's mergeVertices, which does not weld by distance).`,
     ].join('\n');
     writeFileSync(file, `${header}\n\n${sections.join('\n\n')}\n`);
     console.log(`wrote ${file}`);
