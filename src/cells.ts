@@ -20,13 +20,22 @@ export const MAX_CELL_INDEX = 2 ** 52;
 
 const TWO_POW_32 = 4294967296;
 
-/** Mixes 32 bits so neighbouring cells land far apart in the table (murmur3's finalizer). */
-function mix32(h: number): number {
+/** Per-axis multipliers of the cell hash (odd, so each is a bijection on 32 bits). */
+export const CELL_HASH_X = 0x9e3779b1;
+export const CELL_HASH_Y = 0x7feb352d;
+export const CELL_HASH_Z = 0x2c1b3c6d;
+
+/**
+ * Mixes 32 bits so neighbouring cells land far apart in the table (murmur3's
+ * finalizer). Returns a signed int32, which stays a small integer in V8's hot
+ * loops; callers mask it or take `>>> 0` for the unsigned value.
+ */
+export function mix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+  return h ^ (h >>> 16);
 }
 
 /**
@@ -39,18 +48,18 @@ function high(c: number): number {
 
 /** Hash of a 2D cell, an unsigned 32-bit integer. Exact for any integral cell index. */
 export function hashCell2(cx: number, cy: number): number {
-  let h = Math.imul(cx | 0, 0x9e3779b1) ^ Math.imul(cy | 0, 0x7feb352d);
+  let h = Math.imul(cx | 0, CELL_HASH_X) ^ Math.imul(cy | 0, CELL_HASH_Y);
   if ((cx | 0) !== cx || (cy | 0) !== cy) h ^= Math.imul(high(cx), 0x846ca68b) ^ Math.imul(high(cy), 0x68e31da4);
-  return mix32(h);
+  return mix32(h) >>> 0;
 }
 
 /** Hash of a 3D cell, an unsigned 32-bit integer. Exact for any integral cell index. */
 export function hashCell3(cx: number, cy: number, cz: number): number {
-  let h = Math.imul(cx | 0, 0x9e3779b1) ^ Math.imul(cy | 0, 0x7feb352d) ^ Math.imul(cz | 0, 0x2c1b3c6d);
+  let h = Math.imul(cx | 0, CELL_HASH_X) ^ Math.imul(cy | 0, CELL_HASH_Y) ^ Math.imul(cz | 0, CELL_HASH_Z);
   if ((cx | 0) !== cx || (cy | 0) !== cy || (cz | 0) !== cz) {
     h ^= Math.imul(high(cx), 0x846ca68b) ^ Math.imul(high(cy), 0x68e31da4) ^ Math.imul(high(cz), 0x297a2d39);
   }
-  return mix32(h);
+  return mix32(h) >>> 0;
 }
 
 /** Smallest power of two >= n (and >= 1). */

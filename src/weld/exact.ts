@@ -6,19 +6,16 @@
  * @module
  */
 
-import { nextPowerOfTwo } from '../cells.js';
+import { CELL_HASH_X, mix32, nextPowerOfTwo } from '../cells.js';
 
 /** Hash of `words` 32-bit words starting at `start`: a multiply-xorshift per word, murmur3's finalizer at the end. */
 function hashWords(bits: Uint32Array, start: number, words: number): number {
   let h = 0;
   for (let w = start, end = start + words; w < end; w++) {
-    h = Math.imul(h ^ bits[w], 0x9e3779b1);
+    h = Math.imul(h ^ bits[w], CELL_HASH_X);
     h ^= h >>> 15;
   }
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+  return mix32(h) >>> 0;
 }
 
 /**

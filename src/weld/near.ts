@@ -27,7 +27,7 @@
  * @module
  */
 
-import { nextPowerOfTwo } from '../cells.js';
+import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '../cells.js';
 
 /**
  * Accepted pairs can be an ulp or two farther apart than the tolerance once
@@ -92,22 +92,9 @@ function gridParameters(min: Float64Array, max: Float64Array, tolerance: number)
   return grid;
 }
 
-/**
- * The per-axis factors and the finalizer of the library's cell hash
- * (hashCell2 / hashCell3 in cells.ts, whose bits these reproduce for int32
- * cells): the hot loops hoist the per-axis products out of the 2x2x2 loop.
- */
-const HASH_X = 0x9e3779b1;
-const HASH_Y = 0x7feb352d;
-const HASH_Z = 0x2c1b3c6d;
-
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
+// The hot loops below compute the library's cell hash (hashCell2 / hashCell3
+// in cells.ts, bit for bit for int32 cells) inline, hoisting the per-axis
+// products out of the 2x2x2 loop.
 
 /*
  * The cell table, kept in local variables of each weld loop: open addressing
@@ -146,9 +133,9 @@ function placeCells(
   const occupiedMask = slots.length * 8 - 1;
   for (let id = 0; id < cellCount; id++) {
     const k = id * dimension;
-    let h = Math.imul(keys[k], HASH_X) ^ Math.imul(keys[k + 1], HASH_Y);
-    if (dimension === 3) h ^= Math.imul(keys[k + 2], HASH_Z);
-    h = mix(h);
+    let h = Math.imul(keys[k], CELL_HASH_X) ^ Math.imul(keys[k + 1], CELL_HASH_Y);
+    if (dimension === 3) h ^= Math.imul(keys[k + 2], CELL_HASH_Z);
+    h = mix32(h);
     occupied[(h & occupiedMask) >>> 5] |= 1 << (h & 31);
     let s = h & mask;
     while (slots[s] >= 0) s = (s + 1) & mask;
@@ -204,7 +191,7 @@ export function weldNear3(
     const kx = cx | 0;
     const ky = cy | 0;
     const kz = cz | 0;
-    const h = mix(Math.imul(kx, HASH_X) ^ Math.imul(ky, HASH_Y) ^ Math.imul(kz, HASH_Z));
+    const h = mix32(Math.imul(kx, CELL_HASH_X) ^ Math.imul(ky, CELL_HASH_Y) ^ Math.imul(kz, CELL_HASH_Z));
     let s = -1;
     let own = -1;
     if ((occupied[(h & occupiedMask) >>> 5] & (1 << (h & 31))) !== 0) {
@@ -238,15 +225,15 @@ export function weldNear3(
       const bz = z0 | 0;
       for (let oz = 0; oz <= spanZ; oz++) {
         const lz = (bz + oz) | 0;
-        const hashZ = Math.imul(lz, HASH_Z);
+        const hashZ = Math.imul(lz, CELL_HASH_Z);
         for (let oy = 0; oy <= spanY; oy++) {
           const ly = (by + oy) | 0;
-          const hashYZ = Math.imul(ly, HASH_Y) ^ hashZ;
+          const hashYZ = Math.imul(ly, CELL_HASH_Y) ^ hashZ;
           for (let ox = 0; ox <= spanX; ox++) {
             const lx = (bx + ox) | 0;
             // The own cell, already searched (no other cell in the span shares its key).
             if (lx === kx && ly === ky && lz === kz) continue;
-            const q = mix(Math.imul(lx, HASH_X) ^ hashYZ);
+            const q = mix32(Math.imul(lx, CELL_HASH_X) ^ hashYZ);
             if ((occupied[(q & occupiedMask) >>> 5] & (1 << (q & 31))) === 0) continue;
             let t = q & mask;
             let id = slots[t];
@@ -346,7 +333,7 @@ export function weldNear2(
     const cy = Math.floor((y * 0.5 - hy) * inv);
     const kx = cx | 0;
     const ky = cy | 0;
-    const h = mix(Math.imul(kx, HASH_X) ^ Math.imul(ky, HASH_Y));
+    const h = mix32(Math.imul(kx, CELL_HASH_X) ^ Math.imul(ky, CELL_HASH_Y));
     let s = -1;
     let own = -1;
     if ((occupied[(h & occupiedMask) >>> 5] & (1 << (h & 31))) !== 0) {
@@ -375,11 +362,11 @@ export function weldNear2(
       const by = y0 | 0;
       for (let oy = 0; oy <= spanY; oy++) {
         const ly = (by + oy) | 0;
-        const hashY = Math.imul(ly, HASH_Y);
+        const hashY = Math.imul(ly, CELL_HASH_Y);
         for (let ox = 0; ox <= spanX; ox++) {
           const lx = (bx + ox) | 0;
           if (lx === kx && ly === ky) continue;
-          const q = mix(Math.imul(lx, HASH_X) ^ hashY);
+          const q = mix32(Math.imul(lx, CELL_HASH_X) ^ hashY);
           if ((occupied[(q & occupiedMask) >>> 5] & (1 << (q & 31))) === 0) continue;
           let t = q & mask;
           let id = slots[t];
