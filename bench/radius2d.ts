@@ -127,7 +127,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
     );
   }
   parts.push(
-    `Not timed: ${thingNote('@thi.ng/geom-accel HashGrid2', probeThing(kind === 'uniform' ? uniform2D(2000, 1) : clustered2D(2000, 2), 2, radius, 2000))}`,
+    `${thingNote('@thi.ng/geom-accel HashGrid2', probeThing(kind === 'uniform' ? uniform2D(2000, 1) : clustered2D(2000, 2), 2, radius, 2000))}`,
   );
   if (kind === 'clustered') parts.push(flatbushNote(radius));
   if (sizes[1] > 1e5)
