@@ -198,6 +198,12 @@ export class PointGrid2D {
    * `visit` may call {@link within}, {@link withinInto} and {@link nearest},
    * but not {@link rebuild} or another pair search.
    *
+   * A visitor declared with exactly two parameters (`(i, j) => ...`) is called
+   * without the distance: V8 must box a double passed to a call it does not
+   * inline, one allocation per pair, so a steady loop with such a visitor
+   * allocates nothing at all. (A two-parameter visitor with a default third
+   * parameter therefore gets its default.)
+   *
    * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point);
    * Error when called from inside another pair search's visitor.
    */
@@ -207,6 +213,7 @@ export class PointGrid2D {
     const sink = this.sink;
     sink.start(VISIT, this.grid.sortedIndex, 'PointGrid2D');
     sink.visitor = visit;
+    sink.withDistance = visit.length !== 2;
     try {
       forEachPair2D(this.grid, sink, radius);
     } finally {

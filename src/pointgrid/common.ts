@@ -158,6 +158,12 @@ export class PairSink {
   busy = false;
   mode = VISIT;
   visitor: PointPairVisitor | undefined = undefined;
+  /**
+   * Whether the visitor gets the squared distance. A visitor declared with two
+   * parameters does not: passing a double to a call V8 does not inline boxes it,
+   * an allocation per pair, while two small integers allocate nothing.
+   */
+  withDistance = true;
   /** Original index of each sorted position (the grid's sortedIndex). */
   order: Uint32Array = EMPTY;
   /** Flat pairs of sorted positions collected so far (COLLECT), `length` numbers used. */
@@ -181,6 +187,7 @@ export class PairSink {
     if (this.mode !== VISIT) this.guess = Math.max(64, this.length + (this.length >> 3));
     this.busy = false;
     this.visitor = undefined;
+    this.withDistance = true;
     this.order = EMPTY;
     this.buffer = EMPTY;
   }

@@ -147,6 +147,8 @@ function pairsFromCell(
     return;
   }
   const visitor = sink.visitor!;
+  const withDistance = sink.withDistance;
+  const visitPair = visitor as (i: number, j: number) => void;
   const order = sink.order;
   for (let s = start; s < end; s++) {
     const i = order[s];
@@ -162,8 +164,10 @@ function pairsFromCell(
       const d2 = dx2 + dy * dy + dz * dz;
       if (d2 <= r2) {
         const j = order[t];
-        if (i < j) visitor(i, j, d2);
-        else visitor(j, i, d2);
+        const a = i < j ? i : j;
+        const b = i < j ? j : i;
+        if (withDistance) visitor(a, b, d2);
+        else visitPair(a, b);
       }
     }
     for (let k = 0; k < rangeCount; k += 2) {
@@ -184,8 +188,10 @@ function pairsFromCell(
         const d2 = dx2 + dy * dy + dz * dz;
         if (d2 <= r2) {
           const j = order[t];
-          if (i < j) visitor(i, j, d2);
-          else visitor(j, i, d2);
+          const a = i < j ? i : j;
+          const b = i < j ? j : i;
+          if (withDistance) visitor(a, b, d2);
+          else visitPair(a, b);
         }
       }
     }
