@@ -45,20 +45,21 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
 }
 
 /**
- * Per-cell scratch: the handles, range minimums and boxes of one cell's items
+ * Per-cell scratch: the handles, start flags and boxes of one cell's items
  * copied next to each other, so the O(n^2) pair loop reads contiguous memory
  * instead of chasing the entry lists (a cache miss per step) n times over.
  */
 class CellScratch {
   handles = new Int32Array(64);
-  lows = new Float64Array(64 * 3);
+  /** Per item, the axes on which its cell range starts at this cell (bit per axis). */
+  starts = new Int32Array(64);
   boxes = new Float64Array(64 * 6);
 
   reserve(n: number, dim: number): void {
     if (n <= this.handles.length) return;
     const size = Math.max(n, this.handles.length * 2);
     this.handles = new Int32Array(size);
-    this.lows = new Float64Array(size * dim);
+    this.starts = new Int32Array(size);
     this.boxes = new Float64Array(size * dim * 2);
   }
 }
@@ -87,11 +88,16 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     if (n < 2) continue;
     scratch.reserve(n, 2);
     const hs = scratch.handles;
-    const lows = scratch.lows;
+    const starts = scratch.starts;
     const bs = scratch.boxes;
+    const kx = keys[id * 2];
+    const ky = keys[id * 2 + 1];
     // Gather the cell's items sorted by minX (insertion sort: cells hold a
     // handful), so the pair loop below can stop at the first item starting
-    // right of the current one: a sweep within the cell.
+    // right of the current one: a sweep within the cell. `starts` records
+    // on which axes an item's cell range starts at this cell (bit 1: x, bit
+    // 2: y): this cell is a pair's lowest shared cell exactly when, per axis,
+    // one of the two starts here.
     let i = 0;
     for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
       const h = entryHandle[e];
@@ -102,8 +108,7 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
         const from = (j - 1) * 4;
         const to = j * 4;
         hs[j] = hs[j - 1];
-        lows[j * 2] = lows[(j - 1) * 2];
-        lows[j * 2 + 1] = lows[(j - 1) * 2 + 1];
+        starts[j] = starts[j - 1];
         bs[to] = bs[from];
         bs[to + 1] = bs[from + 1];
         bs[to + 2] = bs[from + 2];
@@ -111,18 +116,14 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
         j--;
       }
       hs[j] = h;
-      lows[j * 2] = ranges[b];
-      lows[j * 2 + 1] = ranges[b + 1];
+      starts[j] = (ranges[b] === kx ? 1 : 0) | (ranges[b + 1] === ky ? 2 : 0);
       bs[j * 4] = minX;
       bs[j * 4 + 1] = boxes[b + 1];
       bs[j * 4 + 2] = boxes[b + 2];
       bs[j * 4 + 3] = boxes[b + 3];
     }
-    const kx = keys[id * 2];
-    const ky = keys[id * 2 + 1];
     for (let p = 0; p < n; p++) {
-      const x0 = lows[p * 2];
-      const y0 = lows[p * 2 + 1];
+      const sp = starts[p];
       const minY = bs[p * 4 + 1];
       const maxX = bs[p * 4 + 2];
       const maxY = bs[p * 4 + 3];
@@ -130,9 +131,7 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
         const b = q * 4;
         // Sorted by minX: every later item starts right of this one's end.
         if (bs[b] > maxX) break;
-        if (minY > bs[b + 3] || bs[b + 1] > maxY) continue;
-        // Only in the pair's lowest shared cell.
-        if (Math.max(x0, lows[q * 2]) !== kx || Math.max(y0, lows[q * 2 + 1]) !== ky) continue;
+        if ((sp | starts[q]) !== 3 || minY > bs[b + 3] || bs[b + 1] > maxY) continue;
         visit(items[hs[p]] as T, items[hs[q]] as T);
       }
     }
@@ -152,9 +151,13 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     if (n < 2) continue;
     scratch.reserve(n, 3);
     const hs = scratch.handles;
-    const lows = scratch.lows;
+    const starts = scratch.starts;
     const bs = scratch.boxes;
-    // As in 2D: gathered sorted by minX, so the pair loop is a sweep.
+    const kx = keys[id * 3];
+    const ky = keys[id * 3 + 1];
+    const kz = keys[id * 3 + 2];
+    // As in 2D: gathered sorted by minX so the pair loop is a sweep, with the
+    // axes on which each item's range starts here (bits 1, 2, 4).
     let i = 0;
     for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
       const h = entryHandle[e];
@@ -163,30 +166,22 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
       let j = i;
       while (j > 0 && bs[(j - 1) * 6] > minX) {
         hs[j] = hs[j - 1];
-        for (let a = 0; a < 3; a++) lows[j * 3 + a] = lows[(j - 1) * 3 + a];
+        starts[j] = starts[j - 1];
         for (let a = 0; a < 6; a++) bs[j * 6 + a] = bs[(j - 1) * 6 + a];
         j--;
       }
       hs[j] = h;
-      for (let a = 0; a < 3; a++) lows[j * 3 + a] = ranges[b + a];
+      starts[j] = (ranges[b] === kx ? 1 : 0) | (ranges[b + 1] === ky ? 2 : 0) | (ranges[b + 2] === kz ? 4 : 0);
       for (let a = 0; a < 6; a++) bs[j * 6 + a] = boxes[b + a];
     }
-    const kx = keys[id * 3];
-    const ky = keys[id * 3 + 1];
-    const kz = keys[id * 3 + 2];
     for (let p = 0; p < n; p++) {
-      const x0 = lows[p * 3];
-      const y0 = lows[p * 3 + 1];
-      const z0 = lows[p * 3 + 2];
+      const sp = starts[p];
       const b1 = p * 6;
       const maxX = bs[b1 + 3];
       for (let q = p + 1; q < n; q++) {
         const b2 = q * 6;
         if (bs[b2] > maxX) break;
-        if (!intersects(bs, b1, b2, 3)) continue;
-        const l = q * 3;
-        if (Math.max(x0, lows[l]) !== kx || Math.max(y0, lows[l + 1]) !== ky) continue;
-        if (Math.max(z0, lows[l + 2]) !== kz) continue;
+        if ((sp | starts[q]) !== 7 || !intersects(bs, b1, b2, 3)) continue;
         visit(items[hs[p]] as T, items[hs[q]] as T);
       }
     }
