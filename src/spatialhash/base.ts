@@ -44,6 +44,9 @@ export const DEFAULT_MAX_CELLS_PER_ITEM = 256;
 
 const NONE = -1;
 
+/** How far addEntry walks a cell's list to keep it sorted by minX. */
+const SORTED_INSERT_STEPS = 32;
+
 /**
  * Half-width of the cell range a radius query must search around its centre.
  * The distance test is `dx*dx + dy*dy <= r*r` in float64, so besides the radius
@@ -379,13 +382,31 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       e = this.entryLimit++;
     }
     const cells = this.cells;
-    const next = cells.head[id];
+    // Keep each cell's list roughly ascending by minX: forEachPair sorts each
+    // cell that way, and an already sorted list costs it no moves. The walk is
+    // capped so a crowded cell never makes insertion slow; past the cap the
+    // entry goes to the front and forEachPair's sort puts it in place.
+    const boxes = this.boxes;
+    const stride = this.boxStride;
+    const minX = boxes[h * stride];
+    let prev = NONE;
+    let next = cells.head[id];
+    for (let steps = 0; next !== NONE && boxes[this.entryHandle[next] * stride] < minX; steps++) {
+      if (steps === SORTED_INSERT_STEPS) {
+        prev = NONE;
+        next = cells.head[id];
+        break;
+      }
+      prev = next;
+      next = this.entryNext[next];
+    }
     this.entryHandle[e] = h;
     this.entryCell[e] = id;
     this.entryNext[e] = next;
-    this.entryPrev[e] = NONE;
+    this.entryPrev[e] = prev;
     if (next !== NONE) this.entryPrev[next] = e;
-    cells.head[id] = e;
+    if (prev !== NONE) this.entryNext[prev] = e;
+    else cells.head[id] = e;
     cells.count[id]++;
     this.entryItemNext[e] = this.firstEntry[h];
     this.firstEntry[h] = e;
