@@ -43,7 +43,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
 
   /**
    * Adds `item` with the box [minX, maxX] x [minY, maxY] x [minZ, maxZ]; omit
-   * the max coordinates to insert a point. O(cells covered), amortised.
+   * the max coordinates to insert a point. O(cells covered), amortised, times a walk of at most
+   * 32 entries per cell that keeps each cell's list sorted by minX for forEachPair.
    * @throws RangeError if a coordinate is not finite or a min exceeds its max.
    * @throws Error if `item` is already present (use {@link SpatialHash3D.update}).
    */
