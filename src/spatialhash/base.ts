@@ -141,6 +141,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Reused cell walker of the ray queries (created on first use). */
   rayWalker: RayWalker | undefined = undefined;
 
+  /** @internal How many forEach / forEachPair calls are running: the hash must not change under them. */
+  visiting = 0;
+
   private freeHandles: Int32Array;
   private freeHandleCount = 0;
   private freeEntry = NONE;
@@ -202,6 +205,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
    * @returns true if it was present, false (and nothing changes) otherwise.
    */
   remove(item: T): boolean {
+    this.checkWritable('remove');
     const h = this.handles.get(item);
     if (h === undefined) return false;
     this.unlink(h);
@@ -215,6 +219,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** Removes every item. Keeps the memory for reuse. O(capacity). */
   clear(): void {
+    this.checkWritable('clear');
     this.handles.clear();
     this.cells.clear();
     this.items.length = 0;
@@ -239,11 +244,17 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /**
    * Calls `visit(item)` for every item once, in no particular order. Faster than
-   * `for...of`. Do not insert or remove while visiting.
+   * `for...of`. The visitor may query the hash; insert, update, remove or
+   * clear from inside it throw an Error.
    */
   forEach(visit: (item: T) => void): void {
-    for (let h = 0; h < this.handleLimit; h++) {
-      if (this.alive[h] === 1) visit(this.items[h] as T);
+    this.visiting++;
+    try {
+      for (let h = 0; h < this.handleLimit; h++) {
+        if (this.alive[h] === 1) visit(this.items[h] as T);
+      }
+    } finally {
+      this.visiting--;
     }
   }
 
@@ -350,6 +361,15 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const h = this.handles.get(item);
     if (h === undefined) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
     return h;
+  }
+
+  /**
+   * @internal Throws an Error when called from inside a forEach or forEachPair
+   * visitor: their loops walk the very lists a change would relink.
+   */
+  protected checkWritable(method: string): void {
+    if (this.visiting > 0)
+      throw new Error(`${method}: the hash cannot change while forEach or forEachPair is visiting it`);
   }
 
   /** @internal Throws if `item` is present, before anything changes. */

@@ -50,6 +50,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    */
   insert(item: T, minX: number, minY: number, maxX: number = minX, maxY: number = minY): void {
     checkBox2(minX, minY, maxX, maxY);
+    this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
     this.writeBox(h, minX, minY, maxX, maxY);
@@ -65,6 +66,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    */
   update(item: T, minX: number, minY: number, maxX: number = minX, maxY: number = minY): void {
     checkBox2(minX, minY, maxX, maxY);
+    this.checkWritable('update');
     const h = this.handleOf(item, 'update');
     const r = h * 4;
     const ranges = this.ranges;
@@ -250,7 +252,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * Calls `visit(a, b)` exactly once for every unordered pair of items whose
    * boxes intersect (closed: touching counts), in no particular order: the
    * broadphase of a collision system. Overflow items pair with everything they
-   * touch. The visitor may run queries but must not insert, update or remove.
+   * touch. The visitor may run queries; insert, update, remove or clear from inside
+   * it throw an Error.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
    */

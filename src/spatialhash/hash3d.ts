@@ -58,6 +58,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     maxZ: number = minZ,
   ): void {
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
@@ -80,6 +81,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     maxZ: number = minZ,
   ): void {
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    this.checkWritable('update');
     const h = this.handleOf(item, 'update');
     const r = h * 6;
     const ranges = this.ranges;
@@ -273,7 +275,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * Calls `visit(a, b)` exactly once for every unordered pair of items whose
    * boxes intersect (closed: touching counts), in no particular order: the
    * broadphase of a collision system. Overflow items pair with everything they
-   * touch. The visitor may run queries but must not insert, update or remove.
+   * touch. The visitor may run queries; insert, update, remove or clear from inside
+   * it throw an Error.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
    */

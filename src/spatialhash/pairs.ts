@@ -35,13 +35,15 @@ function intersects(boxes: Float64Array, b1: number, b2: number, dim: number): b
 export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
   if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
   const scratch = takeScratch();
+  hash.visiting++;
   try {
     if (hash.dim === 2) cellPairs2(hash, visit, scratch);
     else cellPairs3(hash, visit, scratch);
+    if (hash.overflowCount > 0) overflowPairs(hash, visit);
   } finally {
+    hash.visiting--;
     if (scratch === shared) sharedBusy = false;
   }
-  if (hash.overflowCount > 0) overflowPairs(hash, visit);
 }
 
 /**
