@@ -14,7 +14,11 @@ describe('changing the hash from inside a visitor', () => {
     ];
     for (const attempt of attempts) {
       expect(() => hash.forEachPair(() => attempt())).toThrow(/cannot change while forEach or forEachPair/);
-      expect(() => hash.forEach(() => attempt())).toThrow(/cannot change while forEach or forEachPair/);
+      expect(() =>
+        hash.forEach(() => {
+          attempt();
+        }),
+      ).toThrow(/cannot change while forEach or forEachPair/);
       hash.validate();
       expect(hash.size).toBe(2);
       expect(hash.getBox('a')).toEqual([0, 0, 2, 2]);
