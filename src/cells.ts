@@ -71,12 +71,11 @@ export function nextPowerOfTwo(n: number): number {
 
 /**
  * Open-addressing table (linear probing, backward-shift deletion) from integral
- * cell coordinates to dense cell ids, with a linked-list head and an entry
- * count per cell. Ids stay stable while the cell lives, so lists and entries can
- * refer to them across growth; ids of removed cells are reused.
- *
- * The table knows nothing of what is stored in the lists: the owner links its
- * entries through `head` and keeps `count` up to date.
+ * cell coordinates to dense cell ids. Ids stay stable while the cell lives, so
+ * an owner can keep per-cell data (list heads, counts, cell starts) in its own
+ * arrays indexed by id, sized to {@link CellTable.capacity}; ids of removed
+ * cells are reused. After {@link CellTable.clear}, ids are handed out 0, 1, 2,
+ * ... in first-seen order, which is what a counting sort wants.
  */
 export class CellTable {
   /** 2 or 3: how many coordinates a cell key has. */
@@ -85,14 +84,15 @@ export class CellTable {
   keys: Float64Array;
   /** Hash of each cell by id, kept for growth and deletion. */
   hashes: Uint32Array;
-  /** First entry of each cell's list, or -1. Owned by the caller. */
-  head: Int32Array;
-  /** Number of entries in each cell's list. Owned by the caller; 0 means the id is free. */
-  count: Int32Array;
   /** Ids one past the highest id ever handed out: live ids are below it. */
   idLimit = 0;
   /** Number of live cells. */
   size = 0;
+
+  /** Ids the table has room for: every id it hands out is below this. Grows by doubling. */
+  get capacity(): number {
+    return this.hashes.length;
+  }
 
   private slots: Int32Array;
   private mask: number;
@@ -105,8 +105,6 @@ export class CellTable {
     const cells = Math.max(16, nextPowerOfTwo(capacity));
     this.keys = new Float64Array(cells * dimension);
     this.hashes = new Uint32Array(cells);
-    this.head = new Int32Array(cells).fill(-1);
-    this.count = new Int32Array(cells);
     this.freeIds = new Int32Array(cells);
     // Load factor at most 1/2 keeps linear probes short.
     this.slots = new Int32Array(cells * 2).fill(-1);
@@ -142,7 +140,7 @@ export class CellTable {
     }
   }
 
-  /** Id of cell (cx, cy), created empty (head -1, count 0) if absent. */
+  /** Id of cell (cx, cy), created if absent. */
   insert2(cx: number, cy: number): number {
     const found = this.find2(cx, cy);
     if (found >= 0) return found;
@@ -152,7 +150,7 @@ export class CellTable {
     return id;
   }
 
-  /** Id of cell (cx, cy, cz), created empty (head -1, count 0) if absent. */
+  /** Id of cell (cx, cy, cz), created if absent. */
   insert3(cx: number, cy: number, cz: number): number {
     const found = this.find3(cx, cy, cz);
     if (found >= 0) return found;
@@ -185,8 +183,6 @@ export class CellTable {
       next = (next + 1) & mask;
     }
     slots[hole] = -1;
-    this.head[id] = -1;
-    this.count[id] = 0;
     this.freeIds[this.freeCount++] = id;
     this.size--;
   }
@@ -194,8 +190,6 @@ export class CellTable {
   /** Forgets every cell; keeps the memory. */
   clear(): void {
     this.slots.fill(-1);
-    this.head.fill(-1);
-    this.count.fill(0);
     this.idLimit = 0;
     this.freeCount = 0;
     this.size = 0;
@@ -206,12 +200,10 @@ export class CellTable {
     if (this.freeCount > 0) {
       id = this.freeIds[--this.freeCount];
     } else {
-      if (this.idLimit === this.head.length) this.growIds();
+      if (this.idLimit === this.hashes.length) this.growIds();
       id = this.idLimit++;
     }
     this.hashes[id] = hash;
-    this.head[id] = -1;
-    this.count[id] = 0;
     this.size++;
     if (this.size * 2 > this.slots.length) this.growSlots();
     else this.place(id, hash);
@@ -227,19 +219,13 @@ export class CellTable {
   }
 
   private growIds(): void {
-    const cells = this.head.length * 2;
+    const cells = this.hashes.length * 2;
     const keys = new Float64Array(cells * this.dimension);
     keys.set(this.keys);
     this.keys = keys;
     const hashes = new Uint32Array(cells);
     hashes.set(this.hashes);
     this.hashes = hashes;
-    const head = new Int32Array(cells).fill(-1);
-    head.set(this.head);
-    this.head = head;
-    const count = new Int32Array(cells);
-    count.set(this.count);
-    this.count = count;
     const freeIds = new Int32Array(cells);
     freeIds.set(this.freeIds.subarray(0, this.freeCount));
     this.freeIds = freeIds;

@@ -78,8 +78,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   readonly dim: 2 | 3;
   /** @internal Box coordinates per item: 4 in 2D, 6 in 3D (all mins, then all maxes). */
   readonly boxStride: number;
-  /** @internal Cell coordinates to cell ids, plus each cell's list head and entry count. */
+  /** @internal Cell coordinates to cell ids. */
   readonly cells: CellTable;
+  /** @internal First entry of each cell's list by cell id, or -1 (free ids too). */
+  cellHead: Int32Array;
+  /** @internal Entries in each cell's list by cell id; a cell leaves the table when it drops to 0. */
+  cellEntryCount: Int32Array;
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
   /** @internal Handle by item. */
@@ -164,6 +168,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.boxStride = dim * 2;
     const items = Math.max(16, initialCapacity);
     this.cells = new CellTable(dim, items);
+    this.cellHead = new Int32Array(this.cells.capacity).fill(NONE);
+    this.cellEntryCount = new Int32Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
     this.ranges = new Float64Array(items * this.boxStride);
@@ -222,6 +228,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkWritable('clear');
     this.handles.clear();
     this.cells.clear();
+    this.cellHead.fill(NONE);
+    this.cellEntryCount.fill(0);
     this.items.length = 0;
     this.alive.fill(0);
     this.firstEntry.fill(NONE);
@@ -315,7 +323,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     if (entries !== this.entryCount) fail(`${entries} chained entries but entryCount ${this.entryCount}`);
     let liveCells = 0;
     for (let id = 0; id < cells.idLimit; id++) {
-      if (cells.head[id] === NONE) continue;
+      if (this.cellHead[id] === NONE) continue;
       liveCells++;
       const found =
         this.dim === 2
@@ -324,14 +332,14 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       if (found !== id) fail(`cell ${id} is not found by its own key`);
       let n = 0;
       let prev = NONE;
-      for (let e = cells.head[id]; e !== NONE; e = this.entryNext[e]) {
+      for (let e = this.cellHead[id]; e !== NONE; e = this.entryNext[e]) {
         if (this.entryPrev[e] !== prev) fail(`entry ${e} has a wrong prev link`);
         if (this.entryCell[e] !== id) fail(`entry ${e} in list of cell ${id} names cell ${this.entryCell[e]}`);
         if (seenEntry[e] !== 1) fail(`entry ${e} in cell ${id} belongs to no item`);
         prev = e;
         n++;
       }
-      if (n !== cells.count[id]) fail(`cell ${id} counts ${cells.count[id]} entries but lists ${n}`);
+      if (n !== this.cellEntryCount[id]) fail(`cell ${id} counts ${this.cellEntryCount[id]} entries but lists ${n}`);
     }
     if (liveCells !== cells.size) fail(`${liveCells} non-empty cells but the table holds ${cells.size}`);
     for (let i = 0; i < this.overflowCount; i++) {
@@ -401,7 +409,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       if (this.entryLimit === this.entryHandle.length) this.growEntries();
       e = this.entryLimit++;
     }
-    const cells = this.cells;
+    if (id >= this.cellHead.length) this.growCellArrays();
     // Keep each cell's list roughly ascending by minX: forEachPair sorts each
     // cell that way, and an already sorted list costs it no moves. The walk is
     // capped so a crowded cell never makes insertion slow; past the cap the
@@ -410,11 +418,11 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const stride = this.boxStride;
     const minX = boxes[h * stride];
     let prev = NONE;
-    let next = cells.head[id];
+    let next = this.cellHead[id];
     for (let steps = 0; next !== NONE && boxes[this.entryHandle[next] * stride] < minX; steps++) {
       if (steps === SORTED_INSERT_STEPS) {
         prev = NONE;
-        next = cells.head[id];
+        next = this.cellHead[id];
         break;
       }
       prev = next;
@@ -426,8 +434,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.entryPrev[e] = prev;
     if (next !== NONE) this.entryPrev[next] = e;
     if (prev !== NONE) this.entryNext[prev] = e;
-    else cells.head[id] = e;
-    cells.count[id]++;
+    else this.cellHead[id] = e;
+    this.cellEntryCount[id]++;
     this.entryItemNext[e] = this.firstEntry[h];
     this.firstEntry[h] = e;
     this.entryCount++;
@@ -482,9 +490,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       const prev = this.entryPrev[e];
       const next = this.entryNext[e];
       if (prev !== NONE) this.entryNext[prev] = next;
-      else cells.head[id] = next;
+      else this.cellHead[id] = next;
       if (next !== NONE) this.entryPrev[next] = prev;
-      if (--cells.count[id] === 0) cells.release(id);
+      if (--this.cellEntryCount[id] === 0) cells.release(id);
       const following = this.entryItemNext[e];
       this.entryNext[e] = this.freeEntry;
       this.freeEntry = e;
@@ -513,6 +521,16 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
     this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
     this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
+  }
+
+  /** Sizes the per-cell arrays to the cell table's capacity after it grew. */
+  private growCellArrays(): void {
+    const head = new Int32Array(this.cells.capacity).fill(NONE);
+    head.set(this.cellHead);
+    this.cellHead = head;
+    const count = new Int32Array(this.cells.capacity);
+    count.set(this.cellEntryCount);
+    this.cellEntryCount = count;
   }
 
   private growEntries(): void {

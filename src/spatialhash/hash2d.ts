@@ -117,7 +117,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       if (id !== NONE) {
         const entryNext = this.entryNext;
         const entryHandle = this.entryHandle;
-        for (let e = this.cells.head[id]; e !== NONE; e = entryNext[e]) {
+        for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
           const h = entryHandle[e];
           const b = h * 4;
           if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3]) out.push(items[h] as T);
@@ -268,6 +268,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    */
   private collect(minX: number, minY: number, maxX: number, maxY: number, x: number, y: number, r2: number, out: T[]) {
     const cells = this.cells;
+    const cellHead = this.cellHead;
     const boxes = this.boxes;
     const items = this.items;
     const stamps = this.stamps;
@@ -285,11 +286,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       // A query covering more cells than are occupied walks the occupied ones.
       const keys = cells.keys;
       for (let id = 0; id < cells.idLimit; id++) {
-        if (cells.head[id] === NONE) continue;
+        if (cellHead[id] === NONE) continue;
         const kx = keys[id * 2];
         const ky = keys[id * 2 + 1];
         if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
-        for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+        for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
           const h = entryHandle[e];
           if (stamps[h] === s) continue;
           stamps[h] = s;
@@ -301,7 +302,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         for (let cy = cy0; cy <= cy1; cy++) {
           const id = cells.find2(cx, cy);
           if (id === NONE) continue;
-          for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+          for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
             const h = entryHandle[e];
             if (stamps[h] === s) continue;
             stamps[h] = s;

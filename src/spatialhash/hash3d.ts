@@ -135,7 +135,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       if (id !== NONE) {
         const entryNext = this.entryNext;
         const entryHandle = this.entryHandle;
-        for (let e = this.cells.head[id]; e !== NONE; e = entryNext[e]) {
+        for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
           const h = entryHandle[e];
           if (containsPoint(boxes, h * 6, x, y, z)) out.push(items[h] as T);
         }
@@ -299,6 +299,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     out: T[],
   ): void {
     const cells = this.cells;
+    const cellHead = this.cellHead;
     const boxes = this.boxes;
     const items = this.items;
     const stamps = this.stamps;
@@ -316,11 +317,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     } else if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > cells.size) {
       const keys = cells.keys;
       for (let id = 0; id < cells.idLimit; id++) {
-        if (cells.head[id] === NONE) continue;
+        if (cellHead[id] === NONE) continue;
         const k = id * 3;
         if (keys[k] < cx0 || keys[k] > cx1 || keys[k + 1] < cy0 || keys[k + 1] > cy1) continue;
         if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
-        for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+        for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
           const h = entryHandle[e];
           if (stamps[h] === s) continue;
           stamps[h] = s;
@@ -333,7 +334,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
           for (let cz = cz0; cz <= cz1; cz++) {
             const id = cells.find3(cx, cy, cz);
             if (id === NONE) continue;
-            for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+            for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
               const h = entryHandle[e];
               if (stamps[h] === s) continue;
               stamps[h] = s;

@@ -102,7 +102,7 @@ function scoreCell<T>(hash: SpatialHashBase<T>, id: number): void {
   const boxes = hash.boxes;
   const stride = hash.boxStride;
   const dim = hash.dim;
-  for (let e = hash.cells.head[id]; e !== NONE; e = entryNext[e]) {
+  for (let e = hash.cellHead[id]; e !== NONE; e = entryNext[e]) {
     const h = entryHandle[e];
     if (stamps[h] === stamp) continue;
     stamps[h] = stamp;
@@ -200,7 +200,7 @@ function gapOutside<T>(hash: SpatialHashBase<T>, R: number): number {
 function scanOccupied<T>(hash: SpatialHashBase<T>): void {
   const cells = hash.cells;
   const keys = cells.keys;
-  const head = cells.head;
+  const head = hash.cellHead;
   const dim = hash.dim;
   const cs = hash.cellSize;
   for (let id = 0; id < cells.idLimit; id++) {

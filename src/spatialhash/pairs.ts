@@ -86,7 +86,7 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
   const boxes = hash.boxes;
   const items = hash.items;
   for (let id = 0; id < cells.idLimit; id++) {
-    const n = cells.count[id];
+    const n = hash.cellEntryCount[id];
     if (n < 2) continue;
     scratch.reserve(n, 2);
     const hs = scratch.handles;
@@ -101,7 +101,7 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     // 2: y): this cell is a pair's lowest shared cell exactly when, per axis,
     // one of the two starts here.
     let i = 0;
-    for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
+    for (let e = hash.cellHead[id]; e !== NONE; e = entryNext[e], i++) {
       const h = entryHandle[e];
       const b = h * 4;
       const minX = boxes[b];
@@ -149,7 +149,7 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
   const boxes = hash.boxes;
   const items = hash.items;
   for (let id = 0; id < cells.idLimit; id++) {
-    const n = cells.count[id];
+    const n = hash.cellEntryCount[id];
     if (n < 2) continue;
     scratch.reserve(n, 3);
     const hs = scratch.handles;
@@ -161,7 +161,7 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     // As in 2D: gathered sorted by minX so the pair loop is a sweep, with the
     // axes on which each item's range starts here (bits 1, 2, 4).
     let i = 0;
-    for (let e = cells.head[id]; e !== NONE; e = entryNext[e], i++) {
+    for (let e = hash.cellHead[id]; e !== NONE; e = entryNext[e], i++) {
       const h = entryHandle[e];
       const b = h * 6;
       const minX = boxes[b];
@@ -240,7 +240,7 @@ function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void
         for (let kz = z0; kz <= z1; kz++) {
           const id = dim === 2 ? cells.find2(kx, ky) : cells.find3(kx, ky, kz);
           if (id === NONE) continue;
-          for (let e = cells.head[id]; e !== NONE; e = entryNext[e]) {
+          for (let e = hash.cellHead[id]; e !== NONE; e = entryNext[e]) {
             const h = entryHandle[e];
             const b = h * stride;
             // Lowest shared cell of the clipped range and the item's range.

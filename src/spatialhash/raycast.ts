@@ -445,7 +445,7 @@ function castRay<T>(hash: SpatialHashBase<T>, walker: RayWalker, maxDistance: nu
     const s = hash.nextStamp();
     walker.busy = true;
     if (walker.start(hash.cellSize, tLimit, LOW, HIGH)) {
-      const head = hash.cells.head;
+      const head = hash.cellHead;
       const entryNext = hash.entryNext;
       const entryHandle = hash.entryHandle;
       // A ray crossing many more cells than there are items (sparse data, far
