@@ -140,21 +140,40 @@ export class CellTable {
     }
   }
 
-  /** Id of cell (cx, cy), created if absent. */
+  /** Id of cell (cx, cy), created if absent. One hash and one probe either way. */
   insert2(cx: number, cy: number): number {
-    const found = this.find2(cx, cy);
-    if (found >= 0) return found;
-    const id = this.allocate(hashCell2(cx, cy));
+    const hash = hashCell2(cx, cy);
+    const keys = this.keys;
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = hash & mask;
+    for (;;) {
+      const id = slots[s];
+      if (id < 0) break;
+      if (keys[id * 2] === cx && keys[id * 2 + 1] === cy) return id;
+      s = (s + 1) & mask;
+    }
+    const id = this.allocate(hash, s);
     this.keys[id * 2] = cx;
     this.keys[id * 2 + 1] = cy;
     return id;
   }
 
-  /** Id of cell (cx, cy, cz), created if absent. */
+  /** Id of cell (cx, cy, cz), created if absent. One hash and one probe either way. */
   insert3(cx: number, cy: number, cz: number): number {
-    const found = this.find3(cx, cy, cz);
-    if (found >= 0) return found;
-    const id = this.allocate(hashCell3(cx, cy, cz));
+    const hash = hashCell3(cx, cy, cz);
+    const keys = this.keys;
+    const slots = this.slots;
+    const mask = this.mask;
+    let s = hash & mask;
+    for (;;) {
+      const id = slots[s];
+      if (id < 0) break;
+      const k = id * 3;
+      if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) return id;
+      s = (s + 1) & mask;
+    }
+    const id = this.allocate(hash, s);
     this.keys[id * 3] = cx;
     this.keys[id * 3 + 1] = cy;
     this.keys[id * 3 + 2] = cz;
@@ -195,7 +214,8 @@ export class CellTable {
     this.size = 0;
   }
 
-  private allocate(hash: number): number {
+  /** Takes an id for a new cell whose probe ended at the empty `slot`. */
+  private allocate(hash: number, slot: number): number {
     let id: number;
     if (this.freeCount > 0) {
       id = this.freeIds[--this.freeCount];
@@ -206,7 +226,7 @@ export class CellTable {
     this.hashes[id] = hash;
     this.size++;
     if (this.size * 2 > this.slots.length) this.growSlots();
-    else this.place(id, hash);
+    else this.slots[slot] = id;
     return id;
   }
 
