@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { hashCell3, nextPowerOfTwo } from '../cells.js';
+import { CellTable } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
 import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap, SMALL_CELL, sortCellsByX } from './common.js';
 
@@ -39,10 +39,8 @@ export class Grid3D {
   cellStart = new Int32Array(1);
   /** Cell id per point while building; result buffer of `within`; cursors of `neighbors`. */
   scratch = new Uint32Array(0);
-  // Hashed layout: slot -> cell id (-1 empty), and cell id -> cell coordinates.
-  slots = new Int32Array(0);
-  slotMask = 0;
-  cellKeys = new Float64Array(0);
+  /** Hashed layout: cell coordinates -> cell id, ids 0, 1, 2, ... in first-seen order after each clear. */
+  table: CellTable | undefined = undefined;
   /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
   ranges = new Int32Array(64);
   /** Reused by nearest queries. */
@@ -136,36 +134,17 @@ export class Grid3D {
       }
     } else {
       cells = 0;
-      let slots = this.slots;
-      let mask = this.slotMask;
-      let keys: Float64Array = this.cellKeys;
-      slots.fill(-1);
+      const table = this.table!;
+      table.clear();
       for (let i = 0, p = offset; i < n; i++, p += stride) {
         const cx = Math.floor((positions[p] - originX) / width);
         const cy = Math.floor((positions[p + 1] - originY) / width);
         const cz = Math.floor((positions[p + 2] - originZ) / width);
-        let s = hashCell3(cx, cy, cz) & mask;
-        let id: number;
-        for (;;) {
-          id = slots[s];
-          if (id < 0) {
-            id = cells++;
-            if (3 * cells > keys.length) keys = this.growKeys(3 * cells);
-            keys[3 * id] = cx;
-            keys[3 * id + 1] = cy;
-            keys[3 * id + 2] = cz;
-            cellStart[id] = 0;
-            slots[s] = id;
-            if (2 * cells > slots.length) {
-              // Keep the load factor at most 1/2: double and re-place every cell so far.
-              this.growSlots(cells);
-              slots = this.slots;
-              mask = this.slotMask;
-            }
-            break;
-          }
-          if (keys[3 * id] === cx && keys[3 * id + 1] === cy && keys[3 * id + 2] === cz) break;
-          s = (s + 1) & mask;
+        const id = table.insert3(cx, cy, cz);
+        // After clear() ids come in first-seen order: a new cell takes the next one.
+        if (id === cells) {
+          cells++;
+          cellStart[id] = 0;
         }
         scratch[i] = id;
         cellStart[id]++;
@@ -302,49 +281,20 @@ export class Grid3D {
     }
     if (this.cellStart.length < cells + 1)
       this.cellStart = new Int32Array(grownLength(this.cellStart.length, cells + 1));
-    if (hashed && this.slots.length === 0) {
-      // A first guess of a quarter as many cells as points; the table and the
-      // keys grow while counting, so sparse points cost what they use.
-      const guess = Math.max(64, n >> 2);
-      this.cellKeys = new Float64Array(3 * guess);
-      this.slots = new Int32Array(nextPowerOfTwo(2 * guess));
-      this.slotMask = this.slots.length - 1;
+    if (hashed && this.table === undefined) {
+      // A first guess of a quarter as many cells as points; the table grows
+      // while counting, so sparse points cost what they use.
+      this.table = new CellTable(3, Math.max(64, n >> 2));
     }
   }
 
-  /** Grows the cell keys to at least `needed` numbers (doubling), keeping what they hold. */
-  private growKeys(needed: number): Float64Array {
-    const keys = new Float64Array(Math.max(needed, 2 * this.cellKeys.length));
-    keys.set(this.cellKeys);
-    this.cellKeys = keys;
-    return keys;
-  }
-
-  /** Doubles the slot table and re-places cells 0..cells-1 by their keys. */
-  private growSlots(cells: number): void {
-    const slots = new Int32Array(2 * this.slots.length).fill(-1);
-    const mask = slots.length - 1;
-    const keys = this.cellKeys;
-    for (let id = 0; id < cells; id++) {
-      let s = hashCell3(keys[3 * id], keys[3 * id + 1], keys[3 * id + 2]) & mask;
-      while (slots[s] >= 0) s = (s + 1) & mask;
-      slots[s] = id;
-    }
-    this.slots = slots;
-    this.slotMask = mask;
+  /** Cell coordinates of the hashed layout's cells by id, 3 per cell. */
+  get cellKeys(): Float64Array {
+    return this.table!.keys;
   }
 
   /** Id of the occupied hashed cell (cx, cy, cz), or -1. */
   findCell(cx: number, cy: number, cz: number): number {
-    const keys = this.cellKeys;
-    const slots = this.slots;
-    const mask = this.slotMask;
-    let s = hashCell3(cx, cy, cz) & mask;
-    for (;;) {
-      const id = slots[s];
-      if (id < 0) return -1;
-      if (keys[3 * id] === cx && keys[3 * id + 1] === cy && keys[3 * id + 2] === cz) return id;
-      s = (s + 1) & mask;
-    }
+    return this.table!.find3(cx, cy, cz);
   }
 }
