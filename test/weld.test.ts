@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { weld, weldMesh } from '../src/index.js';
+import { random } from './support/random.js';
 
 // The package ships no types: { positions: [x, y, z][], cells: [a, b, c][] }.
 const bunny = createRequire(import.meta.url)('bunny') as { positions: number[][]; cells: number[][] };
@@ -548,18 +549,6 @@ describe('weldMesh', () => {
 
 // ---------------------------------------------------------------------------
 // Real data: the Stanford bunny (1,839 vertices, 3,674 triangles, no duplicates).
-
-/** Deterministic generator for the jitter (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function bunnySoup(jitter: number, seed: number): Float64Array {
   const next = random(seed);

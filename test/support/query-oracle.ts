@@ -208,18 +208,6 @@ export function cellBox(cell: Vec, cellSize: number): number[] {
   return [...cell.map((c) => c * cellSize), ...cell.map((c) => (c + 1) * cellSize)];
 }
 
-/** A deterministic pseudo-random generator (mulberry32) for test data. */
-export function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // ---------------------------------------------------------------------------
 // The shared property tests, run once per dimension through a flat-array view.
 
