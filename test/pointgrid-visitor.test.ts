@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PointGrid2D, PointGrid3D } from '../src/index.js';
+import { random } from './support/random.js';
 
 /** Points on a line, one apart: pairs within radius 1 are the consecutive ones. */
 function line(count: number, dimension: 2 | 3): Float64Array {
@@ -29,6 +30,84 @@ describe('forEachPair visitor arity', () => {
       });
       expect([...argumentCounts]).toEqual([2]);
       expect(pairs.sort((a, b) => a[0] - b[0])).toEqual([0, 1, 2, 3, 4].map((i) => [i, i + 1]));
+    });
+  }
+});
+
+/** `count` points uniform in a cube (square) of side `side`, flat. */
+function cloud(count: number, dimension: 2 | 3, side: number, seed: number): Float64Array {
+  const next = random(seed);
+  const positions = new Float64Array(count * dimension);
+  for (let k = 0; k < positions.length; k++) positions[k] = (next() - 0.5) * side;
+  return positions;
+}
+
+/** Every pair within radius by brute force, as "i,j,d2" strings, sorted. */
+function brutePairs(positions: Float64Array, dimension: 2 | 3, radius: number): string[] {
+  const n = positions.length / dimension;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      let d2 = 0;
+      for (let a = 0; a < dimension; a++) {
+        const d = positions[j * dimension + a] - positions[i * dimension + a];
+        d2 += d * d;
+      }
+      if (d2 <= radius * radius) out.push(`${i},${j},${d2}`);
+    }
+  }
+  return out.sort();
+}
+
+// forEachPair hands pairs over in batches of a couple of thousand; these
+// searches find many batches' worth, and crowds with more candidates per
+// point than one batch holds.
+describe('forEachPair batches', () => {
+  for (const [name, dimension, Grid] of [
+    ['PointGrid2D', 2, PointGrid2D],
+    ['PointGrid3D', 3, PointGrid3D],
+  ] as const) {
+    it(`${name} hands over every pair of a large search exactly once, with its distance`, () => {
+      const positions = cloud(3000, dimension, dimension === 2 ? 50 : 16, 7 + dimension);
+      const grid = new Grid(positions, { cellSize: 1.5 });
+      const expected = brutePairs(positions, dimension, 1.5);
+      expect(expected.length).toBeGreaterThan(10000);
+      const seen: string[] = [];
+      grid.forEachPair(1.5, (i, j, d2) => seen.push(`${i},${j},${d2}`));
+      expect(seen.sort()).toEqual(expected);
+      const plain: string[] = [];
+      grid.forEachPair(1.5, (i, j) => plain.push(`${i},${j}`));
+      expect(plain.sort()).toEqual(expected.map((p) => p.slice(0, p.lastIndexOf(','))).sort());
+    });
+
+    it(`${name} handles a crowd with more candidates per point than a batch holds`, () => {
+      // 2500 coincident points: each has up to 2499 partners, more than a batch.
+      const n = 2500;
+      const grid = new Grid(new Float64Array(n * dimension).fill(-3.25), { cellSize: 1 });
+      const seen = new Uint8Array(n * n);
+      let visits = 0;
+      let wrong = 0;
+      grid.forEachPair(0, (i, j, d2) => {
+        visits++;
+        if (!(i < j) || d2 !== 0 || seen[i * n + j] === 1) wrong++;
+        seen[i * n + j] = 1;
+      });
+      expect(wrong).toBe(0);
+      expect(visits).toBe((n * (n - 1)) / 2);
+    });
+
+    it(`${name} starts clean after a visitor throws halfway`, () => {
+      const positions = cloud(2000, dimension, dimension === 2 ? 40 : 12, 3 + dimension);
+      const grid = new Grid(positions, { cellSize: 1.5 });
+      let calls = 0;
+      expect(() =>
+        grid.forEachPair(1.5, () => {
+          if (++calls === 3000) throw new Error('stop here');
+        }),
+      ).toThrow('stop here');
+      const seen: string[] = [];
+      grid.forEachPair(1.5, (i, j, d2) => seen.push(`${i},${j},${d2}`));
+      expect(seen.sort()).toEqual(brutePairs(positions, dimension, 1.5));
     });
   }
 });

@@ -185,6 +185,15 @@ describe('PointGrid2D bad input', () => {
     expect(() => new PointGrid2D([0, 0, 0, 0, Number.POSITIVE_INFINITY, 0], { cellSize: 1 })).toThrow(RangeError);
   });
 
+  it('rejects more points than 32-bit indices with room for a difference can name', () => {
+    // Only an array-like can be this long; the count is checked before any number is read.
+    const huge = { length: 2 ** 32 } as unknown as number[];
+    expect(() => new PointGrid2D(huge, { cellSize: 1 })).toThrow(/at most 2147483647 points, got 2147483648/);
+    const grid = new PointGrid2D([0, 0, 1, 1], { cellSize: 2 });
+    expect(() => grid.rebuild(huge)).toThrow(RangeError);
+    expect([...grid.pairs(2)]).toEqual([0, 1]);
+  });
+
   it('rejects bad query arguments', () => {
     const grid = new PointGrid2D([0, 0, 1, 1], { cellSize: 1 });
     expect(() => grid.within(Number.NaN, 0, 1)).toThrow(/x.*NaN/);

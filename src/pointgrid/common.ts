@@ -78,6 +78,18 @@ export const MAX_DENSE_CELLS = 2 ** 28;
 /** Beyond this many cells from the grid a nearest query scans every point instead of ring by ring. */
 export const MAX_RING_CELL = 2 ** 30;
 
+/**
+ * Most points a grid holds. Indices must stay 32-bit integers with room for
+ * a difference (see {@link lowerMinusUpper}); an array of 2 or more numbers
+ * per point never gets there, so only array-likes can hit this.
+ */
+export const MAX_POINTS = 2 ** 31 - 1;
+
+/** Throws a RangeError when `count` points are more than a grid holds. */
+export function checkPointCount(owner: string, count: number): void {
+  if (count > MAX_POINTS) throw new RangeError(`${owner} holds at most ${MAX_POINTS} points, got ${count}`);
+}
+
 /** Checked options with their defaults filled in. */
 export interface ResolvedOptions {
   cellSize: number;
@@ -140,6 +152,18 @@ export function grownLength(current: number, needed: number): number {
   return current === 0 ? needed : Math.max(needed, Math.ceil(current * 1.5));
 }
 
+/**
+ * min(i, j) - j for two point indices, without a branch: (j + m, i - m) is
+ * then (min, max). A branch on i < j costs a misprediction on every other
+ * pair of shuffled points, a third of a whole pair search. Exact because
+ * indices stay below 2^31 - 1 (an array holds at most 2^32 - 1 numbers, two
+ * or more per point), so i - j is a 32-bit integer and >> 31 its sign.
+ */
+export function lowerMinusUpper(i: number, j: number): number {
+  const difference = i - j;
+  return difference & (difference >> 31);
+}
+
 /** What a {@link PairSink} does with each pair: call the visitor. */
 export const VISIT = 0;
 /** ... append it, as sorted positions, to `buffer` (pairs() and neighbors()). */
@@ -166,9 +190,21 @@ export class PairSink {
   withDistance = true;
   /** Original index of each sorted position (the grid's sortedIndex). */
   order: Uint32Array = EMPTY;
-  /** Flat pairs of sorted positions collected so far (COLLECT), `length` numbers used. */
+  /**
+   * Flat pairs of sorted positions found and not yet handed over, `length`
+   * numbers used: the growing result of a COLLECT search, or the batch a
+   * VISIT search hands to the visitor whenever it fills up.
+   */
   buffer = EMPTY;
   length = 0;
+  /**
+   * The VISIT batch, kept between searches so that a steady loop allocates
+   * nothing. Batching is what makes the search fast: the distance test only
+   * decides whether the write position advances, with no branch to
+   * mispredict (about half the candidates pass), and the visitor is then
+   * called from a short loop of its own that V8 can inline it into.
+   */
+  private batch = new Uint32Array(4096);
   /** First buffer size of the next collecting search: the last one's result plus an eighth. */
   private guess = 64;
 
@@ -179,12 +215,13 @@ export class PairSink {
     this.mode = mode;
     this.order = order;
     this.length = 0;
-    if (mode !== VISIT) this.buffer = new Uint32Array(this.guess);
+    this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess);
   }
 
   /** Ends a search (also after a throw) and lets go of the caller's arrays. */
   finish(): void {
-    if (this.mode !== VISIT) this.guess = Math.max(64, this.length + (this.length >> 3));
+    if (this.mode === VISIT) this.batch = this.buffer;
+    else this.guess = Math.max(64, this.length + (this.length >> 3));
     this.busy = false;
     this.visitor = undefined;
     this.withDistance = true;
@@ -192,7 +229,12 @@ export class PairSink {
     this.buffer = EMPTY;
   }
 
-  /** Makes room for `needed` numbers in the buffer, keeping the first `length`; returns the buffer. */
+  /**
+   * Makes room for `needed` numbers in the buffer, keeping the first `length`;
+   * returns the buffer. A VISIT search hands its batch over before calling
+   * this, so the batch only grows for a single point with more candidates
+   * than it holds.
+   */
   reserve(needed: number, length: number): Uint32Array {
     const grown = new Uint32Array(Math.max(needed, 2 * this.buffer.length));
     grown.set(this.buffer.subarray(0, length));
@@ -205,10 +247,11 @@ export class PairSink {
     const order = this.order;
     const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
     for (let k = 0; k < pairs.length; k += 2) {
-      const a = order[pairs[k]];
-      const b = order[pairs[k + 1]];
-      pairs[k] = Math.min(a, b);
-      pairs[k + 1] = Math.max(a, b);
+      const i = order[pairs[k]];
+      const j = order[pairs[k + 1]];
+      const m = lowerMinusUpper(i, j);
+      pairs[k] = j + m;
+      pairs[k + 1] = i - m;
     }
     return pairs;
   }

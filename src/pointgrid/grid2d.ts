@@ -9,7 +9,16 @@
  */
 import { CellTable } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
-import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap, SMALL_CELL, sortCellsByX } from './common.js';
+import {
+  CELL_SCALE,
+  checkPointCount,
+  denseLimit,
+  grownLength,
+  isFloat32,
+  NearestHeap,
+  SMALL_CELL,
+  sortCellsByX,
+} from './common.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link Grid2D.build}. */
 export class Grid2D {
@@ -67,6 +76,7 @@ export class Grid2D {
     const stride = this.stride;
     const offset = this.offset;
     const n = checkLayout(positions, 2, stride, offset);
+    checkPointCount('PointGrid2D', n);
 
     // Validate every point before touching anything, and find the bounds.
     // (x - x !== 0 is the cheap test for NaN and both infinities.)

@@ -9,7 +9,16 @@
  */
 import { CellTable } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
-import { CELL_SCALE, denseLimit, grownLength, isFloat32, NearestHeap, SMALL_CELL, sortCellsByX } from './common.js';
+import {
+  CELL_SCALE,
+  checkPointCount,
+  denseLimit,
+  grownLength,
+  isFloat32,
+  NearestHeap,
+  SMALL_CELL,
+  sortCellsByX,
+} from './common.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
 export class Grid3D {
@@ -69,6 +78,7 @@ export class Grid3D {
     const stride = this.stride;
     const offset = this.offset;
     const n = checkLayout(positions, 3, stride, offset);
+    checkPointCount('PointGrid3D', n);
 
     // Validate every point before touching anything, and find the bounds.
     // (x - x !== 0 is the cheap test for NaN and both infinities.)

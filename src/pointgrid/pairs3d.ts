@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { grownLength, type PairSink, stencilReach, VISIT } from './common.js';
+import { grownLength, lowerMinusUpper, type PairSink, stencilReach, VISIT } from './common.js';
 import type { Grid3D } from './grid3d.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
@@ -16,6 +16,7 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   const r2 = radius * radius;
   if (g.dense) densePairs(g, sink, reach, r2);
   else hashedPairs(g, sink, reach, r2);
+  if (sink.mode === VISIT) visitBatch(g, sink);
 }
 
 /**
@@ -125,86 +126,20 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
 
 /**
  * Tests each point of sorted run start..end-1 against the later points up to
- * runEnd and against every gathered range. Runs and ranges are in x order
- * (see sortCellsByX), so each scan stops at the first point whose x alone is
- * past the radius, and each range's start moves right past the points left
- * of the radius as the point itself moves right. The x test compares the
- * same dx * dx that the distance sums, so nothing within reach is skipped.
+ * runEnd and against every gathered range, appending each pair within the
+ * radius to the sink's buffer as sorted positions. Runs and ranges are in x
+ * order (see sortCellsByX), so each scan stops at the first point whose x
+ * alone is past the radius, and each range's start moves right past the
+ * points left of the radius as the point itself moves right. The x test
+ * compares the same dx * dx that the distance sums, so nothing within reach
+ * is skipped.
+ *
+ * Every candidate in the x window is written and the length advances only
+ * on a hit, with no branch to mispredict. Room for the point's worst case is
+ * made first: a VISIT search hands its batch to the visitor, a COLLECT
+ * search grows its buffer.
  */
 function pairsFromCell(
-  g: Grid3D,
-  sink: PairSink,
-  start: number,
-  end: number,
-  runEnd: number,
-  rangeCount: number,
-  r2: number,
-): void {
-  const coords = g.coords;
-  const ranges = g.ranges;
-  if (sink.mode !== VISIT) {
-    collectFromCell(g, sink, start, end, runEnd, rangeCount, r2);
-    return;
-  }
-  const visitor = sink.visitor!;
-  const withDistance = sink.withDistance;
-  const visitPair = visitor as (i: number, j: number) => void;
-  const order = sink.order;
-  for (let s = start; s < end; s++) {
-    const i = order[s];
-    const px = coords[3 * s];
-    const py = coords[3 * s + 1];
-    const pz = coords[3 * s + 2];
-    for (let t = s + 1; t < runEnd; t++) {
-      const dx = coords[3 * t] - px;
-      const dx2 = dx * dx;
-      if (dx2 > r2) break;
-      const dy = coords[3 * t + 1] - py;
-      const dz = coords[3 * t + 2] - pz;
-      const d2 = dx2 + dy * dy + dz * dz;
-      if (d2 <= r2) {
-        const j = order[t];
-        const a = i < j ? i : j;
-        const b = i < j ? j : i;
-        if (withDistance) visitor(a, b, d2);
-        else visitPair(a, b);
-      }
-    }
-    for (let k = 0; k < rangeCount; k += 2) {
-      const stop = ranges[k + 1];
-      let t = ranges[k];
-      while (t < stop) {
-        const dx = coords[3 * t] - px;
-        if (dx >= 0 || dx * dx <= r2) break;
-        t++;
-      }
-      ranges[k] = t;
-      for (; t < stop; t++) {
-        const dx = coords[3 * t] - px;
-        const dx2 = dx * dx;
-        if (dx2 > r2) break;
-        const dy = coords[3 * t + 1] - py;
-        const dz = coords[3 * t + 2] - pz;
-        const d2 = dx2 + dy * dy + dz * dz;
-        if (d2 <= r2) {
-          const j = order[t];
-          const a = i < j ? i : j;
-          const b = i < j ? j : i;
-          if (withDistance) visitor(a, b, d2);
-          else visitPair(a, b);
-        }
-      }
-    }
-  }
-}
-
-/**
- * pairsFromCell for pairs() and neighbors(): every candidate within the x
- * window is written to the sink's buffer as sorted positions and the length
- * advances only on a hit, with no branch to mispredict; room for the worst
- * case is made per point first.
- */
-function collectFromCell(
   g: Grid3D,
   sink: PairSink,
   start: number,
@@ -220,7 +155,13 @@ function collectFromCell(
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
-    if (length + 2 * most > buffer.length) buffer = sink.reserve(length + 2 * most, length);
+    if (length + 2 * most > buffer.length) {
+      sink.length = length;
+      if (sink.mode === VISIT) visitBatch(g, sink);
+      if (sink.length + 2 * most > sink.buffer.length) sink.reserve(sink.length + 2 * most, sink.length);
+      buffer = sink.buffer;
+      length = sink.length;
+    }
     const px = coords[3 * s];
     const py = coords[3 * s + 1];
     const pz = coords[3 * s + 2];
@@ -256,4 +197,44 @@ function collectFromCell(
     }
   }
   sink.length = length;
+}
+
+/**
+ * Hands the batched pairs of a VISIT search to the visitor as original
+ * indices i < j, with the squared distance recomputed exactly as the search
+ * computed it when the visitor wants it, and empties the batch. Which of the
+ * two indices is lower is a coin toss for shuffled input, so it is worked out
+ * without a branch (see {@link lowerMinusUpper}). The two-index loop is the
+ * same in 2D and 3D but kept in each file: V8 inlines the visitor only into a
+ * call site that has seen few visitors, and 2D and 3D users rarely share one.
+ */
+function visitBatch(g: Grid3D, sink: PairSink): void {
+  const buffer = sink.buffer;
+  const length = sink.length;
+  const order = sink.order;
+  // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
+  sink.length = 0;
+  if (sink.withDistance) {
+    const visit = sink.visitor!;
+    const coords = g.coords;
+    for (let k = 0; k < length; k += 2) {
+      const s = buffer[k];
+      const t = buffer[k + 1];
+      const i = order[s];
+      const j = order[t];
+      const dx = coords[3 * t] - coords[3 * s];
+      const dy = coords[3 * t + 1] - coords[3 * s + 1];
+      const dz = coords[3 * t + 2] - coords[3 * s + 2];
+      const m = lowerMinusUpper(i, j);
+      visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
+    }
+  } else {
+    const visit = sink.visitor as (i: number, j: number) => void;
+    for (let k = 0; k < length; k += 2) {
+      const i = order[buffer[k]];
+      const j = order[buffer[k + 1]];
+      const m = lowerMinusUpper(i, j);
+      visit(j + m, i - m);
+    }
+  }
 }
