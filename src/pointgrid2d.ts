@@ -12,6 +12,7 @@ import {
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
+  ROWS,
   resolveOptions,
   VISIT,
 } from './pointgrid/common.js';
@@ -243,22 +244,22 @@ export class PointGrid2D {
   /**
    * Every point's neighbours within `radius` (itself excluded) in compressed
    * sparse row form, what an SPH solver consumes. Row i lists its neighbours
-   * in no particular order. One pass over the half stencil collects the
-   * pairs, which are scattered into rows in cell order (cache-friendly) and
-   * the rows then copied to their original index; allocates the two returned
-   * arrays plus, transiently, the pairs and the cell-order rows (4 bytes per
-   * row entry each, never more than two of the three at once).
+   * in no particular order. One pass over the half stencil finds each pair
+   * once and keeps, per point, the run of partners it found; the rows are
+   * then counted and filled from those runs. Allocates the two returned
+   * arrays plus, transiently, the runs (4 bytes per pair) and two arrays of
+   * 4 bytes per point.
    *
    * @throws RangeError for a radius < 0 or NaN.
    */
   neighbors(radius: number): NeighborLists {
     checkDistance('radius', radius);
     const sink = this.sink;
-    sink.start(COLLECT, this.grid.sortedIndex, 'PointGrid2D');
+    sink.start(ROWS, this.grid.sortedIndex, 'PointGrid2D');
     try {
       forEachPair2D(this.grid, sink, radius);
       const offsets = new Uint32Array(this.grid.points + 1);
-      const indices = neighborRows(sink.order, sink.buffer, sink.length, offsets, this.grid.scratch);
+      const indices = neighborRows(sink.order, sink.buffer, sink.rowEnd, offsets);
       return { offsets, indices };
     } finally {
       sink.finish();

@@ -62,7 +62,7 @@ function brutePairs(positions: Float64Array, dimension: 2 | 3, radius: number): 
 // forEachPair hands pairs over in batches of a couple of thousand; these
 // searches find many batches' worth, and crowds with more candidates per
 // point than one batch holds.
-describe('forEachPair batches', () => {
+describe('pair searches larger than their first buffers', () => {
   for (const [name, dimension, Grid] of [
     ['PointGrid2D', 2, PointGrid2D],
     ['PointGrid3D', 3, PointGrid3D],
@@ -77,7 +77,20 @@ describe('forEachPair batches', () => {
       expect(seen.sort()).toEqual(expected);
       const plain: string[] = [];
       grid.forEachPair(1.5, (i, j) => plain.push(`${i},${j}`));
-      expect(plain.sort()).toEqual(expected.map((p) => p.slice(0, p.lastIndexOf(','))).sort());
+      const indexPairs = expected.map((p) => p.slice(0, p.lastIndexOf(','))).sort();
+      expect(plain.sort()).toEqual(indexPairs);
+      // pairs() and neighbors() grow their buffers from a guess several times on this search.
+      const flat = grid.pairs(1.5);
+      const fromFlat: string[] = [];
+      for (let k = 0; k < flat.length; k += 2) fromFlat.push(`${flat[k]},${flat[k + 1]}`);
+      expect(fromFlat.sort()).toEqual(indexPairs);
+      const { offsets, indices } = grid.neighbors(1.5);
+      const fromRows: string[] = [];
+      for (let i = 0; i < 3000; i++) {
+        for (let k = offsets[i]; k < offsets[i + 1]; k++) if (i < indices[k]) fromRows.push(`${i},${indices[k]}`);
+      }
+      expect(fromRows.sort()).toEqual(indexPairs);
+      expect(indices.length).toBe(2 * expected.length);
     });
 
     it(`${name} handles a crowd with more candidates per point than a batch holds`, () => {

@@ -166,8 +166,15 @@ export function lowerMinusUpper(i: number, j: number): number {
 
 /** What a {@link PairSink} does with each pair: call the visitor. */
 export const VISIT = 0;
-/** ... append it, as sorted positions, to `buffer` (pairs() and neighbors()). */
+/** ... append it, as sorted positions, to `buffer` (pairs()). */
 export const COLLECT = 1;
+/**
+ * ... append only its second sorted position to `buffer`, with `rowEnd[s]`
+ * marking where the partners found for point s end (neighbors()): half the
+ * memory of COLLECT, because a search handles the points in ascending sorted
+ * position, so each point's partners are one run.
+ */
+export const ROWS = 2;
 
 const EMPTY = new Uint32Array(0);
 
@@ -198,6 +205,14 @@ export class PairSink {
   buffer = EMPTY;
   length = 0;
   /**
+   * Numbers written per pair: 2 (both sorted positions), or 1 in ROWS mode.
+   * The search writes s at `length` and t at `length + step - 1`, so in ROWS
+   * mode t simply overwrites s, with no branch in the loop.
+   */
+  step = 2;
+  /** ROWS mode: end of point s's run of partners in `buffer`, per sorted position. */
+  rowEnd: Uint32Array = EMPTY;
+  /**
    * The VISIT batch, kept between searches so that a steady loop allocates
    * nothing. Batching is what makes the search fast: the distance test only
    * decides whether the write position advances, with no branch to
@@ -215,6 +230,8 @@ export class PairSink {
     this.mode = mode;
     this.order = order;
     this.length = 0;
+    this.step = mode === ROWS ? 1 : 2;
+    this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
     this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess);
   }
 
@@ -227,6 +244,7 @@ export class PairSink {
     this.withDistance = true;
     this.order = EMPTY;
     this.buffer = EMPTY;
+    this.rowEnd = EMPTY;
   }
 
   /**
@@ -235,8 +253,15 @@ export class PairSink {
    * this, so the batch only grows for a single point with more candidates
    * than it holds.
    */
-  reserve(needed: number, length: number): Uint32Array {
-    const grown = new Uint32Array(Math.max(needed, 2 * this.buffer.length));
+  reserve(needed: number, length: number, done: number): Uint32Array {
+    // Once a sixty-fourth of the points is done, grow to what the search so
+    // far predicts for the whole (plus an eighth), at most 4x at a time: a
+    // first search over a million points then allocates and copies its buffer
+    // a few times rather than twenty, and a crowded start cannot make it
+    // reserve wildly more than it will use. Doubling covers the rest.
+    const current = this.buffer.length;
+    const predicted = done >= 1 / 64 ? Math.min(Math.ceil((length / done) * 1.125), 4 * current) : 0;
+    const grown = new Uint32Array(Math.max(needed, 2 * current, predicted));
     grown.set(this.buffer.subarray(0, length));
     this.buffer = grown;
     return grown;
@@ -258,44 +283,49 @@ export class PairSink {
 }
 
 /**
- * CSR rows in original index order from the pairs (sorted positions) of a
- * COLLECT search over `count` points, built in cell order first so that
- * nearly every write lands near the last: pairs are scattered into rows of
- * sorted positions, then each row is copied whole to where its original index
- * puts it. Fills `offsets` (count + 1 entries, zeroed) and returns the indices.
+ * CSR rows in original index order from the partner runs of a ROWS search
+ * over `count` points (see {@link ROWS}): `partners[rowEnd[s - 1]..rowEnd[s]]`
+ * are the sorted positions paired with sorted position s, each pair once.
+ * Row lengths are counted by sorted position, where a pair's two points are
+ * close, so the counts stay in cache; then each pair is written into both
+ * rows. The rows being filled at any moment belong to the points near the
+ * search's current position, so their writes hit a small, cached set of
+ * lines even though rows sit in original index order. Fills `offsets`
+ * (count + 1 entries, zeroed) and returns the indices.
  * Takes only typed arrays so its optimised code depends on no object shape
- * (a shape that dies in a GC throws the code away). `cursor` is scratch of at
- * least `count` entries.
+ * (a shape that dies in a GC throws the code away).
  */
 export function neighborRows(
   order: Uint32Array,
-  pairs: Uint32Array,
-  length: number,
+  partners: Uint32Array,
+  rowEnd: Uint32Array,
   offsets: Uint32Array,
-  cursor: Uint32Array,
 ): Uint32Array {
   const count = offsets.length - 1;
-  // Row lengths by sorted position: a pair's two positions are close, so
-  // these counts stay in cache.
-  const sortedOffsets = new Uint32Array(count + 1);
-  for (let k = 0; k < length; k++) sortedOffsets[pairs[k] + 1]++;
-  for (let s = 0; s < count; s++) sortedOffsets[s + 1] += sortedOffsets[s];
-  const total = sortedOffsets[count];
-  const rows = new Uint32Array(total);
-  cursor.set(sortedOffsets.subarray(0, count));
-  for (let k = 0; k < length; k += 2) {
-    const s = pairs[k];
-    const t = pairs[k + 1];
-    rows[cursor[s]++] = order[t];
-    rows[cursor[t]++] = order[s];
+  // Row lengths by sorted position, then the write cursor of each row.
+  const cursor = new Uint32Array(count);
+  for (let s = 0, from = 0; s < count; s++) {
+    const to = rowEnd[s];
+    cursor[s] += to - from;
+    for (let k = from; k < to; k++) cursor[partners[k]]++;
+    from = to;
   }
-  for (let s = 0; s < count; s++) offsets[order[s] + 1] = sortedOffsets[s + 1] - sortedOffsets[s];
+  for (let s = 0; s < count; s++) offsets[order[s] + 1] = cursor[s];
   for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
-  const indices = new Uint32Array(total);
-  for (let s = 0; s < count; s++) {
-    let to = offsets[order[s]];
-    const stop = sortedOffsets[s + 1];
-    for (let from = sortedOffsets[s]; from < stop; from++) indices[to++] = rows[from];
+  for (let s = 0; s < count; s++) cursor[s] = offsets[order[s]];
+  const indices = new Uint32Array(offsets[count]);
+  for (let s = 0, from = 0; s < count; s++) {
+    const i = order[s];
+    const to = rowEnd[s];
+    // t is never s (no point pairs with itself), so cursor[s] can wait in a local.
+    let own = cursor[s];
+    for (let k = from; k < to; k++) {
+      const t = partners[k];
+      indices[own++] = order[t];
+      indices[cursor[t]++] = i;
+    }
+    cursor[s] = own;
+    from = to;
   }
   return indices;
 }

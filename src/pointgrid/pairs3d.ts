@@ -135,9 +135,9 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
  * is skipped.
  *
  * Every candidate in the x window is written and the length advances only
- * on a hit, with no branch to mispredict. Room for the point's worst case is
- * made first: a VISIT search hands its batch to the visitor, a COLLECT
- * search grows its buffer.
+ * on a hit, with no branch to mispredict (see PairSink.step for what is
+ * written). Room for the point's worst case is made first: a VISIT search
+ * hands its batch to the visitor, the others grow their buffer.
  */
 function pairsFromCell(
   g: Grid3D,
@@ -150,15 +150,18 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
+  const step = sink.step;
+  const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
-    if (length + 2 * most > buffer.length) {
+    if (length + step * most > buffer.length) {
       sink.length = length;
       if (sink.mode === VISIT) visitBatch(g, sink);
-      if (sink.length + 2 * most > sink.buffer.length) sink.reserve(sink.length + 2 * most, sink.length);
+      const needed = sink.length + step * most;
+      if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
       buffer = sink.buffer;
       length = sink.length;
     }
@@ -172,8 +175,8 @@ function pairsFromCell(
       const dy = coords[3 * t + 1] - py;
       const dz = coords[3 * t + 2] - pz;
       buffer[length] = s;
-      buffer[length + 1] = t;
-      length += 2 * +(dx2 + dy * dy + dz * dz <= r2);
+      buffer[length + step - 1] = t;
+      length += step * +(dx2 + dy * dy + dz * dz <= r2);
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
@@ -191,10 +194,11 @@ function pairsFromCell(
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
         buffer[length] = s;
-        buffer[length + 1] = t;
-        length += 2 * +(dx2 + dy * dy + dz * dz <= r2);
+        buffer[length + step - 1] = t;
+        length += step * +(dx2 + dy * dy + dz * dz <= r2);
       }
     }
+    if (step === 1) rowEnd[s] = length;
   }
   sink.length = length;
 }
