@@ -13,7 +13,11 @@ import { cFloor, writePoints } from './peers/cfloor.js';
 import { d3QuadtreeVisit, flatbushSearch, kdbushWithin, kdbushWithinInto, rbushSearch } from './peers/points2d.js';
 import { probeThing, thingNote } from './peers/thing.js';
 
-const OURS = 'PointGrid2D.withinInto';
+/**
+ * The reference row: the fastest way to get every point's neighbours from a
+ * PointGrid2D, the job the other contenders do with a query per point.
+ */
+const OURS = 'PointGrid2D.forEachPair (each pair once)';
 
 /** PointGrid2D `within`, reusing one output array across queries. */
 function gridWithin(pos: Float64Array, radius: number): bigint {
@@ -122,10 +126,10 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
   for (const n of sizes) {
     const pos = kind === 'uniform' ? uniform2D(n, 1) : clustered2D(n, 2);
     const contenders: Contender[] = [
-      { name: OURS, run: () => gridWithinInto(pos, radius) },
-      { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
+      { name: OURS, run: () => gridForEachPair(pos, radius) },
       { name: 'PointGrid2D.neighbors (CSR, one pass)', run: () => gridNeighbors(pos, radius) },
-      { name: 'PointGrid2D.forEachPair (each pair once)', run: () => gridForEachPair(pos, radius) },
+      { name: 'PointGrid2D.withinInto', run: () => gridWithinInto(pos, radius) },
+      { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
       { name: 'kdbush.withinInto', run: () => kdbushWithinInto(pos, radius) },
       { name: 'kdbush.within', run: () => kdbushWithin(pos, radius) },
     ];
@@ -135,8 +139,11 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
     if (kind === 'uniform')
       contenders.push({ name: 'flatbush search + filter', run: () => flatbushSearch(pos, radius) });
     if (n <= 1e5) contenders.push({ name: 'd3-quadtree visit', run: () => d3QuadtreeVisit(pos, radius) });
-    const floor = cFloor('within2', writePoints(`${kind}2d-${n}`, pos), radius);
+    const file = writePoints(`${kind}2d-${n}`, pos);
+    const floor = cFloor('within2', file, radius, 'C floor, a query per point (gcc -O3)');
     if (floor) contenders.push(floor);
+    const pairFloor = cFloor('pairs2', file, radius, 'C floor, half-stencil pairs (gcc -O3)');
+    if (pairFloor) contenders.push(pairFloor);
     console.log(`  ${kind} ${sizeLabel(n)}: ${contenders.length} contenders`);
     const timings = measure(`${kind} ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
     const results = answerCount(timings[0].answer);

@@ -7,6 +7,12 @@
  *
  * mode "within2": every point's neighbours within radius (itself included),
  *   one query per point in index order, as the JS workload 1 loop does.
+ * mode "pairs2": every pair within radius once, as PointGrid2D.forEachPair:
+ *   cells sorted by x, then the half stencil swept in x order (the rest of
+ *   the cell and the next cell in its row as one run, the three cells of the
+ *   row above as another; hashed grids look those cells up). The fingerprint
+ *   counts each pair in both directions plus every point with itself, to
+ *   compare with within2.
  * mode "csr3": every point's neighbours within radius (itself excluded) as
  *   CSR rows in index order, as workload 3.
  *
@@ -204,6 +210,93 @@ static void run_within2(grid_t *g, const double *pos, double r) {
   result_sum = sum;
 }
 
+/* Sorts each cell's points by x (insertion sort: cells hold a handful), as
+ * PointGrid2D's build does, so a sweep can stop at the first point too far
+ * right. 2D only. */
+static void sort_cells_by_x(grid_t *g) {
+  double *p = g->sortedPos;
+  int32_t *idx = g->sorted;
+  for (int32_t c = 0; c < g->cells; c++) {
+    int32_t from = g->start[c], to = g->start[c + 1];
+    for (int32_t s = from + 1; s < to; s++) {
+      double x = p[2 * s], y = p[2 * s + 1];
+      int32_t i = idx[s], t = s;
+      for (; t > from && p[2 * t - 2] > x; t--) {
+        p[2 * t] = p[2 * t - 2];
+        p[2 * t + 1] = p[2 * t - 1];
+        idx[t] = idx[t - 1];
+      }
+      p[2 * t] = x;
+      p[2 * t + 1] = y;
+      idx[t] = i;
+    }
+  }
+}
+
+/* Tests sorted point s against the x-sorted run [*from, to): skips (and
+ * remembers, for the next s, which lies further right) the points more than
+ * r to the left, and stops at the first more than r to the right. */
+static inline void sweep2(const grid_t *g, int32_t s, int32_t *from, int32_t to, double r2, uint64_t *count,
+                          uint32_t *sum) {
+  const double *p = g->sortedPos;
+  double x = p[2 * s], y = p[2 * s + 1];
+  uint32_t i1 = (uint32_t)g->sorted[s] + 1;
+  int32_t t = *from;
+  while (t < to && p[2 * t] < x && (p[2 * t] - x) * (p[2 * t] - x) > r2) t++;
+  *from = t;
+  for (; t < to; t++) {
+    double dx = p[2 * t] - x;
+    if (dx * dx > r2) break;
+    double dy = p[2 * t + 1] - y;
+    if (dx * dx + dy * dy <= r2) {
+      (*count)++;
+      *sum += 2u * i1 * ((uint32_t)g->sorted[t] + 1);
+    }
+  }
+}
+
+static void run_pairs2(grid_t *g, const double *pos, double r) {
+  grid_build(g, pos);
+  sort_cells_by_x(g);
+  double r2 = r * r;
+  uint64_t pairs = 0;
+  uint32_t sum = 0;
+  int64_t ex = g->extent[0], ey = g->extent[1];
+  for (int32_t c = 0; c < g->cells; c++) {
+    int32_t from = g->start[c], to = g->start[c + 1];
+    if (from == to) continue;
+    int32_t runEnd, ranges[8];
+    int count = 0;
+    if (g->dense) {
+      int64_t cx = c % ex, cy = c / ex;
+      int64_t left = cx > 0 ? cx - 1 : 0, right = (cx + 1 < ex ? cx + 1 : ex - 1) + 1;
+      runEnd = g->start[cy * ex + right];
+      if (cy + 1 < ey) {
+        ranges[count++] = g->start[(cy + 1) * ex + left];
+        ranges[count++] = g->start[(cy + 1) * ex + right];
+      }
+    } else {
+      runEnd = to;
+      const int64_t *k = g->keys + 2 * (int64_t)c;
+      int64_t near[4][3] = {{k[0] + 1, k[1], 0}, {k[0] - 1, k[1] + 1, 0}, {k[0], k[1] + 1, 0}, {k[0] + 1, k[1] + 1, 0}};
+      for (int q = 0; q < 4; q++) {
+        int32_t id = find_cell(g, near[q]);
+        if (id < 0) continue;
+        ranges[count++] = g->start[id];
+        ranges[count++] = g->start[id + 1];
+      }
+    }
+    for (int32_t s = from; s < to; s++) {
+      int32_t next = s + 1;
+      sweep2(g, s, &next, runEnd, r2, &pairs, &sum);
+      for (int q = 0; q < count; q += 2) sweep2(g, s, &ranges[q], ranges[q + 1], r2, &pairs, &sum);
+    }
+  }
+  for (int64_t i = 0; i < g->n; i++) sum += (uint32_t)(i + 1) * (uint32_t)(i + 1);
+  result_count = 2 * pairs + (uint64_t)g->n;
+  result_sum = sum;
+}
+
 static int32_t *pair_buffer;
 static int64_t pair_capacity;
 static int64_t pair_used;
@@ -343,10 +436,11 @@ static void csr3_hashed(grid_t *g, const double *pos, double r) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: %s within2|csr3 <points.bin> <radius>\n", argv[0]);
+    fprintf(stderr, "usage: %s within2|pairs2|csr3 <points.bin> <radius>\n", argv[0]);
     return 2;
   }
-  int dim = strcmp(argv[1], "within2") == 0 ? 2 : strcmp(argv[1], "csr3") == 0 ? 3 : 0;
+  int pairs2 = strcmp(argv[1], "pairs2") == 0;
+  int dim = strcmp(argv[1], "within2") == 0 || pairs2 ? 2 : strcmp(argv[1], "csr3") == 0 ? 3 : 0;
   if (!dim) {
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 2;
@@ -388,7 +482,8 @@ int main(int argc, char **argv) {
   double ms = 0;
   for (int run = 0; run < 2; run++) {
     double t0 = now_ms();
-    if (dim == 2) run_within2(&g, pos, r);
+    if (pairs2) run_pairs2(&g, pos, r);
+    else if (dim == 2) run_within2(&g, pos, r);
     else run_csr3(&g, pos, r);
     ms = now_ms() - t0;
   }

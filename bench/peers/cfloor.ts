@@ -62,17 +62,23 @@ export function writePoints(name: string, points: Float64Array): string {
 }
 
 /**
- * A contender running the floor in `mode` ('within2' or 'csr3', see grid.c)
- * over the points in `file`, or null when the floor is unavailable. Its
- * answer is the harness fingerprint computed in C; its time is the one C
- * measured around the job (process start and file reading excluded).
+ * A contender running the floor in `mode` ('within2', 'pairs2' or 'csr3',
+ * see grid.c) over the points in `file`, or null when the floor is
+ * unavailable. Its answer is the harness fingerprint computed in C; its time
+ * is the one C measured around the job (process start and file reading
+ * excluded).
  */
-export function cFloor(mode: 'within2' | 'csr3', file: string, radius: number): Contender | null {
+export function cFloor(
+  mode: 'within2' | 'pairs2' | 'csr3',
+  file: string,
+  radius: number,
+  name = 'C floor (gcc -O3)',
+): Contender | null {
   const exe = cFloorBinary();
   if (!exe) return null;
   let last = 0;
   return {
-    name: 'C floor (gcc -O3)',
+    name,
     run() {
       const result = spawnSync(exe, [mode, file, String(radius)], { encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`C floor failed: ${result.stderr || result.error?.message}`);
