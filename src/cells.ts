@@ -206,6 +206,55 @@ export class CellTable {
     this.size--;
   }
 
+  /**
+   * Gives every cell a new id: the cell with id `id` gets `newId[id]`. Only
+   * for a table filled since the last clear() without releases, whose ids
+   * are 0..size-1; `newId` must map those onto 0..size-1 one to one. Keys
+   * and hashes move in place, cycle by cycle (`newId` is marked while it
+   * runs and restored before it returns), so nothing is allocated. O(capacity).
+   */
+  renumber(newId: Int32Array): void {
+    const count = this.size;
+    const slots = this.slots;
+    for (let s = 0; s < slots.length; s++) {
+      const id = slots[s];
+      if (id >= 0) slots[s] = newId[id];
+    }
+    const keys = this.keys;
+    const hashes = this.hashes;
+    const d = this.dimension;
+    for (let start = 0; start < count; start++) {
+      if (newId[start] < 0) continue;
+      // Carry the cell at `start` to its new place, take the one found there
+      // on to its own, until the cycle comes back to `start`. ~ marks done.
+      let k0 = keys[start * d];
+      let k1 = keys[start * d + 1];
+      let k2 = d === 3 ? keys[start * d + 2] : 0;
+      let hash = hashes[start];
+      let at = start;
+      do {
+        const to = newId[at];
+        newId[at] = ~to;
+        const t0 = keys[to * d];
+        const t1 = keys[to * d + 1];
+        keys[to * d] = k0;
+        keys[to * d + 1] = k1;
+        k0 = t0;
+        k1 = t1;
+        if (d === 3) {
+          const t2 = keys[to * d + 2];
+          keys[to * d + 2] = k2;
+          k2 = t2;
+        }
+        const h = hashes[to];
+        hashes[to] = hash;
+        hash = h;
+        at = to;
+      } while (at !== start);
+    }
+    for (let id = 0; id < count; id++) newId[id] = ~newId[id];
+  }
+
   /** Forgets every cell; keeps the memory. */
   clear(): void {
     this.slots.fill(-1);

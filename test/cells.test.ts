@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CellTable, hashCell2, hashCell3, MAX_CELL_INDEX } from '../src/cells.js';
+import { random } from './support/random.js';
 
 const SEED = 20261122;
 
@@ -61,6 +62,49 @@ describe(`CellTable against a Map (seed ${SEED})`, () => {
       );
     });
   }
+
+  it('renumbers the cells of a freshly filled table, keys, hashes and lookups alike', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(2 as const, 3 as const),
+        fc.uniqueArray(fc.tuple(coordinate, coordinate, coordinate), {
+          minLength: 1,
+          maxLength: 300,
+          selector: ([x, y, z]) => `${x},${y},${z}`,
+        }),
+        fc.integer(),
+        (dimension, cells, seed) => {
+          const table = new CellTable(dimension, 1);
+          // 2D takes (x, y) only; repeats of (x, y) are simply found again.
+          const ids = cells.map(([x, y, z]) => (dimension === 2 ? table.insert2(x, y) : table.insert3(x, y, z)));
+          const count = table.size;
+          const newId = Int32Array.from({ length: count }, (_, i) => i);
+          const next = random(seed);
+          for (let i = count - 1; i > 0; i--) {
+            const j = Math.floor(next() * (i + 1));
+            [newId[i], newId[j]] = [newId[j], newId[i]];
+          }
+          const before = Int32Array.from(newId);
+          table.renumber(newId);
+          expect(newId).toEqual(before);
+          cells.forEach(([x, y, z], k) => {
+            const id = before[ids[k]];
+            expect(dimension === 2 ? table.find2(x, y) : table.find3(x, y, z)).toBe(id);
+            expect(table.keys[id * dimension]).toBe(x);
+            expect(table.keys[id * dimension + 1]).toBe(y);
+            expect(table.hashes[id]).toBe(dimension === 2 ? hashCell2(x, y) : hashCell3(x, y, z));
+          });
+          // Still a working table: a new cell gets the next id, a released one disappears.
+          const fresh = dimension === 2 ? table.insert2(1e9, 1e9) : table.insert3(1e9, 1e9, 1e9);
+          expect(fresh).toBe(count);
+          table.release(before[ids[0]]);
+          const [x, y, z] = cells[0];
+          expect(dimension === 2 ? table.find2(x, y) : table.find3(x, y, z)).toBe(-1);
+        },
+      ),
+      { seed: SEED + 7, numRuns: 150 },
+    );
+  });
 
   it('forgets everything on clear', () => {
     const table = new CellTable(2);

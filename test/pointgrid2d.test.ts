@@ -117,10 +117,26 @@ describe('PointGrid2D edge cases', () => {
     const grid = new PointGrid2D(points, { cellSize: 1 });
     grid.validate();
     expect(grid.layout).toBe('hashed');
-    expect([...grid.pairs(1)]).toEqual([0, 1, 2, 3]);
+    // pairs() comes in no particular order: compare the set of pairs.
+    const flat = grid.pairs(1);
+    expect(flat.length).toBe(4);
+    expect([`${flat[0]},${flat[1]}`, `${flat[2]},${flat[3]}`].sort()).toEqual(['0,1', '2,3']);
     expect(grid.within(1e12 + 0.5, 1e12, 0.5).sort()).toEqual([0, 1]);
     expect(grid.nearest(-1e12, 5, 2)).toEqual([2, 3]);
     expect(grid.nearest(0, 1e12, 1)).toEqual([0]);
+  });
+
+  it('orders hashed cells by row even when the rows number more than 2^53', () => {
+    // 1e17 cells apart on y: the row-major box index is no longer exact.
+    const points = [0, 1e17, 3, 0, 0.5, 1e17, 0, 0, 3.5, 0, 2e17, 5, -1e16, 1e17];
+    const grid = new PointGrid2D(points, { cellSize: 1 });
+    expect(grid.layout).toBe('hashed');
+    grid.validate();
+    const flat = grid.pairs(1);
+    const found: string[] = [];
+    for (let k = 0; k < flat.length; k += 2) found.push(`${flat[k]},${flat[k + 1]}`);
+    expect(found.sort()).toEqual(['0,2', '1,4']);
+    expect(grid.neighbors(1).indices.length).toBe(4);
   });
 
   it('reads interleaved Float32 buffers (stride 5, offset 2) like a three.js attribute', () => {

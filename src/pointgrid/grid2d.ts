@@ -11,6 +11,7 @@ import { CellTable } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
 import {
   CELL_SCALE,
+  CellOrder,
   checkPointCount,
   denseLimit,
   grownLength,
@@ -46,8 +47,10 @@ export class Grid2D {
   cellStart = new Int32Array(1);
   /** Cell id per point while building; result buffer of `within`; cursors of `neighbors`. */
   scratch = new Uint32Array(0);
-  /** Hashed layout: cell coordinates -> cell id, ids 0, 1, 2, ... in first-seen order after each clear. */
+  /** Hashed layout: cell coordinates -> cell id; ids run in row-major order of the cells (by y, then x) after each build. */
   table: CellTable | undefined = undefined;
+  /** Hashed layout: puts the cells in row-major order at each build. */
+  cellOrder: CellOrder | undefined = undefined;
   /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
   ranges = new Int32Array(64);
   /** Reused by nearest queries. */
@@ -143,6 +146,11 @@ export class Grid2D {
         scratch[i] = id;
         cellStart[id]++;
       }
+      // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
+      this.cellOrder ??= new CellOrder();
+      this.cellOrder.byRow(table, cellStart, cells, cellsY, 1);
+      const rank = this.cellOrder.rank;
+      for (let i = 0; i < n; i++) scratch[i] = rank[scratch[i]];
     }
     this.cellTotal = cells;
 
@@ -225,6 +233,9 @@ export class Grid2D {
         cx = this.cellKeys[2 * c];
         cy = this.cellKeys[2 * c + 1];
         if (this.findCell(cx, cy) !== c) fail(`hashed cell ${c} (${cx}, ${cy}) is not found by its key`);
+        const keys = this.cellKeys;
+        if (c > 0 && (keys[2 * c - 1] > cy || (keys[2 * c - 1] === cy && keys[2 * c - 2] >= cx)))
+          fail(`hashed cell ${c} (${cx}, ${cy}) is not after cell ${c - 1} in row-major order`);
       }
       for (let s = start; s < end; s++) {
         const i = this.sortedIndex[s];

@@ -11,6 +11,7 @@ import { CellTable } from '../cells.js';
 import { checkLayout, type NumericArray, pointError } from '../validate.js';
 import {
   CELL_SCALE,
+  CellOrder,
   checkPointCount,
   denseLimit,
   grownLength,
@@ -48,8 +49,10 @@ export class Grid3D {
   cellStart = new Int32Array(1);
   /** Cell id per point while building; result buffer of `within`; cursors of `neighbors`. */
   scratch = new Uint32Array(0);
-  /** Hashed layout: cell coordinates -> cell id, ids 0, 1, 2, ... in first-seen order after each clear. */
+  /** Hashed layout: cell coordinates -> cell id; ids run in row-major order of the cells (by z, then y, then x) after each build. */
   table: CellTable | undefined = undefined;
+  /** Hashed layout: puts the cells in row-major order at each build. */
+  cellOrder: CellOrder | undefined = undefined;
   /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
   ranges = new Int32Array(64);
   /** Reused by nearest queries. */
@@ -159,6 +162,11 @@ export class Grid3D {
         scratch[i] = id;
         cellStart[id]++;
       }
+      // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
+      this.cellOrder ??= new CellOrder();
+      this.cellOrder.byRow(table, cellStart, cells, cellsY, cellsZ);
+      const rank = this.cellOrder.rank;
+      for (let i = 0; i < n; i++) scratch[i] = rank[scratch[i]];
     }
     this.cellTotal = cells;
 
@@ -249,6 +257,11 @@ export class Grid3D {
         cy = this.cellKeys[3 * c + 1];
         cz = this.cellKeys[3 * c + 2];
         if (this.findCell(cx, cy, cz) !== c) fail(`hashed cell ${c} (${cx}, ${cy}, ${cz}) is not found by its key`);
+        const k = this.cellKeys;
+        const p = 3 * (c - 1);
+        const after =
+          c === 0 || k[p + 2] < cz || (k[p + 2] === cz && (k[p + 1] < cy || (k[p + 1] === cy && k[p] < cx)));
+        if (!after) fail(`hashed cell ${c} (${cx}, ${cy}, ${cz}) is not after cell ${c - 1} in row-major order`);
       }
       for (let s = start; s < end; s++) {
         const i = this.sortedIndex[s];

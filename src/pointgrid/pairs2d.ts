@@ -55,9 +55,13 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
 }
 
 /**
- * Hashed half stencil: the cells right of this one in its row and the rows
- * above, looked up one by one; when that stencil is larger than the number of
- * occupied cells, every later occupied cell is tested instead.
+ * Hashed half stencil. Cell ids run in row-major order (see
+ * orderCellsByRow), so, as in the dense layout, the occupied cells right of
+ * this one within reach directly follow it, and those of each row above
+ * between kx - reach and kx + reach have consecutive ids: one run each,
+ * found by looking up the first occupied one and walking on. When the
+ * stencil is larger than the number of occupied cells, every later occupied
+ * cell is tested instead.
  */
 function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void {
   const cells = g.cellTotal;
@@ -65,13 +69,14 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   const cellStart = g.cellStart;
   const half = reach + reach * (2 * reach + 1);
   const scanAll = half > cells;
-  const needed = 2 * (scanAll ? cells : half);
+  const needed = 2 * (scanAll ? cells : reach);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
   for (let c = 0; c < cells; c++) {
     const kx = keys[2 * c];
     const ky = keys[2 * c + 1];
     let count = 0;
+    let runEnd = cellStart[c + 1];
     if (scanAll) {
       for (let other = c + 1; other < cells; other++) {
         if (Math.abs(keys[2 * other] - kx) <= reach && Math.abs(keys[2 * other + 1] - ky) <= reach) {
@@ -80,17 +85,21 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
         }
       }
     } else {
-      for (let dy = 0; dy <= reach; dy++) {
-        for (let dx = dy === 0 ? 1 : -reach; dx <= reach; dx++) {
-          const id = g.findCell(kx + dx, ky + dy);
-          if (id >= 0) {
-            ranges[count++] = cellStart[id];
-            ranges[count++] = cellStart[id + 1];
-          }
-        }
+      let next = c + 1;
+      while (next < cells && keys[2 * next + 1] === ky && keys[2 * next] <= kx + reach) next++;
+      runEnd = cellStart[next];
+      for (let dy = 1; dy <= reach; dy++) {
+        const y = ky + dy;
+        let first = -1;
+        for (let dx = -reach; dx <= reach && first < 0; dx++) first = g.findCell(kx + dx, y);
+        if (first < 0) continue;
+        let last = first + 1;
+        while (last < cells && keys[2 * last + 1] === y && keys[2 * last] <= kx + reach) last++;
+        ranges[count++] = cellStart[first];
+        ranges[count++] = cellStart[last];
       }
     }
-    pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], cellStart[c + 1], count, r2);
+    pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], runEnd, count, r2);
   }
 }
 

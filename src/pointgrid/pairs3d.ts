@@ -76,8 +76,12 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
 }
 
 /**
- * Hashed half stencil: the cells after this one in its row, the rows above in
- * its layer and the layers above, looked up one by one; when that stencil is
+ * Hashed half stencil. Cell ids run in row-major order (see CellOrder), so,
+ * as in the dense layout, the occupied cells after this one in its row
+ * within reach directly follow it, and those of each other row of the
+ * stencil (the rows above in its layer, every row of the layers above)
+ * between kx - reach and kx + reach have consecutive ids: one run each, found
+ * by looking up the first occupied one and walking on. When the stencil is
  * larger than the number of occupied cells, every later occupied cell is
  * tested instead.
  */
@@ -88,7 +92,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   const side = 2 * reach + 1;
   const half = reach + reach * side + reach * side * side;
   const scanAll = half > cells;
-  const needed = 2 * (scanAll ? cells : half);
+  const needed = 2 * (scanAll ? cells : reach + reach * side);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
   for (let c = 0; c < cells; c++) {
@@ -96,6 +100,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
     const ky = keys[3 * c + 1];
     const kz = keys[3 * c + 2];
     let count = 0;
+    let runEnd = cellStart[c + 1];
     if (scanAll) {
       for (let other = c + 1; other < cells; other++) {
         if (
@@ -108,19 +113,26 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
         }
       }
     } else {
+      let next = c + 1;
+      while (next < cells && keys[3 * next + 2] === kz && keys[3 * next + 1] === ky && keys[3 * next] <= kx + reach)
+        next++;
+      runEnd = cellStart[next];
       for (let dz = 0; dz <= reach; dz++) {
-        for (let dy = dz === 0 ? 0 : -reach; dy <= reach; dy++) {
-          for (let dx = dz === 0 && dy === 0 ? 1 : -reach; dx <= reach; dx++) {
-            const id = g.findCell(kx + dx, ky + dy, kz + dz);
-            if (id >= 0) {
-              ranges[count++] = cellStart[id];
-              ranges[count++] = cellStart[id + 1];
-            }
-          }
+        const z = kz + dz;
+        for (let dy = dz === 0 ? 1 : -reach; dy <= reach; dy++) {
+          const y = ky + dy;
+          let first = -1;
+          for (let dx = -reach; dx <= reach && first < 0; dx++) first = g.findCell(kx + dx, y, z);
+          if (first < 0) continue;
+          let last = first + 1;
+          while (last < cells && keys[3 * last + 2] === z && keys[3 * last + 1] === y && keys[3 * last] <= kx + reach)
+            last++;
+          ranges[count++] = cellStart[first];
+          ranges[count++] = cellStart[last];
         }
       }
     }
-    pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], cellStart[c + 1], count, r2);
+    pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], runEnd, count, r2);
   }
 }
 
