@@ -157,8 +157,8 @@ export function grownLength(current: number, needed: number): number {
  * min(i, j) - j for two point indices, without a branch: (j + m, i - m) is
  * then (min, max). A branch on i < j costs a misprediction on every other
  * pair of shuffled points, a third of a whole pair search. Exact because
- * indices stay below 2^31 - 1 (an array holds at most 2^32 - 1 numbers, two
- * or more per point), so i - j is a 32-bit integer and >> 31 its sign.
+ * indices stay below {@link MAX_POINTS}, so i - j is a 32-bit integer and
+ * >> 31 its sign.
  */
 export function lowerMinusUpper(i: number, j: number): number {
   const difference = i - j;
@@ -221,8 +221,8 @@ export class PairSink {
    * called from a short loop of its own that V8 can inline it into.
    */
   private batch = new Uint32Array(4096);
-  /** First buffer size of the next collecting search: the last one's result plus an eighth. */
-  private guess = 64;
+  /** Pairs the next COLLECT or ROWS search makes room for first: the last one's count plus an eighth. */
+  private guess = 32;
 
   /** Starts a search over a grid whose sorted positions map to `order`; throws when one is already running. */
   start(mode: number, order: Uint32Array, owner: string): void {
@@ -233,13 +233,13 @@ export class PairSink {
     this.length = 0;
     this.step = mode === ROWS ? 1 : 2;
     this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
-    this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess);
+    this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
   }
 
   /** Ends a search (also after a throw) and lets go of the caller's arrays. */
   finish(): void {
     if (this.mode === VISIT) this.batch = this.buffer;
-    else this.guess = Math.max(64, this.length + (this.length >> 3));
+    else this.guess = Math.max(32, Math.ceil((this.length / this.step) * 1.125));
     this.busy = false;
     this.visitor = undefined;
     this.withDistance = true;

@@ -45,7 +45,7 @@ export class Grid2D {
   sortedIndex = new Uint32Array(0);
   /** Point i of cell c is at `cellStart[c] + i`; `cellTotal + 1` entries. */
   cellStart = new Int32Array(1);
-  /** Cell id per point while building; result buffer of `within`; cursors of `neighbors`. */
+  /** Cell id per point while building; result buffer of `within`. */
   scratch = new Uint32Array(0);
   /** Hashed layout: cell coordinates -> cell id; ids run in row-major order of the cells (by y, then x) after each build. */
   table: CellTable | undefined = undefined;
