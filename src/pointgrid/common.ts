@@ -342,8 +342,10 @@ export class CellOrder {
   /** Ids in sort order while sorting; the spare array that moves the counts after. */
   private ids = new Int32Array(0);
   /** Sort keys of the cell at each sort position: its row (see byRow) and its x. */
-  private rows = new Float64Array(0);
-  private xs = new Float64Array(0);
+  private rows: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private xs: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  /** The spare array `rows` and `xs` are halves of, when they are. */
+  private spare: Float64Array | undefined = undefined;
 
   /**
    * Renumbers the `count` occupied cells of `table`, just filled with ids
@@ -353,15 +355,35 @@ export class CellOrder {
    * dense layout, the occupied cells of one row within any x range have
    * consecutive ids, so a pair search reads them as one x-sorted run of
    * points instead of cell by cell. O(count log count) whatever the
-   * first-seen order.
+   * first-seen order. `spare`, when given, is free memory (the grid's
+   * coordinate copy, filled only afterwards) to keep the sort keys in.
    */
-  byRow(table: CellTable, cellStart: Int32Array, count: number, cellsY: number, cellsZ: number): void {
+  byRow(
+    table: CellTable,
+    cellStart: Int32Array,
+    count: number,
+    cellsY: number,
+    cellsZ: number,
+    spare: Float64Array | undefined,
+  ): void {
     if (this.ids.length < count) {
       const length = grownLength(this.ids.length, count);
       this.ids = new Int32Array(length);
       this.rank = new Int32Array(length);
+    }
+    if (spare !== undefined && spare.length >= 2 * count) {
+      // Views made once per spare array, so a steady rebuild allocates nothing.
+      if (spare !== this.spare) {
+        const half = spare.length >> 1;
+        this.rows = spare.subarray(0, half);
+        this.xs = spare.subarray(half, 2 * half);
+        this.spare = spare;
+      }
+    } else if (this.spare !== undefined || this.rows.length < count) {
+      const length = grownLength(this.spare !== undefined ? 0 : this.rows.length, count);
       this.rows = new Float64Array(length);
       this.xs = new Float64Array(length);
+      this.spare = undefined;
     }
     const ids = this.ids;
     const keys = table.keys;

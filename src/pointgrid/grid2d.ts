@@ -109,7 +109,9 @@ export class Grid2D {
     const boxCells = cellsX * cellsY;
     const dense = boxCells <= denseLimit(this.maxDenseCells, n);
 
-    this.reserve(n, dense ? boxCells : n, !dense, isFloat32(positions));
+    // Hashed: room for a quarter as many cells as points to start with; the
+    // count below grows it when the points are sparser than that.
+    this.reserve(n, dense ? boxCells : Math.min(n, Math.max(64, n >> 2)), !dense, isFloat32(positions));
     this.positions = positions;
     this.points = n;
     this.originX = originX;
@@ -119,7 +121,7 @@ export class Grid2D {
     this.dense = dense;
 
     const scratch = this.scratch;
-    const cellStart = this.cellStart;
+    let cellStart = this.cellStart;
     let cells: number;
     if (dense) {
       cells = boxCells;
@@ -140,7 +142,11 @@ export class Grid2D {
         const id = table.insert2(cx, cy);
         // After clear() ids come in first-seen order: a new cell takes the next one.
         if (id === cells) {
-          cells++;
+          if (++cells === cellStart.length) {
+            const grown = new Int32Array(grownLength(cellStart.length, cells + 1));
+            grown.set(cellStart);
+            this.cellStart = cellStart = grown;
+          }
           cellStart[id] = 0;
         }
         scratch[i] = id;
@@ -148,7 +154,9 @@ export class Grid2D {
       }
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
       this.cellOrder ??= new CellOrder();
-      this.cellOrder.byRow(table, cellStart, cells, cellsY, 1);
+      // The coordinate copy is filled only below, so the sort may keep its keys there.
+      const spare = this.coords instanceof Float64Array ? this.coords : undefined;
+      this.cellOrder.byRow(table, cellStart, cells, cellsY, 1, spare);
       const rank = this.cellOrder.rank;
       for (let i = 0; i < n; i++) scratch[i] = rank[scratch[i]];
     }

@@ -119,7 +119,9 @@ export class Grid3D {
     const boxCells = cellsX * cellsY * cellsZ;
     const dense = boxCells <= denseLimit(this.maxDenseCells, n);
 
-    this.reserve(n, dense ? boxCells : n, !dense, isFloat32(positions));
+    // Hashed: room for a quarter as many cells as points to start with; the
+    // count below grows it when the points are sparser than that.
+    this.reserve(n, dense ? boxCells : Math.min(n, Math.max(64, n >> 2)), !dense, isFloat32(positions));
     this.positions = positions;
     this.points = n;
     this.originX = originX;
@@ -131,7 +133,7 @@ export class Grid3D {
     this.dense = dense;
 
     const scratch = this.scratch;
-    const cellStart = this.cellStart;
+    let cellStart = this.cellStart;
     let cells: number;
     if (dense) {
       cells = boxCells;
@@ -156,7 +158,11 @@ export class Grid3D {
         const id = table.insert3(cx, cy, cz);
         // After clear() ids come in first-seen order: a new cell takes the next one.
         if (id === cells) {
-          cells++;
+          if (++cells === cellStart.length) {
+            const grown = new Int32Array(grownLength(cellStart.length, cells + 1));
+            grown.set(cellStart);
+            this.cellStart = cellStart = grown;
+          }
           cellStart[id] = 0;
         }
         scratch[i] = id;
@@ -164,7 +170,9 @@ export class Grid3D {
       }
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
       this.cellOrder ??= new CellOrder();
-      this.cellOrder.byRow(table, cellStart, cells, cellsY, cellsZ);
+      // The coordinate copy is filled only below, so the sort may keep its keys there.
+      const spare = this.coords instanceof Float64Array ? this.coords : undefined;
+      this.cellOrder.byRow(table, cellStart, cells, cellsY, cellsZ, spare);
       const rank = this.cellOrder.rank;
       for (let i = 0; i < n; i++) scratch[i] = rank[scratch[i]];
     }
