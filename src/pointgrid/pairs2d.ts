@@ -55,13 +55,12 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
 }
 
 /**
- * Hashed half stencil. Cell ids run in row-major order (see
- * orderCellsByRow), so, as in the dense layout, the occupied cells right of
- * this one within reach directly follow it, and those of each row above
- * between kx - reach and kx + reach have consecutive ids: one run each,
- * found by looking up the first occupied one and walking on. When the
- * stencil is larger than the number of occupied cells, every later occupied
- * cell is tested instead.
+ * Hashed half stencil. Cell ids run in row-major order (see CellOrder), so,
+ * as in the dense layout, the occupied cells right of this one within reach
+ * directly follow it, and those of each row above between kx - reach and
+ * kx + reach have consecutive ids: one run each, found by looking up the
+ * first occupied one and walking on. When the stencil is larger than the
+ * number of occupied cells, every later occupied cell is tested instead.
  */
 function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void {
   const cells = g.cellTotal;
