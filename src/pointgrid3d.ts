@@ -7,16 +7,12 @@
  * @module
  */
 import {
-  COLLECT,
   type NeighborLists,
-  neighborRows,
   PairSink,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
-  ROWS,
   resolveOptions,
-  VISIT,
 } from './pointgrid/common.js';
 import { Grid3D } from './pointgrid/grid3d.js';
 import { forEachPair3D } from './pointgrid/pairs3d.js';
@@ -55,7 +51,9 @@ import { checkDistance, checkFinite, checkInteger, describe, type NumericArray }
  * Memory beyond the caller's positions: the coordinate copy (as many bytes as
  * the positions for a packed Float32Array or Float64Array), 8 bytes per point
  * (indices and build scratch) and 4 bytes per cell of the box (dense) or
- * about 36 bytes per occupied cell (hashed). Pair searches and
+ * about 50 bytes per occupied cell (hashed: the table, cell starts and the
+ * row-major renumbering; up to 16 more for Float32Array input, whose smaller
+ * coordinate copy may not hold the renumbering's sort keys). Pair searches and
  * nearest reuse their buffers; pairs() and neighbors() allocate their results.
  *
  * @example
@@ -215,17 +213,7 @@ export class PointGrid3D {
    * Error when called from inside another pair search's visitor.
    */
   forEachPair(radius: number, visit: PointPairVisitor): void {
-    checkDistance('radius', radius);
-    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
-    const sink = this.sink;
-    sink.start(VISIT, this.grid.sortedIndex, 'PointGrid3D');
-    sink.visitor = visit;
-    sink.withDistance = visit.length !== 2;
-    try {
-      forEachPair3D(this.grid, sink, radius);
-    } finally {
-      sink.finish();
-    }
+    this.sink.visitPairs('PointGrid3D', this.grid, radius, visit, forEachPair3D);
   }
 
   /**
@@ -236,15 +224,7 @@ export class PointGrid3D {
    * @throws RangeError for a radius < 0 or NaN.
    */
   pairs(radius: number): Uint32Array {
-    checkDistance('radius', radius);
-    const sink = this.sink;
-    sink.start(COLLECT, this.grid.sortedIndex, 'PointGrid3D');
-    try {
-      forEachPair3D(this.grid, sink, radius);
-      return sink.collected();
-    } finally {
-      sink.finish();
-    }
+    return this.sink.pairs('PointGrid3D', this.grid, radius, forEachPair3D);
   }
 
   /**
@@ -259,17 +239,7 @@ export class PointGrid3D {
    * @throws RangeError for a radius < 0 or NaN.
    */
   neighbors(radius: number): NeighborLists {
-    checkDistance('radius', radius);
-    const sink = this.sink;
-    sink.start(ROWS, this.grid.sortedIndex, 'PointGrid3D');
-    try {
-      forEachPair3D(this.grid, sink, radius);
-      const offsets = new Uint32Array(this.grid.points + 1);
-      const indices = neighborRows(sink.order, sink.buffer, sink.rowEnd, offsets);
-      return { offsets, indices };
-    } finally {
-      sink.finish();
-    }
+    return this.sink.neighbors('PointGrid3D', this.grid, radius, forEachPair3D);
   }
 
   /**

@@ -6,7 +6,7 @@
  * @module
  */
 import type { CellTable } from '../cells.js';
-import { checkInteger, checkPositive, describe, type NumericArray } from '../validate.js';
+import { checkDistance, checkInteger, checkPositive, describe, type NumericArray } from '../validate.js';
 
 /** Options of {@link PointGrid2D} and {@link PointGrid3D}. */
 export interface PointGridOptions {
@@ -179,6 +179,17 @@ export const ROWS = 2;
 
 const EMPTY = new Uint32Array(0);
 
+/** What a pair search needs of a grid besides its own dimension's data. */
+export interface SearchedGrid {
+  /** Original index of each sorted position. */
+  sortedIndex: Uint32Array;
+  /** Number of points. */
+  points: number;
+}
+
+/** The half-stencil pair search of one grid type (forEachPair2D or forEachPair3D). */
+export type PairSearch<G> = (grid: G, sink: PairSink, radius: number) => void;
+
 /**
  * Where a pair search sends what it finds, one long-lived object per grid so
  * that a steady loop of rebuild + forEachPair allocates nothing. It also
@@ -268,8 +279,57 @@ export class PairSink {
     return grown;
   }
 
+  /**
+   * forEachPair of either grid: checks the arguments and runs `search` (the
+   * grid's half-stencil search) with every pair going to `visit`.
+   */
+  visitPairs<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    visit: PointPairVisitor,
+    search: PairSearch<G>,
+  ): void {
+    checkDistance('radius', radius);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    this.start(VISIT, grid.sortedIndex, owner);
+    this.visitor = visit;
+    this.withDistance = visit.length !== 2;
+    try {
+      search(grid, this, radius);
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** pairs() of either grid: every pair within `radius`, flat, i < j in each. */
+  pairs<G extends SearchedGrid>(owner: string, grid: G, radius: number, search: PairSearch<G>): Uint32Array {
+    checkDistance('radius', radius);
+    this.start(COLLECT, grid.sortedIndex, owner);
+    try {
+      search(grid, this, radius);
+      return this.collected();
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** neighbors() of either grid: every point's neighbours within `radius` as CSR rows. */
+  neighbors<G extends SearchedGrid>(owner: string, grid: G, radius: number, search: PairSearch<G>): NeighborLists {
+    checkDistance('radius', radius);
+    this.start(ROWS, grid.sortedIndex, owner);
+    try {
+      search(grid, this, radius);
+      const offsets = new Uint32Array(grid.points + 1);
+      const indices = neighborRows(this.order, this.buffer, this.rowEnd, offsets);
+      return { offsets, indices };
+    } finally {
+      this.finish();
+    }
+  }
+
   /** The collected pairs as original indices, i < j in each, in a fresh array of exactly their length. */
-  collected(): Uint32Array {
+  private collected(): Uint32Array {
     const order = this.order;
     const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
     for (let k = 0; k < pairs.length; k += 2) {
@@ -398,16 +458,10 @@ export class CellOrder {
         rows[id] = d === 2 ? keys[2 * id + 1] : keys[3 * id + 2] * cellsY + keys[3 * id + 1];
         xs[id] = keys[id * d];
       }
-      sortByRow(rows, xs, ids, 0, count, 2 * Math.floor(Math.log2(count + 1)));
+      sortByRow(rows, xs, ids, 0, count, 2 * Math.floor(Math.log2(count + 1)), keys, d);
     } else {
-      // Points spread over more than 2^53 rows: rare enough to allocate a comparator.
-      ids.subarray(0, count).sort((a, b) => {
-        for (let k = d - 1; k >= 0; k--) {
-          const difference = keys[a * d + k] - keys[b * d + k];
-          if (difference !== 0) return difference;
-        }
-        return 0;
-      });
+      // Points spread over more than 2^53 rows: compare the coordinates themselves.
+      sortByCoordinates(ids, keys, d, 0, count);
     }
     const rank = this.rank;
     for (let r = 0; r < count; r++) rank[ids[r]] = r;
@@ -424,9 +478,11 @@ function rowBefore(rows: Float64Array, xs: Float64Array, a: number, b: number): 
 }
 
 /**
- * Sorts positions from..to-1 by (row, x), moving the ids along: introsort
- * (quicksort with a median-of-three pivot, heapsort once `depth` is spent,
- * insertion sort for short runs). Keys must be distinct, as cells are.
+ * Sorts the cells at positions from..to-1 into row-major order, moving the
+ * ids along: quicksort on (row, x) with a median-of-three pivot and
+ * insertion sort for short runs. Once `depth` is spent (an order that
+ * defeats the pivot choice) the rest goes to {@link sortByCoordinates}; only
+ * the ids are read after the sort. Keys must be distinct, as cells are.
  */
 function sortByRow(
   rows: Float64Array,
@@ -435,10 +491,12 @@ function sortByRow(
   from: number,
   to: number,
   depth: number,
+  keys: Float64Array,
+  d: number,
 ): void {
   while (to - from > 16) {
     if (depth-- === 0) {
-      heapSortByRow(rows, xs, ids, from, to);
+      sortByCoordinates(ids, keys, d, from, to);
       return;
     }
     const mid = from + ((to - from) >> 1);
@@ -461,10 +519,10 @@ function sortByRow(
     swapPosition(rows, xs, ids, from, j);
     // Recurse into the smaller side and loop on the larger: O(log n) stack.
     if (j - from < to - j - 1) {
-      sortByRow(rows, xs, ids, from, j, depth);
+      sortByRow(rows, xs, ids, from, j, depth, keys, d);
       from = j + 1;
     } else {
-      sortByRow(rows, xs, ids, j + 1, to, depth);
+      sortByRow(rows, xs, ids, j + 1, to, depth, keys, d);
       to = j;
     }
   }
@@ -473,31 +531,19 @@ function sortByRow(
   }
 }
 
-function heapSortByRow(rows: Float64Array, xs: Float64Array, ids: Int32Array, from: number, to: number): void {
-  const size = to - from;
-  for (let root = (size >> 1) - 1; root >= 0; root--) siftByRow(rows, xs, ids, from, root, size);
-  for (let last = size - 1; last > 0; last--) {
-    swapPosition(rows, xs, ids, from, from + last);
-    siftByRow(rows, xs, ids, from, 0, last);
-  }
-}
-
-function siftByRow(
-  rows: Float64Array,
-  xs: Float64Array,
-  ids: Int32Array,
-  base: number,
-  root: number,
-  size: number,
-): void {
-  for (;;) {
-    let child = 2 * root + 1;
-    if (child >= size) return;
-    if (child + 1 < size && rowBefore(rows, xs, base + child, base + child + 1)) child++;
-    if (!rowBefore(rows, xs, base + root, base + child)) return;
-    swapPosition(rows, xs, ids, base + root, base + child);
-    root = child;
-  }
+/**
+ * Sorts ids[from..to) into row-major order of the cells' coordinates in
+ * `keys` (z, then y, then x) with the built-in sort. Only for what the
+ * scalar row keys cannot do, so its comparator may allocate.
+ */
+function sortByCoordinates(ids: Int32Array, keys: Float64Array, d: number, from: number, to: number): void {
+  ids.subarray(from, to).sort((a, b) => {
+    for (let k = d - 1; k >= 0; k--) {
+      const difference = keys[a * d + k] - keys[b * d + k];
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  });
 }
 
 function swapPosition(rows: Float64Array, xs: Float64Array, ids: Int32Array, a: number, b: number): void {
