@@ -4,15 +4,15 @@
  * @packageDocumentation
  */
 
-export type { NeighborLists, PointGridLayout, PointGridOptions, PointPairVisitor } from './pointgrid/common.js';
-export { PointGrid2D } from './pointgrid2d.js';
-export { PointGrid3D } from './pointgrid3d.js';
-export type { SpatialHashOptions } from './spatialhash/base.js';
-export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/base.js';
-export { SpatialHash2D } from './spatialhash/hash2d.js';
-export { SpatialHash3D } from './spatialhash/hash3d.js';
+export type { NumericArray } from './core/validate.js';
+export type { NeighborLists, PointGridLayout, PointGridOptions, PointPairVisitor } from './pointgrid/options.js';
+export { PointGrid2D } from './pointgrid/pointgrid2d.js';
+export { PointGrid3D } from './pointgrid/pointgrid3d.js';
+export type { SpatialHashOptions } from './spatialhash/options.js';
+export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/options.js';
 export type { PairVisitor } from './spatialhash/pairs.js';
 export type { CellOnRayVisitor2D, CellOnRayVisitor3D, RayHit } from './spatialhash/raycast.js';
-export type { NumericArray } from './validate.js';
-export type { WeldedPositions, WeldMeshOptions, WeldMeshResult, WeldOptions, WeldResult } from './weld.js';
-export { weld, weldMesh } from './weld.js';
+export { SpatialHash2D } from './spatialhash/spatialhash2d.js';
+export { SpatialHash3D } from './spatialhash/spatialhash3d.js';
+export type { WeldedPositions, WeldMeshOptions, WeldMeshResult, WeldOptions, WeldResult } from './weld/weld.js';
+export { weld, weldMesh } from './weld/weld.js';

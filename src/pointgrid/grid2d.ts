@@ -7,19 +7,14 @@
  *
  * @module
  */
-import { CellTable } from '../cells.js';
-import { checkLayout, type NumericArray, pointError } from '../validate.js';
-import {
-  CELL_SCALE,
-  CellOrder,
-  checkPointCount,
-  denseLimit,
-  grownLength,
-  isFloat32,
-  NearestHeap,
-  SMALL_CELL,
-  sortCellsByX,
-} from './common.js';
+import { CellTable } from '../core/cell-table.js';
+import { grownLength } from '../core/grow.js';
+import { checkLayout, type NumericArray, pointError } from '../core/validate.js';
+import { CellOrder } from './cell-order.js';
+import { CELL_SCALE } from './margins.js';
+import { NearestHeap } from './nearest-heap.js';
+import { checkPointCount, denseLimit, isFloat32 } from './options.js';
+import { SMALL_CELL, sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link Grid2D.build}. */
 export class Grid2D {

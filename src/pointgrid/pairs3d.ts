@@ -6,8 +6,10 @@
  *
  * @module
  */
-import { grownLength, lowerMinusUpper, type PairSink, stencilReach, VISIT } from './common.js';
+import { grownLength } from '../core/grow.js';
 import type { Grid3D } from './grid3d.js';
+import { stencilReach } from './margins.js';
+import { lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './common.js';
+
 import type { Grid2D } from './grid2d.js';
+import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
 /** Writes the points within radius into target (as far as it fits) and returns how many there are. */
 export function within2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './common.js';
+
 import type { Grid3D } from './grid3d.js';
+import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
 /** Writes the points within radius into target (as far as it fits) and returns how many there are. */
 export function within3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {

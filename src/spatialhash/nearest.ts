@@ -18,8 +18,8 @@
  * @module
  */
 
-import { MAX_CELL_INDEX } from '../cells.js';
-import { checkDistance, checkFinite, checkInteger } from '../validate.js';
+import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 
 const NONE = -1;

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { describe } from '../validate.js';
+import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 
 const NONE = -1;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { CELL_HASH_X, mix32, nextPowerOfTwo } from '../cells.js';
+import { CELL_HASH_X, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
 
 /** Hash of `words` 32-bit words starting at `start`: a multiply-xorshift per word, murmur3's finalizer at the end. */
 function hashWords(bits: Uint32Array, start: number, words: number): number {

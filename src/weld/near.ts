@@ -27,7 +27,7 @@
  * @module
  */
 
-import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '../cells.js';
+import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
 
 /**
  * Accepted pairs can be an ulp or two farther apart than the tolerance once

@@ -12,8 +12,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { NeighborLists, PointGridOptions } from '../../src/pointgrid/common.js';
-import type { NumericArray } from '../../src/validate.js';
+import type { NumericArray } from '../../src/core/validate.js';
+import type { NeighborLists, PointGridOptions } from '../../src/index.js';
 
 /** One grid seen through flat query points. */
 export interface GridUnderTest {

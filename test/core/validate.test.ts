@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLayout, describe as describeValue } from '../src/validate.js';
+import { checkLayout, describe as describeValue } from '../../src/core/validate.js';
 
 describe('checkLayout', () => {
   it('counts whole points in packed arrays', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PointGrid2D, PointGrid3D } from '../src/index.js';
-import { random } from './support/random.js';
+import { PointGrid2D, PointGrid3D } from '../../src/index.js';
+import { random } from '../support/random.js';
 
 /** Points on a line, one apart: pairs within radius 1 are the consecutive ones. */
 function line(count: number, dimension: 2 | 3): Float64Array {

@@ -3,8 +3,8 @@
  * support/pointgrid-oracle.ts), plus the edge cases and bad input spelled out.
  */
 import { describe, expect, it } from 'vitest';
-import { PointGrid2D } from '../src/index.js';
-import { type GridFactory, PointOracle, pointGridProperties } from './support/pointgrid-oracle.js';
+import { PointGrid2D } from '../../src/index.js';
+import { type GridFactory, PointOracle, pointGridProperties } from '../support/pointgrid-oracle.js';
 
 const make: GridFactory = (positions, options) => {
   const grid = new PointGrid2D(positions, options);

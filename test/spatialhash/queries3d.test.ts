@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { type RayHit, SpatialHash3D } from '../src/index.js';
+import { type RayHit, SpatialHash3D } from '../../src/index.js';
 import {
   type CellOnRay,
   checkPairs,
@@ -15,7 +15,7 @@ import {
   expectNearest,
   type QueryHash,
   type QueryHashFactory,
-} from './support/query-oracle.js';
+} from '../support/query-oracle.js';
 
 /** The 3D hash behind the flat-array interface of the shared properties. */
 function wrap(hash: SpatialHash3D<number>): QueryHash {

@@ -6,10 +6,11 @@
  * @module
  */
 
-import { MAX_CELL_INDEX } from '../cells.js';
-import { checkDistance, checkFinite, checkOrdered } from '../validate.js';
-import { radiusPad, SpatialHashBase, type SpatialHashOptions } from './base.js';
+import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { checkDistance, checkFinite, checkOrdered } from '../core/validate.js';
+import { radiusPad, SpatialHashBase } from './base.js';
 import { nearest } from './nearest.js';
+import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
 

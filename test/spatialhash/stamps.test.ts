@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpatialHash2D } from '../src/index.js';
+import { SpatialHash2D } from '../../src/index.js';
 
 /** Reaches the private query counter so the wrap-around can be tested without 2^32 queries. */
 function setStamp(hash: SpatialHash2D<number>, value: number): void {

@@ -4,18 +4,20 @@
  *
  * @module
  */
+
+import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
+import { Grid2D } from './grid2d.js';
 import {
   type NeighborLists,
-  PairSink,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
   resolveOptions,
-} from './pointgrid/common.js';
-import { Grid2D } from './pointgrid/grid2d.js';
-import { forEachPair2D } from './pointgrid/pairs2d.js';
-import { nearest2D, within2D } from './pointgrid/query2d.js';
-import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from './validate.js';
+} from './options.js';
+import { PairSink } from './pair-sink.js';
+import { forEachPair2D } from './pairs2d.js';
+import { nearest2D, within2D } from './query2d.js';
+import { pinShapes } from './shape-pins.js';
 
 /**
  * A uniform grid over 2D points for fixed-radius neighbour search, k-nearest
@@ -71,15 +73,6 @@ export class PointGrid2D {
 
   private readonly grid: Grid2D;
   private readonly sink = new PairSink();
-
-  /**
-   * Two small grids (dense and hashed) and their results, alive
-   * as long as the class. V8 forgets an object shape once every object of it
-   * has died, and throws away the optimised code of each loop that checked
-   * it: a caller that builds a fresh grid per run and collects garbage in
-   * between (as the benchmarks do) ran its searches 3 to 5 times slower.
-   */
-  private static readonly shapes: unknown[] = [];
 
   /**
    * Builds the grid over `positions`. O(n) time.
@@ -248,25 +241,15 @@ export class PointGrid2D {
     this.grid.validate();
   }
 
-  // Fills `shapes`; here, after every method, where the class is complete.
+  // Keeps two small grids of this class alive for V8's sake (see shape-pins.ts);
+  // a static block runs once the class is complete.
   static {
-    const points = new Float64Array(2 * 64);
-    for (let i = 0; i < points.length; i++) points[i] = (i % 4) + ((i * 7919) % 13) / 26;
-    for (const grid of [
-      new PointGrid2D(points, { cellSize: 2 }),
-      new PointGrid2D(points, { cellSize: 2, maxDenseCells: 0 }),
-    ]) {
+    pinShapes(2, (points, options) => {
+      const grid = new PointGrid2D(points, options);
       grid.forEachPair(2, () => {});
       const out = new Uint32Array(64);
       grid.withinInto(0.5, 0.5, 2, out);
-      PointGrid2D.shapes.push(
-        grid,
-        out,
-        grid.pairs(2),
-        grid.neighbors(2),
-        grid.within(0.5, 0.5, 2),
-        grid.nearest(0.5, 0.5, 2),
-      );
-    }
+      return [grid, out, grid.pairs(2), grid.neighbors(2), grid.within(0.5, 0.5, 2), grid.nearest(0.5, 0.5, 2)];
+    });
   }
 }

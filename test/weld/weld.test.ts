@@ -9,8 +9,8 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { weld, weldMesh } from '../src/index.js';
-import { random } from './support/random.js';
+import { weld, weldMesh } from '../../src/index.js';
+import { random } from '../support/random.js';
 
 // The package ships no types: { positions: [x, y, z][], cells: [a, b, c][] }.
 const bunny = createRequire(import.meta.url)('bunny') as { positions: number[][]; cells: number[][] };

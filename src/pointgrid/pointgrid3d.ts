@@ -6,18 +6,20 @@
  *
  * @module
  */
+
+import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
+import { Grid3D } from './grid3d.js';
 import {
   type NeighborLists,
-  PairSink,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
   resolveOptions,
-} from './pointgrid/common.js';
-import { Grid3D } from './pointgrid/grid3d.js';
-import { forEachPair3D } from './pointgrid/pairs3d.js';
-import { nearest3D, within3D } from './pointgrid/query3d.js';
-import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from './validate.js';
+} from './options.js';
+import { PairSink } from './pair-sink.js';
+import { forEachPair3D } from './pairs3d.js';
+import { nearest3D, within3D } from './query3d.js';
+import { pinShapes } from './shape-pins.js';
 
 /**
  * A uniform grid over 3D points for fixed-radius neighbour search, k-nearest
@@ -74,15 +76,6 @@ export class PointGrid3D {
 
   private readonly grid: Grid3D;
   private readonly sink = new PairSink();
-
-  /**
-   * Two small grids (dense and hashed) and their results, alive
-   * as long as the class. V8 forgets an object shape once every object of it
-   * has died, and throws away the optimised code of each loop that checked
-   * it: a caller that builds a fresh grid per run and collects garbage in
-   * between (as the benchmarks do) ran its searches 3 to 5 times slower.
-   */
-  private static readonly shapes: unknown[] = [];
 
   /**
    * Builds the grid over `positions`. O(n) time.
@@ -254,25 +247,22 @@ export class PointGrid3D {
     this.grid.validate();
   }
 
-  // Fills `shapes`; here, after every method, where the class is complete.
+  // Keeps two small grids of this class alive for V8's sake (see shape-pins.ts);
+  // a static block runs once the class is complete.
   static {
-    const points = new Float64Array(3 * 64);
-    for (let i = 0; i < points.length; i++) points[i] = (i % 4) + ((i * 7919) % 13) / 26;
-    for (const grid of [
-      new PointGrid3D(points, { cellSize: 2 }),
-      new PointGrid3D(points, { cellSize: 2, maxDenseCells: 0 }),
-    ]) {
+    pinShapes(3, (points, options) => {
+      const grid = new PointGrid3D(points, options);
       grid.forEachPair(2, () => {});
       const out = new Uint32Array(64);
       grid.withinInto(0.5, 0.5, 0.5, 2, out);
-      PointGrid3D.shapes.push(
+      return [
         grid,
         out,
         grid.pairs(2),
         grid.neighbors(2),
         grid.within(0.5, 0.5, 0.5, 2),
         grid.nearest(0.5, 0.5, 0.5, 2),
-      );
-    }
+      ];
+    });
   }
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CellTable, hashCell2, hashCell3, MAX_CELL_INDEX } from '../src/cells.js';
-import { random } from './support/random.js';
+import { hashCell2, hashCell3, MAX_CELL_INDEX } from '../../src/core/cell-hash.js';
+import { CellTable } from '../../src/core/cell-table.js';
+import { random } from '../support/random.js';
 
 const SEED = 20261122;
 

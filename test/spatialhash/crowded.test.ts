@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpatialHash2D, SpatialHash3D } from '../src/index.js';
+import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
 
 /** Every intersecting pair of closed boxes by brute force, as sorted "a|b" keys. */
 function brutePairs(boxes: number[][]): string[] {

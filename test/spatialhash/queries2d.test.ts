@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { type RayHit, SpatialHash2D } from '../src/index.js';
+import { type RayHit, SpatialHash2D } from '../../src/index.js';
 import {
   type CellOnRay,
   checkPairs,
@@ -14,7 +14,7 @@ import {
   expectNearest,
   type QueryHash,
   type QueryHashFactory,
-} from './support/query-oracle.js';
+} from '../support/query-oracle.js';
 
 /** The 2D hash behind the flat-array interface of the shared properties. */
 function wrap(hash: SpatialHash2D<number>): QueryHash {

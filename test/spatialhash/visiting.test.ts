@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpatialHash2D, SpatialHash3D } from '../src/index.js';
+import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
 
 describe('changing the hash from inside a visitor', () => {
   it('throws from forEachPair and forEach visitors, and leaves the hash as it was', () => {

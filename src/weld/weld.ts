@@ -12,9 +12,16 @@
  * @module
  */
 
-import { checkFiniteDistance, checkInteger, checkLayout, describe, type NumericArray, pointError } from './validate.js';
-import { weldExact } from './weld/exact.js';
-import { weldNear2, weldNear3 } from './weld/near.js';
+import {
+  checkFiniteDistance,
+  checkInteger,
+  checkLayout,
+  describe,
+  type NumericArray,
+  pointError,
+} from '../core/validate.js';
+import { weldExact } from './exact.js';
+import { weldNear2, weldNear3 } from './near.js';
 
 /** Options of {@link weld}. */
 export interface WeldOptions {

@@ -5,9 +5,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { SpatialHash3D } from '../src/index.js';
-import { describeHashExamples } from './support/hash-examples.js';
-import { describeHashProperties, type HashFactory, type HashUnderTest } from './support/hash-properties.js';
+import { SpatialHash3D } from '../../src/index.js';
+import { describeHashExamples } from '../support/hash-examples.js';
+import { describeHashProperties, type HashFactory, type HashUnderTest } from '../support/hash-properties.js';
 
 type Options = ConstructorParameters<typeof SpatialHash3D>[0];
 

@@ -1,0 +1,175 @@
+/**
+ * Row-major numbering of a hashed grid's occupied cells, so that pair
+ * searches read a row of cells as one x-sorted run, as in the dense layout.
+ *
+ * @module
+ */
+import type { CellTable } from '../core/cell-table.js';
+import { grownLength } from '../core/grow.js';
+
+/**
+ * Puts the occupied cells of a hashed grid in row-major order. One per grid,
+ * created with its first hashed build; its buffers grow with the number of
+ * occupied cells and are reused, so a steady rebuild allocates nothing.
+ */
+export class CellOrder {
+  /** After {@link byRow}: the new id of each first-seen id. */
+  rank = new Int32Array(0);
+  /** Ids in sort order while sorting; the spare array that moves the counts after. */
+  private ids = new Int32Array(0);
+  /** Sort keys of the cell at each sort position: its row (see byRow) and its x. */
+  private rows: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private xs: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  /** The spare array `rows` and `xs` are halves of, when they are. */
+  private spare: Float64Array | undefined = undefined;
+
+  /**
+   * Renumbers the `count` occupied cells of `table`, just filled with ids
+   * 0..count-1 in first-seen order, into row-major order of their coordinates
+   * (relative to the grid's minimum corner, so 0 <= cy < cellsY and so on),
+   * and moves their point counts (`cellStart[id]`) along. Then, as in the
+   * dense layout, the occupied cells of one row within any x range have
+   * consecutive ids, so a pair search reads them as one x-sorted run of
+   * points instead of cell by cell. O(count log count) whatever the
+   * first-seen order. `spare`, when given, is free memory (the grid's
+   * coordinate copy, filled only afterwards) to keep the sort keys in.
+   */
+  byRow(
+    table: CellTable,
+    cellStart: Int32Array,
+    count: number,
+    cellsY: number,
+    cellsZ: number,
+    spare: Float64Array | undefined,
+  ): void {
+    if (this.ids.length < count) {
+      const length = grownLength(this.ids.length, count);
+      this.ids = new Int32Array(length);
+      this.rank = new Int32Array(length);
+    }
+    if (spare !== undefined && spare.length >= 2 * count) {
+      // Views made once per spare array, so a steady rebuild allocates nothing.
+      if (spare !== this.spare) {
+        const half = spare.length >> 1;
+        this.rows = spare.subarray(0, half);
+        this.xs = spare.subarray(half, 2 * half);
+        this.spare = spare;
+      }
+    } else if (this.spare !== undefined || this.rows.length < count) {
+      const length = grownLength(this.spare !== undefined ? 0 : this.rows.length, count);
+      this.rows = new Float64Array(length);
+      this.xs = new Float64Array(length);
+      this.spare = undefined;
+    }
+    const ids = this.ids;
+    const keys = table.keys;
+    const d = table.dimension;
+    for (let id = 0; id < count; id++) ids[id] = id;
+    // A row is one number: y in 2D, z * cellsY + y in 3D, exact while the
+    // layers hold at most 2^53 rows.
+    if (cellsY * cellsZ <= 2 ** 53) {
+      const rows = this.rows;
+      const xs = this.xs;
+      for (let id = 0; id < count; id++) {
+        rows[id] = d === 2 ? keys[2 * id + 1] : keys[3 * id + 2] * cellsY + keys[3 * id + 1];
+        xs[id] = keys[id * d];
+      }
+      sortByRow(rows, xs, ids, 0, count, 2 * Math.floor(Math.log2(count + 1)), keys, d);
+    } else {
+      // Points spread over more than 2^53 rows: compare the coordinates themselves.
+      sortByCoordinates(ids, keys, d, 0, count);
+    }
+    const rank = this.rank;
+    for (let r = 0; r < count; r++) rank[ids[r]] = r;
+    table.renumber(rank);
+    // Counts by new id, through `ids` (no longer needed) as the spare array.
+    for (let id = 0; id < count; id++) ids[rank[id]] = cellStart[id];
+    for (let r = 0; r < count; r++) cellStart[r] = ids[r];
+  }
+}
+
+/** Position a sorts before position b: by row, then x. */
+function rowBefore(rows: Float64Array, xs: Float64Array, a: number, b: number): boolean {
+  return rows[a] < rows[b] || (rows[a] === rows[b] && xs[a] < xs[b]);
+}
+
+/**
+ * Sorts the cells at positions from..to-1 into row-major order, moving the
+ * ids along: quicksort on (row, x) with a median-of-three pivot and
+ * insertion sort for short runs. Once `depth` is spent (an order that
+ * defeats the pivot choice) the rest goes to {@link sortByCoordinates}; only
+ * the ids are read after the sort. Keys must be distinct, as cells are.
+ */
+function sortByRow(
+  rows: Float64Array,
+  xs: Float64Array,
+  ids: Int32Array,
+  from: number,
+  to: number,
+  depth: number,
+  keys: Float64Array,
+  d: number,
+): void {
+  while (to - from > 16) {
+    if (depth-- === 0) {
+      sortByCoordinates(ids, keys, d, from, to);
+      return;
+    }
+    const mid = from + ((to - from) >> 1);
+    const last = to - 1;
+    if (rowBefore(rows, xs, mid, from)) swapPosition(rows, xs, ids, mid, from);
+    if (rowBefore(rows, xs, last, from)) swapPosition(rows, xs, ids, last, from);
+    if (rowBefore(rows, xs, last, mid)) swapPosition(rows, xs, ids, last, mid);
+    // The median, parked at `from` while partitioning, stops the j scan.
+    swapPosition(rows, xs, ids, from, mid);
+    let i = from;
+    let j = to;
+    for (;;) {
+      do i++;
+      while (i < to && rowBefore(rows, xs, i, from));
+      do j--;
+      while (rowBefore(rows, xs, from, j));
+      if (i >= j) break;
+      swapPosition(rows, xs, ids, i, j);
+    }
+    swapPosition(rows, xs, ids, from, j);
+    // Recurse into the smaller side and loop on the larger: O(log n) stack.
+    if (j - from < to - j - 1) {
+      sortByRow(rows, xs, ids, from, j, depth, keys, d);
+      from = j + 1;
+    } else {
+      sortByRow(rows, xs, ids, j + 1, to, depth, keys, d);
+      to = j;
+    }
+  }
+  for (let i = from + 1; i < to; i++) {
+    for (let j = i; j > from && rowBefore(rows, xs, j, j - 1); j--) swapPosition(rows, xs, ids, j, j - 1);
+  }
+}
+
+/**
+ * Sorts ids[from..to) into row-major order of the cells' coordinates in
+ * `keys` (z, then y, then x) with the built-in sort. Only for what the
+ * scalar row keys cannot do, so its comparator may allocate.
+ */
+function sortByCoordinates(ids: Int32Array, keys: Float64Array, d: number, from: number, to: number): void {
+  ids.subarray(from, to).sort((a, b) => {
+    for (let k = d - 1; k >= 0; k--) {
+      const difference = keys[a * d + k] - keys[b * d + k];
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  });
+}
+
+function swapPosition(rows: Float64Array, xs: Float64Array, ids: Int32Array, a: number, b: number): void {
+  const row = rows[a];
+  rows[a] = rows[b];
+  rows[b] = row;
+  const x = xs[a];
+  xs[a] = xs[b];
+  xs[b] = x;
+  const id = ids[a];
+  ids[a] = ids[b];
+  ids[b] = id;
+}

@@ -1,0 +1,100 @@
+/**
+ * Options, result types and limits of PointGrid2D and PointGrid3D, and the
+ * checks that turn a user's options into a grid's settings.
+ *
+ * @module
+ */
+import { checkInteger, checkPositive, describe, type NumericArray } from '../core/validate.js';
+
+/** Options of {@link PointGrid2D} and {@link PointGrid3D}. */
+export interface PointGridOptions {
+  /**
+   * Edge of a square (cubic) grid cell, in position units. Required, finite,
+   * > 0. Queries are fastest when the radius is about one cell size: a radius
+   * up to `cellSize` looks at 3x3 (3x3x3) cells, a radius of k cell sizes at
+   * (2k + 1)^d.
+   */
+  cellSize: number;
+  /** Numbers between the starts of two consecutive points. Default: the dimension (2 or 3). */
+  stride?: number;
+  /** Index of the first point's x in `positions`. Default 0. */
+  offset?: number;
+  /**
+   * Largest number of cells of the points' bounding grid for which the grid is
+   * stored densely (every cell of the bounding box indexed directly, 4 bytes
+   * each: fastest). Beyond it only occupied cells are stored, in a hash table.
+   * Default `4 * count + 4096`; 0 always hashes.
+   */
+  maxDenseCells?: number;
+}
+
+/**
+ * Every point's neighbour list in compressed sparse row form: the neighbours
+ * of point i are `indices[offsets[i]]` to `indices[offsets[i + 1] - 1]`.
+ */
+export interface NeighborLists {
+  /** `count + 1` row starts into `indices`; `offsets[count]` is `indices.length`. */
+  offsets: Uint32Array;
+  /** Neighbour indices, row after row. */
+  indices: Uint32Array;
+}
+
+/**
+ * How a grid stores its cells: `dense` indexes every cell of the points'
+ * bounding box directly, `hashed` keeps only occupied cells in a hash table
+ * (sparse or far-flung points).
+ */
+export type PointGridLayout = 'dense' | 'hashed';
+
+/** Visitor of {@link PointGrid2D.forEachPair}: original indices `i < j` and their squared distance. */
+export type PointPairVisitor = (i: number, j: number, distanceSquared: number) => void;
+
+/** The dense layout never indexes more cells than this (1 GiB of cell starts). */
+export const MAX_DENSE_CELLS = 2 ** 28;
+
+/**
+ * Most points a grid holds. Indices must stay 32-bit integers with room for
+ * a difference (see {@link lowerMinusUpper}); an array of 2 or more numbers
+ * per point never gets there, so only array-likes can hit this.
+ */
+export const MAX_POINTS = 2 ** 31 - 1;
+
+/** Throws a RangeError when `count` points are more than a grid holds. */
+export function checkPointCount(owner: string, count: number): void {
+  if (count > MAX_POINTS) throw new RangeError(`${owner} holds at most ${MAX_POINTS} points, got ${count}`);
+}
+
+/** Checked options with their defaults filled in. */
+export interface ResolvedOptions {
+  cellSize: number;
+  stride: number;
+  offset: number;
+  maxDenseCells: number | undefined;
+}
+
+/** Checks the options object and fills in the defaults. */
+export function resolveOptions(options: PointGridOptions, dimension: 2 | 3): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object with a cellSize, got ${describe(options)}`);
+  }
+  checkPositive('cellSize', options.cellSize);
+  const stride = options.stride ?? dimension;
+  const offset = options.offset ?? 0;
+  checkInteger('stride', stride, dimension);
+  checkInteger('offset', offset, 0);
+  const maxDenseCells = options.maxDenseCells;
+  if (maxDenseCells !== undefined && (typeof maxDenseCells !== 'number' || !(maxDenseCells >= 0))) {
+    throw new RangeError(`maxDenseCells must be a number >= 0, got ${describe(maxDenseCells)}`);
+  }
+  return { cellSize: options.cellSize, stride, offset, maxDenseCells };
+}
+
+/** Largest bounding-box cell count stored densely for `count` points. */
+export function denseLimit(maxDenseCells: number | undefined, count: number): number {
+  return Math.min(maxDenseCells ?? 4 * count + 4096, MAX_DENSE_CELLS);
+}
+
+/** True when `positions` holds 32-bit floats, which the grid then copies as 32-bit floats too. */
+export function isFloat32(positions: NumericArray): boolean {
+  return positions instanceof Float32Array;
+}

@@ -1,0 +1,246 @@
+/**
+ * Where a pair search sends what it finds (PairSink): a batch for a visitor,
+ * flat pairs, or per-point partner runs turned into CSR rows.
+ *
+ * @module
+ */
+import { checkDistance, describe } from '../core/validate.js';
+import type { NeighborLists, PointPairVisitor } from './options.js';
+
+/**
+ * min(i, j) - j for two point indices, without a branch: (j + m, i - m) is
+ * then (min, max). A branch on i < j costs a misprediction on every other
+ * pair of shuffled points, a third of a whole pair search. Exact because
+ * indices stay below {@link MAX_POINTS}, so i - j is a 32-bit integer and
+ * >> 31 its sign.
+ */
+export function lowerMinusUpper(i: number, j: number): number {
+  const difference = i - j;
+  return difference & (difference >> 31);
+}
+
+/** What a {@link PairSink} does with each pair: call the visitor. */
+export const VISIT = 0;
+/** ... append it, as sorted positions, to `buffer` (pairs()). */
+export const COLLECT = 1;
+/**
+ * ... append only its second sorted position to `buffer`, with `rowEnd[s]`
+ * marking where the partners found for point s end (neighbors()): half the
+ * memory of COLLECT, because a search handles the points in ascending sorted
+ * position, so each point's partners are one run.
+ */
+export const ROWS = 2;
+
+const EMPTY = new Uint32Array(0);
+
+/** What a pair search needs of a grid besides its own dimension's data. */
+export interface SearchedGrid {
+  /** Original index of each sorted position. */
+  sortedIndex: Uint32Array;
+  /** Number of points. */
+  points: number;
+}
+
+/** The half-stencil pair search of one grid type (forEachPair2D or forEachPair3D). */
+export type PairSearch<G> = (grid: G, sink: PairSink, radius: number) => void;
+
+/**
+ * Where a pair search sends what it finds, one long-lived object per grid so
+ * that a steady loop of rebuild + forEachPair allocates nothing. It also
+ * guards against a pair search starting inside another one (the searches
+ * share the grid's range buffer).
+ */
+export class PairSink {
+  /** True while a search runs. */
+  busy = false;
+  mode = VISIT;
+  visitor: PointPairVisitor | undefined = undefined;
+  /**
+   * Whether the visitor gets the squared distance. A visitor declared with two
+   * parameters does not: passing a double to a call V8 does not inline boxes it,
+   * an allocation per pair, while two small integers allocate nothing.
+   */
+  withDistance = true;
+  /** Original index of each sorted position (the grid's sortedIndex). */
+  order: Uint32Array = EMPTY;
+  /**
+   * Flat pairs of sorted positions found and not yet handed over, `length`
+   * numbers used: the growing result of a COLLECT search, or the batch a
+   * VISIT search hands to the visitor whenever it fills up.
+   */
+  buffer = EMPTY;
+  length = 0;
+  /**
+   * Numbers written per pair: 2 (both sorted positions), or 1 in ROWS mode.
+   * The search writes s at `length` and t at `length + step - 1`, so in ROWS
+   * mode t simply overwrites s, with no branch in the loop.
+   */
+  step = 2;
+  /** ROWS mode: end of point s's run of partners in `buffer`, per sorted position. */
+  rowEnd: Uint32Array = EMPTY;
+  /**
+   * The VISIT batch, kept between searches so that a steady loop allocates
+   * nothing. Batching is what makes the search fast: the distance test only
+   * decides whether the write position advances, with no branch to
+   * mispredict (about half the candidates pass), and the visitor is then
+   * called from a short loop of its own that V8 can inline it into.
+   */
+  private batch = new Uint32Array(4096);
+  /** Pairs the next COLLECT or ROWS search makes room for first: the last one's count plus an eighth. */
+  private guess = 32;
+
+  /** Starts a search over a grid whose sorted positions map to `order`; throws when one is already running. */
+  start(mode: number, order: Uint32Array, owner: string): void {
+    if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
+    this.busy = true;
+    this.mode = mode;
+    this.order = order;
+    this.length = 0;
+    this.step = mode === ROWS ? 1 : 2;
+    this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
+    this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
+  }
+
+  /** Ends a search (also after a throw) and lets go of the caller's arrays. */
+  finish(): void {
+    if (this.mode === VISIT) this.batch = this.buffer;
+    else this.guess = Math.max(32, Math.ceil((this.length / this.step) * 1.125));
+    this.busy = false;
+    this.visitor = undefined;
+    this.withDistance = true;
+    this.order = EMPTY;
+    this.buffer = EMPTY;
+    this.rowEnd = EMPTY;
+  }
+
+  /**
+   * Makes room for `needed` numbers in the buffer, keeping the first `length`;
+   * returns the buffer. A VISIT search hands its batch over before calling
+   * this, so the batch only grows for a single point with more candidates
+   * than it holds.
+   */
+  reserve(needed: number, length: number, done: number): Uint32Array {
+    // Once a sixty-fourth of the points is done, grow to what the search so
+    // far predicts for the whole (plus an eighth), at most 4x at a time: a
+    // first search over a million points then allocates and copies its buffer
+    // a few times rather than twenty, and a crowded start cannot make it
+    // reserve wildly more than it will use. Doubling covers the rest.
+    const current = this.buffer.length;
+    const predicted = done >= 1 / 64 ? Math.min(Math.ceil((length / done) * 1.125), 4 * current) : 0;
+    const grown = new Uint32Array(Math.max(needed, 2 * current, predicted));
+    grown.set(this.buffer.subarray(0, length));
+    this.buffer = grown;
+    return grown;
+  }
+
+  /**
+   * forEachPair of either grid: checks the arguments and runs `search` (the
+   * grid's half-stencil search) with every pair going to `visit`.
+   */
+  visitPairs<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    visit: PointPairVisitor,
+    search: PairSearch<G>,
+  ): void {
+    checkDistance('radius', radius);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    this.start(VISIT, grid.sortedIndex, owner);
+    this.visitor = visit;
+    this.withDistance = visit.length !== 2;
+    try {
+      search(grid, this, radius);
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** pairs() of either grid: every pair within `radius`, flat, i < j in each. */
+  pairs<G extends SearchedGrid>(owner: string, grid: G, radius: number, search: PairSearch<G>): Uint32Array {
+    checkDistance('radius', radius);
+    this.start(COLLECT, grid.sortedIndex, owner);
+    try {
+      search(grid, this, radius);
+      return this.collected();
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** neighbors() of either grid: every point's neighbours within `radius` as CSR rows. */
+  neighbors<G extends SearchedGrid>(owner: string, grid: G, radius: number, search: PairSearch<G>): NeighborLists {
+    checkDistance('radius', radius);
+    this.start(ROWS, grid.sortedIndex, owner);
+    try {
+      search(grid, this, radius);
+      const offsets = new Uint32Array(grid.points + 1);
+      const indices = neighborRows(this.order, this.buffer, this.rowEnd, offsets);
+      return { offsets, indices };
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** The collected pairs as original indices, i < j in each, in a fresh array of exactly their length. */
+  private collected(): Uint32Array {
+    const order = this.order;
+    const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
+    for (let k = 0; k < pairs.length; k += 2) {
+      const i = order[pairs[k]];
+      const j = order[pairs[k + 1]];
+      const m = lowerMinusUpper(i, j);
+      pairs[k] = j + m;
+      pairs[k + 1] = i - m;
+    }
+    return pairs;
+  }
+}
+
+/**
+ * CSR rows in original index order from the partner runs of a ROWS search
+ * over `count` points (see {@link ROWS}): `partners[rowEnd[s - 1]..rowEnd[s]]`
+ * are the sorted positions paired with sorted position s, each pair once.
+ * Row lengths are counted by sorted position, where a pair's two points are
+ * close, so the counts stay in cache; then each pair is written into both
+ * rows. The rows being filled at any moment belong to the points near the
+ * search's current position, so their writes hit a small, cached set of
+ * lines even though rows sit in original index order. Fills `offsets`
+ * (count + 1 entries, zeroed) and returns the indices.
+ * Takes only typed arrays so its optimised code depends on no object shape
+ * (a shape that dies in a GC throws the code away).
+ */
+export function neighborRows(
+  order: Uint32Array,
+  partners: Uint32Array,
+  rowEnd: Uint32Array,
+  offsets: Uint32Array,
+): Uint32Array {
+  const count = offsets.length - 1;
+  // Row lengths by sorted position, then the write cursor of each row.
+  const cursor = new Uint32Array(count);
+  for (let s = 0, from = 0; s < count; s++) {
+    const to = rowEnd[s];
+    cursor[s] += to - from;
+    for (let k = from; k < to; k++) cursor[partners[k]]++;
+    from = to;
+  }
+  for (let s = 0; s < count; s++) offsets[order[s] + 1] = cursor[s];
+  for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
+  for (let s = 0; s < count; s++) cursor[s] = offsets[order[s]];
+  const indices = new Uint32Array(offsets[count]);
+  for (let s = 0, from = 0; s < count; s++) {
+    const i = order[s];
+    const to = rowEnd[s];
+    // t is never s (no point pairs with itself), so cursor[s] can wait in a local.
+    let own = cursor[s];
+    for (let k = from; k < to; k++) {
+      const t = partners[k];
+      indices[own++] = order[t];
+      indices[cursor[t]++] = i;
+    }
+    cursor[s] = own;
+    from = to;
+  }
+  return indices;
+}
