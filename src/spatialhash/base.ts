@@ -45,8 +45,6 @@ export function radiusPad(radius: number, magnitude: number): number {
 /**
  * Base of the dynamic spatial hashes; not exported from the package. Fields are
  * public to the library's own modules (queries split by operation), not to users.
- *
- * @internal
  */
 export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** Edge length of a cell, in coordinate units. */
