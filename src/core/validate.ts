@@ -79,8 +79,15 @@ export type NumericArray =
  * `dimension - 1`. The last record of an interleaved buffer may stop right after
  * its last point; any other leftover is a partial point.
  *
+ * A plain array (Array.isArray) is also checked to hold numbers at every coordinate: the
+ * structures' own finiteness test (`x - x !== 0`, one subtraction per
+ * coordinate in the build loops) lets strings, `null` and booleans through,
+ * since `'1' - '1'`, `null - null` and `true - true` are all 0. Typed arrays
+ * hold numbers only and skip this loop.
+ *
  * @throws RangeError for a stride below the dimension, an offset outside the
- * array, or a length that leaves a partial point.
+ * array, a length that leaves a partial point, or (plain arrays) a coordinate
+ * that is not a number, naming the point, the axis and the array index.
  */
 export function checkLayout(
   positions: NumericArray,
@@ -110,7 +117,30 @@ export function checkLayout(
       `${name}.length (${length}) leaves a partial point: with offset ${offset}, stride ${stride} and dimension ${dimension}, ${leftover} value(s) are left over`,
     );
   }
+  if (Array.isArray(positions)) checkNumbers(positions, dimension, stride, offset, count, name);
   return count;
+}
+
+/** Throws a RangeError at the first coordinate of a plain array that is not of type number. */
+function checkNumbers(
+  positions: readonly unknown[],
+  dimension: number,
+  stride: number,
+  offset: number,
+  count: number,
+  name: string,
+): void {
+  for (let i = 0; i < count; i++) {
+    const start = offset + i * stride;
+    for (let axis = 0; axis < dimension; axis++) {
+      const value = positions[start + axis];
+      if (typeof value !== 'number') {
+        throw new RangeError(
+          `${name}: point ${i} has a non-number ${'xyz'[axis]} coordinate (${describe(value)} at index ${start + axis})`,
+        );
+      }
+    }
+  }
 }
 
 /** The RangeError for a non-finite coordinate, naming the point by index. */

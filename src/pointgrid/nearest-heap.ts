@@ -58,9 +58,9 @@ export class NearestHeap {
     this.siftDown(distanceSquared, index, this.size);
   }
 
-  /** The held indices ascending by distance (ties by index); empties the heap. */
-  drain(): number[] {
-    const out = new Array<number>(this.size);
+  /** Writes the held indices into `out` (resized to fit) ascending by distance (ties by index); empties the heap. */
+  drain(out: number[]): number[] {
+    out.length = this.size;
     const distances = this.distances;
     const indices = this.indices;
     while (this.size > 0) {

@@ -153,9 +153,9 @@ export class PointGrid2D {
    */
   withinInto(x: number, y: number, radius: number, out: Uint32Array): number {
     // Inline checks: this is called once per point per frame.
-    if (x - x !== 0) checkFinite('x', x);
-    if (y - y !== 0) checkFinite('y', y);
-    if (!(radius >= 0)) checkDistance('radius', radius);
+    if (typeof x !== 'number' || x - x !== 0) checkFinite('x', x);
+    if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
+    if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
     return within2D(this.grid, x, y, radius, out);
   }
@@ -168,15 +168,16 @@ export class PointGrid2D {
    *
    * @param k how many, an integer >= 0 (default 1); fewer come back when the grid holds fewer.
    * @param maxDistance largest distance accepted (inclusive), default Infinity.
-   * @returns a new array of point indices.
+   * @param out array to fill (emptied first); a new one by default.
+   * @returns `out`, the point indices.
    * @throws RangeError for a non-finite x or y, a k that is not an integer >= 0, or a maxDistance < 0 or NaN.
    */
-  nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): number[] {
+  nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: number[] = []): number[] {
     checkFinite('x', x);
     checkFinite('y', y);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    return nearest2D(this.grid, x, y, k, maxDistance);
+    return nearest2D(this.grid, x, y, k, maxDistance, out);
   }
 
   /**

@@ -157,10 +157,10 @@ export class PointGrid3D {
    */
   withinInto(x: number, y: number, z: number, radius: number, out: Uint32Array): number {
     // Inline checks: this is called once per point per frame.
-    if (x - x !== 0) checkFinite('x', x);
-    if (y - y !== 0) checkFinite('y', y);
-    if (z - z !== 0) checkFinite('z', z);
-    if (!(radius >= 0)) checkDistance('radius', radius);
+    if (typeof x !== 'number' || x - x !== 0) checkFinite('x', x);
+    if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
+    if (typeof z !== 'number' || z - z !== 0) checkFinite('z', z);
+    if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
     return within3D(this.grid, x, y, z, radius, out);
   }
@@ -173,16 +173,24 @@ export class PointGrid3D {
    *
    * @param k how many, an integer >= 0 (default 1); fewer come back when the grid holds fewer.
    * @param maxDistance largest distance accepted (inclusive), default Infinity.
-   * @returns a new array of point indices.
+   * @param out array to fill (emptied first); a new one by default.
+   * @returns `out`, the point indices.
    * @throws RangeError for a non-finite x, y or z, a k that is not an integer >= 0, or a maxDistance < 0 or NaN.
    */
-  nearest(x: number, y: number, z: number, k = 1, maxDistance = Number.POSITIVE_INFINITY): number[] {
+  nearest(
+    x: number,
+    y: number,
+    z: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+    out: number[] = [],
+  ): number[] {
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    return nearest3D(this.grid, x, y, z, k, maxDistance);
+    return nearest3D(this.grid, x, y, z, k, maxDistance, out);
   }
 
   /**

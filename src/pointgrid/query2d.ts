@@ -113,12 +113,15 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   return found;
 }
 
-/** The k nearest points within maxDistance, ascending by distance then index (arguments already checked). */
-export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistance: number): number[] {
+/** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
+export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistance: number, out: number[]): number[] {
   const n = g.points;
   const heap = g.heap;
   heap.reset(Math.min(k, n));
-  if (heap.capacity === 0) return [];
+  if (heap.capacity === 0) {
+    out.length = 0;
+    return out;
+  }
   const maxSquared = maxDistance * maxDistance;
   const width = g.cellWidth;
   const cellsX = g.cellsX;
@@ -129,7 +132,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   const qy = Math.floor(ry / width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, maxSquared);
-    return heap.drain();
+    return heap.drain(out);
   }
   // Rings up to kFirst - 1 miss the grid's box entirely.
   const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy);
@@ -150,7 +153,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
       if (budget < 0) {
         heap.reset(heap.capacity);
         offerRange(g, 0, n, x, y, maxSquared);
-        return heap.drain();
+        return heap.drain(out);
       }
     }
     if (cx0 <= cx1) {
@@ -177,7 +180,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
       if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
     }
   }
-  return heap.drain();
+  return heap.drain(out);
 }
 
 /** Offers the points of cells cx0..cx1 of row cy to the nearest heap. */

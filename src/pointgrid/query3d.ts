@@ -131,12 +131,23 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   return found;
 }
 
-/** The k nearest points within maxDistance, ascending by distance then index (arguments already checked). */
-export function nearest3D(g: Grid3D, x: number, y: number, z: number, k: number, maxDistance: number): number[] {
+/** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
+export function nearest3D(
+  g: Grid3D,
+  x: number,
+  y: number,
+  z: number,
+  k: number,
+  maxDistance: number,
+  out: number[],
+): number[] {
   const n = g.points;
   const heap = g.heap;
   heap.reset(Math.min(k, n));
-  if (heap.capacity === 0) return [];
+  if (heap.capacity === 0) {
+    out.length = 0;
+    return out;
+  }
   const maxSquared = maxDistance * maxDistance;
   const width = g.cellWidth;
   const cellsX = g.cellsX;
@@ -150,7 +161,7 @@ export function nearest3D(g: Grid3D, x: number, y: number, z: number, k: number,
   const qz = Math.floor(rz / width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL || Math.abs(qz) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, z, maxSquared);
-    return heap.drain();
+    return heap.drain(out);
   }
   // Shells up to kFirst - 1 miss the grid's box entirely.
   const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy, qz - (cellsZ - 1), -qz);
@@ -179,7 +190,7 @@ export function nearest3D(g: Grid3D, x: number, y: number, z: number, k: number,
       if (budget < 0) {
         heap.reset(heap.capacity);
         offerRange(g, 0, n, x, y, z, maxSquared);
-        return heap.drain();
+        return heap.drain(out);
       }
     }
     if (cx0 <= cx1) {
@@ -214,7 +225,7 @@ export function nearest3D(g: Grid3D, x: number, y: number, z: number, k: number,
       if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
     }
   }
-  return heap.drain();
+  return heap.drain(out);
 }
 
 /** Offers the points of cells cx0..cx1 of row (cy, cz) to the nearest heap. */

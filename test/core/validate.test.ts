@@ -26,6 +26,28 @@ describe('checkLayout', () => {
     expect(() => checkLayout([1, 2, 3], 3, 3, 0.5)).toThrow(RangeError);
     expect(() => checkLayout([], 3, 8, 8)).toThrow(/offset \(8\) is past the end/);
   });
+  it('rejects plain arrays holding anything but numbers at a coordinate, naming point, axis and index', () => {
+    // 'x' - 'x', null - null and true - true are 0: the structures' finiteness tests let these through.
+    expect(() => checkLayout([0, 0, 0, 1, '1', 1] as never, 3, 3, 0)).toThrow(
+      /positions: point 1 has a non-number y coordinate \("1" at index 4\)/,
+    );
+    expect(() => checkLayout([null, 0] as never, 2, 2, 0)).toThrow(
+      /point 0 has a non-number x coordinate .*\(null at index 0\)/,
+    );
+    expect(() => checkLayout([0, 0, 0, 1, 1, true] as never, 3, 3, 0)).toThrow(
+      /point 1 has a non-number z .*\(true at index 5\)/,
+    );
+    expect(() => checkLayout([0, 0, undefined, 1] as never, 2, 2, 0)).toThrow(
+      /point 1 has a non-number x .*\(undefined at index 2\)/,
+    );
+    expect(() => checkLayout([9, 0, 0, 9, 1, 1n] as never, 2, 3, 1, 'vertices')).toThrow(
+      /vertices: point 1 has a non-number y .*\(1n at index 5\)/,
+    );
+    // Only coordinates: interleaved attributes and padding may hold anything.
+    expect(checkLayout(['a', 0, 0, 'b', 1, 1] as never, 2, 3, 1)).toBe(2);
+    expect(checkLayout([0, 0, 'pad', 1, 1, 'pad'] as never, 2, 3, 0)).toBe(2);
+  });
+
   it('rejects what is not an array', () => {
     expect(() => checkLayout(null as never, 2, 2, 0)).toThrow(/positions must be an array/);
   });

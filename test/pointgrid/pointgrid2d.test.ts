@@ -8,6 +8,7 @@ import { type GridFactory, PointOracle, pointGridProperties } from '../support/p
 
 const make: GridFactory = (positions, options) => {
   const grid = new PointGrid2D(positions, options);
+  const nearestOut: number[] = [];
   return {
     get count() {
       return grid.count;
@@ -21,7 +22,13 @@ const make: GridFactory = (positions, options) => {
     rebuild: (positions) => grid.rebuild(positions),
     within: (q, radius, out) => grid.within(q[0], q[1], radius, out),
     withinInto: (q, radius, out) => grid.withinInto(q[0], q[1], radius, out),
-    nearest: (q, k, maxDistance) => grid.nearest(q[0], q[1], k, maxDistance),
+    nearest: (q, k, maxDistance) => {
+      // Through one reused `out` holding stale entries: nearest must empty, fill and return it.
+      nearestOut.push(-1, -2);
+      const found = grid.nearest(q[0], q[1], k, maxDistance, nearestOut);
+      expect(found).toBe(nearestOut);
+      return [...found];
+    },
     forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
     pairs: (radius) => grid.pairs(radius),
     neighbors: (radius) => grid.neighbors(radius),
@@ -208,6 +215,33 @@ describe('PointGrid2D bad input', () => {
     const grid = new PointGrid2D([0, 0, 1, 1], { cellSize: 2 });
     expect(() => grid.rebuild(huge)).toThrow(RangeError);
     expect([...grid.pairs(2)]).toEqual([0, 1]);
+  });
+
+  it('rejects strings, null and booleans as coordinates, naming the point, and keeps the grid', () => {
+    for (const bad of ['1', null, true, false, undefined, {}]) {
+      const positions = [0, 0, 1, bad, 2, 2] as unknown as number[];
+      expect(() => new PointGrid2D(positions, { cellSize: 1 })).toThrow(RangeError);
+      expect(() => new PointGrid2D(positions, { cellSize: 1 })).toThrow(/point 1 has a non-number y coordinate/);
+    }
+    expect(() => new PointGrid2D(['1', 0] as unknown as number[], { cellSize: 1 })).toThrow(
+      /point 0 has a non-number x coordinate \("1" at index 0\)/,
+    );
+    // Interleaved: only coordinates are checked; other attributes may hold anything.
+    const interleaved = [0, 0, 'uv', 1, 1, 'uv'] as unknown as number[];
+    expect(new PointGrid2D(interleaved, { cellSize: 1, stride: 3 }).count).toBe(2);
+    const grid = new PointGrid2D([0, 0, 1, 0], { cellSize: 1 });
+    expect(() => grid.rebuild([0, 0, null, 0] as unknown as number[])).toThrow(
+      /point 1 has a non-number x coordinate .*null/,
+    );
+    expect(grid.count).toBe(2);
+    expect([...grid.pairs(1)]).toEqual([0, 1]);
+    for (const bad of ['0', null, true]) {
+      const b = bad as unknown as number;
+      expect(() => grid.within(b, 0, 1)).toThrow(/x must be a finite number/);
+      expect(() => grid.withinInto(0, b, 1, new Uint32Array(2))).toThrow(/y must be a finite number/);
+      expect(() => grid.withinInto(0, 0, b, new Uint32Array(2))).toThrow(/radius must be a number >= 0/);
+      expect(() => grid.nearest(b, 0)).toThrow(/x must be a finite number/);
+    }
   });
 
   it('rejects bad query arguments', () => {

@@ -8,6 +8,7 @@ import { type GridFactory, PointOracle, pointGridProperties } from '../support/p
 
 const make: GridFactory = (positions, options) => {
   const grid = new PointGrid3D(positions, options);
+  const nearestOut: number[] = [];
   return {
     get count() {
       return grid.count;
@@ -21,7 +22,13 @@ const make: GridFactory = (positions, options) => {
     rebuild: (positions) => grid.rebuild(positions),
     within: (q, radius, out) => grid.within(q[0], q[1], q[2], radius, out),
     withinInto: (q, radius, out) => grid.withinInto(q[0], q[1], q[2], radius, out),
-    nearest: (q, k, maxDistance) => grid.nearest(q[0], q[1], q[2], k, maxDistance),
+    nearest: (q, k, maxDistance) => {
+      // Through one reused `out` holding stale entries: nearest must empty, fill and return it.
+      nearestOut.push(-1, -2);
+      const found = grid.nearest(q[0], q[1], q[2], k, maxDistance, nearestOut);
+      expect(found).toBe(nearestOut);
+      return [...found];
+    },
     forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
     pairs: (radius) => grid.pairs(radius),
     neighbors: (radius) => grid.neighbors(radius),

@@ -684,6 +684,16 @@ describe('weld and weldMesh reject bad input', () => {
     expect(() => weld('abc' as unknown as number[], 1)).toThrow(/positions must be an array/);
   });
 
+  it('strings, null and booleans as coordinates, naming the vertex, axis and index', () => {
+    for (const bad of ['1', null, true, false, undefined]) {
+      const positions = [0, 0, 0, 1, 1, bad, 2, 2, 2] as unknown as number[];
+      expect(() => weld(positions, 1)).toThrow(RangeError);
+      expect(() => weld(positions, 1)).toThrow(/point 1 has a non-number z coordinate \(.* at index 5\)/);
+      expect(() => weldMesh(positions, undefined, 0)).toThrow(/point 1 has a non-number z coordinate/);
+    }
+    expect(() => weld(['1', 0] as unknown as number[], 0, { dimension: 2 })).toThrow(/"1" at index 0/);
+  });
+
   it('a non-finite coordinate, naming the vertex and axis', () => {
     expect(() => weld([0, 0, 0, 1, Number.NaN, 1], 1)).toThrow(/point 1 has a non-finite y coordinate \(NaN\)/);
     expect(() => weld(new Float32Array([0, 0, Number.POSITIVE_INFINITY]), 0)).toThrow(
