@@ -1,7 +1,10 @@
 /**
- * spatialhash: find what is near what, fast.
+ * spatialhash: find what is near what, fast. Dynamic hashes of boxes
+ * ({@link SpatialHash2D}, {@link SpatialHash3D}), counting-sort point grids
+ * rebuilt per frame ({@link PointGrid2D}, {@link PointGrid3D}) and vertex
+ * welding ({@link weld}, {@link weldMesh}).
  *
- * @packageDocumentation
+ * @module spatialhash
  */
 
 export type { NumericArray } from './core/validate.js';
