@@ -117,7 +117,10 @@ if (subpaths.length > 0) {
   for (const config of ['nodenext', 'bundler']) {
     const file = join(app, `tsconfig.${config}.json`);
     const json = JSON.parse(readFileSync(file, 'utf8'));
-    writeFileSync(join(app, `tsconfig.${config}-subpaths.json`), JSON.stringify({ ...json, files: ['subpaths.ts'] }));
+    // Subpaths may name browser types (Worker, URL, GPU objects): their consumers have the DOM library.
+    const compilerOptions = { ...json.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'] };
+    const subpathConfig = { ...json, compilerOptions, files: ['subpaths.ts'] };
+    writeFileSync(join(app, `tsconfig.${config}-subpaths.json`), JSON.stringify(subpathConfig));
   }
 }
 
