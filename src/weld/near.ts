@@ -30,6 +30,15 @@
 import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
 
 /**
+ * An extra condition a vertex must meet to join a representative, beyond the
+ * distance (weldGeometry's attribute tolerances): called with the vertex's and
+ * the representative's input numbers, only for representatives within the
+ * tolerance that would be the nearest so far. Plain welds pass `undefined` and
+ * pay one comparison per candidate, no call.
+ */
+export type AcceptRepresentative = (vertex: number, representativeVertex: number) => boolean;
+
+/**
  * Accepted pairs can be an ulp or two farther apart than the tolerance once
  * the squared distance is rounded (relative error < 2^-50), so the search
  * reaches this much further to never miss one the float64 test accepts.
@@ -157,10 +166,12 @@ export function weldNear3(
   remap: Uint32Array,
   representatives: Uint32Array,
   repCoords: Float64Array,
+  accept: AcceptRepresentative | undefined,
 ): number {
   const n = coords.length / 3;
   const tolerance2 = tolerance * tolerance;
-  const sure2 = tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+  // With an extra test, representatives may sit at one place (differing in what the test reads), so no distance is sure.
+  const sure2 = accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
   const grid = gridParameters(min, max, tolerance);
   const reach = grid[0];
   const inv = grid[1];
@@ -206,7 +217,11 @@ export function weldNear3(
         const dy = repCoords[r * 3 + 1] - y;
         const dz = repCoords[r * 3 + 2] - z;
         const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+        if (
+          d2 <= tolerance2 &&
+          (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+          (accept === undefined || accept(i, representatives[r]))
+        ) {
           best = r;
           bestDistance2 = d2;
         }
@@ -247,7 +262,11 @@ export function weldNear3(
               const dy = repCoords[r * 3 + 1] - y;
               const dz = repCoords[r * 3 + 2] - z;
               const d2 = dx * dx + dy * dy + dz * dz;
-              if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+              if (
+                d2 <= tolerance2 &&
+                (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+                (accept === undefined || accept(i, representatives[r]))
+              ) {
                 best = r;
                 bestDistance2 = d2;
               }
@@ -306,10 +325,12 @@ export function weldNear2(
   remap: Uint32Array,
   representatives: Uint32Array,
   repCoords: Float64Array,
+  accept: AcceptRepresentative | undefined,
 ): number {
   const n = coords.length / 2;
   const tolerance2 = tolerance * tolerance;
-  const sure2 = tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+  // With an extra test, representatives may sit at one place (differing in what the test reads), so no distance is sure.
+  const sure2 = accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
   const grid = gridParameters(min, max, tolerance);
   const reach = grid[0];
   const inv = grid[1];
@@ -347,7 +368,11 @@ export function weldNear2(
         const dx = repCoords[r * 2] - x;
         const dy = repCoords[r * 2 + 1] - y;
         const d2 = dx * dx + dy * dy;
-        if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+        if (
+          d2 <= tolerance2 &&
+          (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+          (accept === undefined || accept(i, representatives[r]))
+        ) {
           best = r;
           bestDistance2 = d2;
         }
@@ -379,7 +404,11 @@ export function weldNear2(
             const dx = repCoords[r * 2] - x;
             const dy = repCoords[r * 2 + 1] - y;
             const d2 = dx * dx + dy * dy;
-            if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+            if (
+              d2 <= tolerance2 &&
+              (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+              (accept === undefined || accept(i, representatives[r]))
+            ) {
               best = r;
               bestDistance2 = d2;
             }

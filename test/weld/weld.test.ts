@@ -711,6 +711,17 @@ describe('weld and weldMesh reject bad input', () => {
     expect(() => weldMesh(good.slice(0, 6), undefined, 0)).toThrow(/multiple of 3 vertices, got 2/);
   });
 
+  it("weld's argument order (positions, tolerance) says that indices come second", () => {
+    const soup = new Float32Array(good);
+    const before = soup.slice();
+    const call = () => weldMesh(soup, 1e-5 as unknown as number[], undefined as unknown as number);
+    expect(call).toThrow(RangeError);
+    expect(call).toThrow(
+      /indices come second .*got the number 0\.00001 there; did you mean weldMesh\(positions, undefined, 0\.00001\)/,
+    );
+    expect(soup).toEqual(before);
+  });
+
   it('leaves every input array untouched, accepted or rejected', () => {
     const positions = new Float32Array([0, 0, 0, -0, 0, 0, 1, 1, 1]);
     const indices = new Uint32Array([0, 1, 2, 2, 1, 0]);
