@@ -69,6 +69,20 @@ const SURE_FRACTION = 0.25 * (1 - 2 ** -20);
 const SURE_MIN_TOLERANCE2 = 2 ** -1000;
 
 /**
+ * How far the search must still reach once a representative at squared
+ * distance `best2` (as computed) is in hand: only representatives whose
+ * computed squared distance is <= best2 can still win (ties included), and
+ * each axis term of that sum is <= best2, so the axis difference is at most
+ * sqrt(best2 + 2^-1073) (the 2^-1073 covers squares that underflow) up to
+ * rounding, which REACH_SLACK covers as it does for the tolerance. Never more
+ * than `reach`. With the own cell's best close by, this ball usually fits in
+ * the own cell, and no other cell is looked up.
+ */
+function nearerReach(reach: number, best2: number): number {
+  return Math.min(reach, Math.sqrt(best2 + 2 ** -1073) * REACH_SLACK);
+}
+
+/**
  * Cells per axis at most: cells grow past 2 * reach only when the data spans
  * more than 2^50 of them, so cell coordinates stay exact consecutive integers
  * in float64. The table keys on their low 32 bits (int32, fast to hash and
@@ -228,13 +242,14 @@ export function weldNear3(
       }
     }
     if (!(bestDistance2 < sure2)) {
+      const ball = best < 0 ? reach : nearerReach(reach, bestDistance2);
       // Searched cells: first cell and span per axis; loops run on the int32 keys.
-      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv);
-      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv);
-      const z0 = Math.floor(((z - reach) * 0.5 - hz) * inv);
-      const spanX = (Math.floor(((x + reach) * 0.5 - hx) * inv) - x0) | 0;
-      const spanY = (Math.floor(((y + reach) * 0.5 - hy) * inv) - y0) | 0;
-      const spanZ = (Math.floor(((z + reach) * 0.5 - hz) * inv) - z0) | 0;
+      const x0 = Math.floor(((x - ball) * 0.5 - hx) * inv);
+      const y0 = Math.floor(((y - ball) * 0.5 - hy) * inv);
+      const z0 = Math.floor(((z - ball) * 0.5 - hz) * inv);
+      const spanX = (Math.floor(((x + ball) * 0.5 - hx) * inv) - x0) | 0;
+      const spanY = (Math.floor(((y + ball) * 0.5 - hy) * inv) - y0) | 0;
+      const spanZ = (Math.floor(((z + ball) * 0.5 - hz) * inv) - z0) | 0;
       const bx = x0 | 0;
       const by = y0 | 0;
       const bz = z0 | 0;
@@ -379,10 +394,11 @@ export function weldNear2(
       }
     }
     if (!(bestDistance2 < sure2)) {
-      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv);
-      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv);
-      const spanX = (Math.floor(((x + reach) * 0.5 - hx) * inv) - x0) | 0;
-      const spanY = (Math.floor(((y + reach) * 0.5 - hy) * inv) - y0) | 0;
+      const ball = best < 0 ? reach : nearerReach(reach, bestDistance2);
+      const x0 = Math.floor(((x - ball) * 0.5 - hx) * inv);
+      const y0 = Math.floor(((y - ball) * 0.5 - hy) * inv);
+      const spanX = (Math.floor(((x + ball) * 0.5 - hx) * inv) - x0) | 0;
+      const spanY = (Math.floor(((y + ball) * 0.5 - hy) * inv) - y0) | 0;
       const bx = x0 | 0;
       const by = y0 | 0;
       for (let oy = 0; oy <= spanY; oy++) {
