@@ -253,7 +253,8 @@ export function weldNear3(
       const bx = x0 | 0;
       const by = y0 | 0;
       const bz = z0 | 0;
-      for (let oz = 0; oz <= spanZ; oz++) {
+      // A representative within half the tolerance is the answer wherever it is found (SURE_FRACTION): stop there.
+      search: for (let oz = 0; oz <= spanZ; oz++) {
         const lz = (bz + oz) | 0;
         const hashZ = Math.imul(lz, CELL_HASH_Z);
         for (let oy = 0; oy <= spanY; oy++) {
@@ -286,6 +287,7 @@ export function weldNear3(
                 bestDistance2 = d2;
               }
             }
+            if (bestDistance2 < sure2) break search;
           }
         }
       }
@@ -401,7 +403,7 @@ export function weldNear2(
       const spanY = (Math.floor(((y + ball) * 0.5 - hy) * inv) - y0) | 0;
       const bx = x0 | 0;
       const by = y0 | 0;
-      for (let oy = 0; oy <= spanY; oy++) {
+      search: for (let oy = 0; oy <= spanY; oy++) {
         const ly = (by + oy) | 0;
         const hashY = Math.imul(ly, CELL_HASH_Y);
         for (let ox = 0; ox <= spanX; ox++) {
@@ -429,6 +431,7 @@ export function weldNear2(
               bestDistance2 = d2;
             }
           }
+          if (bestDistance2 < sure2) break search;
         }
       }
     }
