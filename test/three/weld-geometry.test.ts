@@ -54,12 +54,14 @@ const scene: fc.Arbitrary<Scene> = fc
     interleaved: fc.boolean(),
     morphed: fc.boolean(),
     seedGroups: fc.integer({ min: 0, max: 3 }),
+    // 2D positions (item size 2) take weld's 2D path.
+    dimension: fc.constantFrom(2, 3),
   })
-  .chain(({ n, indexed, morphed, ...rest }) =>
+  .chain(({ n, indexed, morphed, dimension, ...rest }) =>
     fc.record({
       ...Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, fc.constant(v)])),
       // Few distinct values: many coincident vertices and many exactly-on-tolerance pairs.
-      positions: fc.array(grid(2, 0.125, 3), { minLength: n, maxLength: n }),
+      positions: fc.array(grid(2, 0.125, dimension), { minLength: n, maxLength: n }),
       normals: fc.array(grid(2, 0.125, 3), { minLength: n, maxLength: n }),
       uvs: fc.array(grid(2, 0.0625, 2), { minLength: n, maxLength: n }),
       colors: fc.array(fc.array(fc.constantFrom(0, 1, 2, 254, 255), { minLength: 3, maxLength: 3 }), {
@@ -70,9 +72,7 @@ const scene: fc.Arbitrary<Scene> = fc
         minLength: n,
         maxLength: n,
       }),
-      morph: morphed
-        ? fc.array(grid(1, 0.125, 3), { minLength: n, maxLength: n }).map((d) => d)
-        : fc.constant(undefined),
+      morph: morphed ? fc.array(grid(1, 0.125, dimension), { minLength: n, maxLength: n }) : fc.constant(undefined),
       index:
         indexed && n > 0
           ? fc
@@ -100,27 +100,33 @@ function flat(rows: readonly (readonly number[])[], Type: new (values: number[])
   return new Type(rows.flat());
 }
 
+/** Coordinates per position: 2 or 3 (3 for an empty scene). */
+function dimensionOf(s: Scene): number {
+  return s.positions[0]?.length ?? 3;
+}
+
 /** The scene as a three.js geometry (positions, normals, uvs interleaved when asked). */
 function toGeometry(s: Scene): BufferGeometry {
   const geometry = new BufferGeometry();
   if (s.interleaved) {
     const data = new Float32Array(s.positions.length * 8);
     s.positions.forEach((p, i) => {
-      data.set([...p, ...s.normals[i], ...s.uvs[i]], i * 8);
+      data.set(p, i * 8);
+      data.set([...s.normals[i], ...s.uvs[i]], i * 8 + 3);
     });
     const buffer = new InterleavedBuffer(data, 8);
-    geometry.setAttribute('position', new InterleavedBufferAttribute(buffer, 3, 0));
+    geometry.setAttribute('position', new InterleavedBufferAttribute(buffer, dimensionOf(s), 0));
     geometry.setAttribute('normal', new InterleavedBufferAttribute(buffer, 3, 3));
     geometry.setAttribute('uv', new InterleavedBufferAttribute(buffer, 2, 6));
   } else {
-    geometry.setAttribute('position', new BufferAttribute(flat(s.positions, Float32Array), 3));
+    geometry.setAttribute('position', new BufferAttribute(flat(s.positions, Float32Array), dimensionOf(s)));
     geometry.setAttribute('normal', new BufferAttribute(flat(s.normals, Float32Array), 3));
     geometry.setAttribute('uv', new BufferAttribute(flat(s.uvs, Float32Array), 2));
   }
   geometry.setAttribute('color', new BufferAttribute(flat(s.colors, Uint8Array), 3, true));
   geometry.setAttribute('skinIndex', new BufferAttribute(flat(s.joints, Uint16Array), 4));
   if (s.morph !== undefined) {
-    geometry.morphAttributes.position = [new BufferAttribute(flat(s.morph, Float32Array), 3)];
+    geometry.morphAttributes.position = [new BufferAttribute(flat(s.morph, Float32Array), dimensionOf(s))];
   }
   if (s.index !== undefined) geometry.setIndex(new BufferAttribute(new Uint32Array(s.index), 1));
   for (const g of s.groups) geometry.addGroup(g.start, g.count, g.materialIndex);
