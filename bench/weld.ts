@@ -8,11 +8,17 @@
  * counts, for each output, the vertex pairs still within tolerance (found by
  * the article-002 hash, independent of this library).
  *
+ * Then spatialhash/three's weldGeometry against mergeVertices on one
+ * geometry: a de-indexed TorusKnotGeometry (position, normal, uv; every
+ * attribute compared, as mergeVertices does), where both must find the same
+ * vertices.
+ *
  * @module
  */
-import { BufferAttribute, BufferGeometry } from 'three';
+import { BufferAttribute, BufferGeometry, TorusKnotGeometry } from 'three';
 import { mergeVertices } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 import { weld, weldMesh } from '../src/index.js';
+import { weldGeometry } from '../src/three/index.js';
 import { type Contender, measure, random, timingTable } from './harness.js';
 import { forEachPair002 } from './peers/article002.js';
 
@@ -100,6 +106,7 @@ export function weldBench(quick: boolean): string {
   const missed = new Map<string, number>();
   for (const [name, positions] of outputs) missed.set(name, missedPairs(positions));
   missed.set('weld (remap only)', missed.get(OURS) ?? Number.NaN);
+  const geometrySection = weldGeometryBench(quick);
   return [
     '## 7. Weld a triangle soup',
     `${vertices.toLocaleString('en-US')} vertices (${(vertices / 3).toLocaleString('en-US')} triangles of a torus, ${distinct.toLocaleString('en-US')} distinct vertices, copies jittered by up to 0.2 x tolerance per axis), Float32Array, tolerance ${TOLERANCE}. weldMesh returns welded positions + index buffer, weld only the remap; mergeVertices gets a BufferGeometry over the same array. "Missed pairs": output vertices still within tolerance of each other (article-002 hash over the output, not this library).`,
@@ -109,6 +116,35 @@ export function weldBench(quick: boolean): string {
         Number(t.answer).toLocaleString('en-US'),
         (missed.get(t.name) ?? Number.NaN).toLocaleString('en-US'),
       ],
+    }),
+    geometrySection,
+  ].join('\n\n');
+}
+
+/** weldGeometry vs mergeVertices on a de-indexed TorusKnot: markdown for the section above. */
+function weldGeometryBench(quick: boolean): string {
+  const tubular = quick ? 200 : 1000;
+  const radial = quick ? 16 : 80;
+  const soup = new TorusKnotGeometry(1, 0.3, tubular, radial).toNonIndexed();
+  const vertices = soup.getAttribute('position').count;
+  const contenders: Contender[] = [
+    {
+      name: 'weldGeometry',
+      run: () => BigInt(weldGeometry(soup, TOLERANCE).getAttribute('position').count),
+    },
+    {
+      name: 'three mergeVertices',
+      run: () => BigInt(mergeVertices(soup, TOLERANCE).getAttribute('position').count),
+    },
+  ];
+  console.log(`  weldGeometry: ${vertices} vertices`);
+  const timings = measure('weldGeometry', contenders, { reps: 5, slowMs: 3000, slowReps: 3 });
+  return [
+    '### weldGeometry (spatialhash/three) vs mergeVertices',
+    `A de-indexed \`TorusKnotGeometry(1, 0.3, ${tubular}, ${radial})\`: ${vertices.toLocaleString('en-US')} vertices with position, normal and uv (Float32), tolerance ${TOLERANCE}; both return an indexed BufferGeometry and compare every attribute (weldGeometry: positions within the tolerance, normal and uv equal; mergeVertices: all rounded to the tolerance), and must agree on the vertex count.`,
+    timingTable(timings, 'weldGeometry', {
+      header: ['vertices out'],
+      cells: (t) => [Number(t.answer).toLocaleString('en-US')],
     }),
   ].join('\n\n');
 }

@@ -7,6 +7,7 @@
  */
 
 import { CELL_HASH_X, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
+import type { AcceptRepresentative } from './near.js';
 
 /** Hash of `words` 32-bit words starting at `start`: a multiply-xorshift per word, murmur3's finalizer at the end. */
 function hashWords(bits: Uint32Array, start: number, words: number): number {
@@ -26,6 +27,12 @@ function hashWords(bits: Uint32Array, start: number, words: number): number {
  * doubles: soups hold about one distinct position per six vertices, and a
  * table sized for the distinct positions stays in cache.
  *
+ * With `accept`, several representatives can share a position: the probe
+ * passes the ones `accept` rejects and a new one goes to the empty slot after
+ * them, so equal positions lie along the probe sequence in representative
+ * order (rebuilding places them in that order too) and the first accepted is
+ * the lowest-numbered, as the definition's tie rule asks.
+ *
  * @returns the number of representatives.
  */
 export function weldExact(
@@ -34,6 +41,7 @@ export function weldExact(
   remap: Uint32Array,
   representatives: Uint32Array,
   repCoords: Float64Array,
+  accept: AcceptRepresentative | undefined,
 ): number {
   const n = coords.length / dimension;
   const bits = new Uint32Array(coords.buffer, coords.byteOffset, coords.length * 2);
@@ -52,7 +60,7 @@ export function weldExact(
       const other = r * dimension;
       let axis = 0;
       while (axis < dimension && repCoords[other + axis] === coords[base + axis]) axis++;
-      if (axis === dimension) {
+      if (axis === dimension && (accept === undefined || accept(i, representatives[r]))) {
         found = r;
         break;
       }

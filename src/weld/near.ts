@@ -30,6 +30,15 @@
 import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
 
 /**
+ * An extra condition a vertex must meet to join a representative, beyond the
+ * distance (weldGeometry's attribute tolerances): called with the vertex's and
+ * the representative's input numbers, only for representatives within the
+ * tolerance that would be the nearest so far. Plain welds pass `undefined` and
+ * pay one comparison per candidate, no call.
+ */
+export type AcceptRepresentative = (vertex: number, representativeVertex: number) => boolean;
+
+/**
  * Accepted pairs can be an ulp or two farther apart than the tolerance once
  * the squared distance is rounded (relative error < 2^-50), so the search
  * reaches this much further to never miss one the float64 test accepts.
@@ -58,6 +67,20 @@ const SURE_FRACTION = 0.25 * (1 - 2 ** -20);
  * relative (subnormals), so the early stop is off.
  */
 const SURE_MIN_TOLERANCE2 = 2 ** -1000;
+
+/**
+ * How far the search must still reach once a representative at squared
+ * distance `best2` (as computed) is in hand: only representatives whose
+ * computed squared distance is <= best2 can still win (ties included), and
+ * each axis term of that sum is <= best2, so the axis difference is at most
+ * sqrt(best2 + 2^-1073) (the 2^-1073 covers squares that underflow) up to
+ * rounding, which REACH_SLACK covers as it does for the tolerance. Never more
+ * than `reach`. With the own cell's best close by, this ball usually fits in
+ * the own cell, and no other cell is looked up.
+ */
+function nearerReach(reach: number, best2: number): number {
+  return Math.min(reach, Math.sqrt(best2 + 2 ** -1073) * REACH_SLACK);
+}
 
 /**
  * Cells per axis at most: cells grow past 2 * reach only when the data spans
@@ -157,10 +180,12 @@ export function weldNear3(
   remap: Uint32Array,
   representatives: Uint32Array,
   repCoords: Float64Array,
+  accept: AcceptRepresentative | undefined,
 ): number {
   const n = coords.length / 3;
   const tolerance2 = tolerance * tolerance;
-  const sure2 = tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+  // With an extra test, representatives may sit at one place (differing in what the test reads), so no distance is sure.
+  const sure2 = accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
   const grid = gridParameters(min, max, tolerance);
   const reach = grid[0];
   const inv = grid[1];
@@ -206,24 +231,30 @@ export function weldNear3(
         const dy = repCoords[r * 3 + 1] - y;
         const dz = repCoords[r * 3 + 2] - z;
         const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+        if (
+          d2 <= tolerance2 &&
+          (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+          (accept === undefined || accept(i, representatives[r]))
+        ) {
           best = r;
           bestDistance2 = d2;
         }
       }
     }
     if (!(bestDistance2 < sure2)) {
+      const ball = best < 0 ? reach : nearerReach(reach, bestDistance2);
       // Searched cells: first cell and span per axis; loops run on the int32 keys.
-      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv);
-      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv);
-      const z0 = Math.floor(((z - reach) * 0.5 - hz) * inv);
-      const spanX = (Math.floor(((x + reach) * 0.5 - hx) * inv) - x0) | 0;
-      const spanY = (Math.floor(((y + reach) * 0.5 - hy) * inv) - y0) | 0;
-      const spanZ = (Math.floor(((z + reach) * 0.5 - hz) * inv) - z0) | 0;
+      const x0 = Math.floor(((x - ball) * 0.5 - hx) * inv);
+      const y0 = Math.floor(((y - ball) * 0.5 - hy) * inv);
+      const z0 = Math.floor(((z - ball) * 0.5 - hz) * inv);
+      const spanX = (Math.floor(((x + ball) * 0.5 - hx) * inv) - x0) | 0;
+      const spanY = (Math.floor(((y + ball) * 0.5 - hy) * inv) - y0) | 0;
+      const spanZ = (Math.floor(((z + ball) * 0.5 - hz) * inv) - z0) | 0;
       const bx = x0 | 0;
       const by = y0 | 0;
       const bz = z0 | 0;
-      for (let oz = 0; oz <= spanZ; oz++) {
+      // A representative within half the tolerance is the answer wherever it is found (SURE_FRACTION): stop there.
+      search: for (let oz = 0; oz <= spanZ; oz++) {
         const lz = (bz + oz) | 0;
         const hashZ = Math.imul(lz, CELL_HASH_Z);
         for (let oy = 0; oy <= spanY; oy++) {
@@ -247,11 +278,16 @@ export function weldNear3(
               const dy = repCoords[r * 3 + 1] - y;
               const dz = repCoords[r * 3 + 2] - z;
               const d2 = dx * dx + dy * dy + dz * dz;
-              if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+              if (
+                d2 <= tolerance2 &&
+                (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+                (accept === undefined || accept(i, representatives[r]))
+              ) {
                 best = r;
                 bestDistance2 = d2;
               }
             }
+            if (bestDistance2 < sure2) break search;
           }
         }
       }
@@ -306,10 +342,12 @@ export function weldNear2(
   remap: Uint32Array,
   representatives: Uint32Array,
   repCoords: Float64Array,
+  accept: AcceptRepresentative | undefined,
 ): number {
   const n = coords.length / 2;
   const tolerance2 = tolerance * tolerance;
-  const sure2 = tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+  // With an extra test, representatives may sit at one place (differing in what the test reads), so no distance is sure.
+  const sure2 = accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
   const grid = gridParameters(min, max, tolerance);
   const reach = grid[0];
   const inv = grid[1];
@@ -347,20 +385,25 @@ export function weldNear2(
         const dx = repCoords[r * 2] - x;
         const dy = repCoords[r * 2 + 1] - y;
         const d2 = dx * dx + dy * dy;
-        if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+        if (
+          d2 <= tolerance2 &&
+          (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+          (accept === undefined || accept(i, representatives[r]))
+        ) {
           best = r;
           bestDistance2 = d2;
         }
       }
     }
     if (!(bestDistance2 < sure2)) {
-      const x0 = Math.floor(((x - reach) * 0.5 - hx) * inv);
-      const y0 = Math.floor(((y - reach) * 0.5 - hy) * inv);
-      const spanX = (Math.floor(((x + reach) * 0.5 - hx) * inv) - x0) | 0;
-      const spanY = (Math.floor(((y + reach) * 0.5 - hy) * inv) - y0) | 0;
+      const ball = best < 0 ? reach : nearerReach(reach, bestDistance2);
+      const x0 = Math.floor(((x - ball) * 0.5 - hx) * inv);
+      const y0 = Math.floor(((y - ball) * 0.5 - hy) * inv);
+      const spanX = (Math.floor(((x + ball) * 0.5 - hx) * inv) - x0) | 0;
+      const spanY = (Math.floor(((y + ball) * 0.5 - hy) * inv) - y0) | 0;
       const bx = x0 | 0;
       const by = y0 | 0;
-      for (let oy = 0; oy <= spanY; oy++) {
+      search: for (let oy = 0; oy <= spanY; oy++) {
         const ly = (by + oy) | 0;
         const hashY = Math.imul(ly, CELL_HASH_Y);
         for (let ox = 0; ox <= spanX; ox++) {
@@ -379,11 +422,16 @@ export function weldNear2(
             const dx = repCoords[r * 2] - x;
             const dy = repCoords[r * 2 + 1] - y;
             const d2 = dx * dx + dy * dy;
-            if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 === bestDistance2 && r < best))) {
+            if (
+              d2 <= tolerance2 &&
+              (d2 < bestDistance2 || (d2 === bestDistance2 && r < best)) &&
+              (accept === undefined || accept(i, representatives[r]))
+            ) {
               best = r;
               bestDistance2 = d2;
             }
           }
+          if (bestDistance2 < sure2) break search;
         }
       }
     }

@@ -21,7 +21,7 @@ import {
   pointError,
 } from '../core/validate.js';
 import { weldExact } from './exact.js';
-import { weldNear2, weldNear3 } from './near.js';
+import { type AcceptRepresentative, weldNear2, weldNear3 } from './near.js';
 
 /** Options of {@link weld}. */
 export interface WeldOptions {
@@ -142,6 +142,12 @@ export function weldMesh<P extends NumericArray>(
   tolerance: number,
   options: WeldMeshOptions = {},
 ): WeldMeshResult<P> {
+  if (typeof indices === 'number' && typeof tolerance !== 'number') {
+    // weld's order (positions, tolerance[, options]): without this it would read as a missing tolerance.
+    throw new RangeError(
+      `weldMesh(positions, indices, tolerance, options?): indices come second (undefined for a triangle soup), got the number ${indices} there; did you mean weldMesh(positions, undefined, ${indices})?`,
+    );
+  }
   checkFiniteDistance('tolerance', tolerance);
   const layout = readLayout(options);
   const removeDegenerate = options.removeDegenerate ?? true;
@@ -323,13 +329,42 @@ function convertPositions<P extends NumericArray>(positions: P, packed: Float64A
   return new Constructor(packed) as WeldedPositions<P>;
 }
 
-interface Welding {
+/** @internal */
+export interface Welding {
   remap: Uint32Array;
   /** Room for one representative per vertex; the first `count` are set. */
   representatives: Uint32Array;
   /** Representatives' coordinates packed in representative order; the first `count * dimension` are set. */
   repCoords: Float64Array;
   count: number;
+}
+
+/**
+ * Welds `positions` (checked and packed here) by the definition of {@link weld}
+ * with an extra condition for joining a representative: the core of
+ * weldGeometry (spatialhash/three). Not part of the package's public API.
+ *
+ * @param name how errors name the positions argument.
+ * @internal
+ */
+export function weldWithTest(
+  name: string,
+  positions: NumericArray,
+  dimension: 2 | 3,
+  tolerance: number,
+  accept: AcceptRepresentative | undefined,
+): Welding {
+  checkFiniteDistance('tolerance', tolerance);
+  const min = new Float64Array(dimension);
+  const max = new Float64Array(dimension);
+  let coords: Float64Array;
+  try {
+    coords = packCoordinates(positions, dimension, dimension, 0, min, max);
+  } catch (error) {
+    if (error instanceof RangeError) throw new RangeError(error.message.replace(/^positions/, name));
+    throw error;
+  }
+  return weldCoordinates(coords, min, max, dimension, tolerance, accept);
 }
 
 /** Welds packed, checked coordinates: the shared core of weld and weldMesh. */
@@ -339,6 +374,7 @@ function weldCoordinates(
   max: Float64Array,
   dimension: 2 | 3,
   tolerance: number,
+  accept?: AcceptRepresentative,
 ): Welding {
   const n = coords.length / dimension;
   const remap = new Uint32Array(n);
@@ -346,12 +382,53 @@ function weldCoordinates(
   const repCoords = new Float64Array(n * dimension);
   let count = 0;
   if (n === 0) count = 0;
-  else if (tolerance === 0) count = weldExact(coords, dimension, remap, representatives, repCoords);
+  else if (tolerance === 0) count = weldExact(coords, dimension, remap, representatives, repCoords, accept);
   else if (tolerance * tolerance === Number.POSITIVE_INFINITY) {
-    // The squared tolerance overflows: every squared distance passes the test, so all join vertex 0.
-    count = 1;
-    repCoords.set(coords.subarray(0, dimension));
-  } else if (dimension === 3) count = weldNear3(coords, min, max, tolerance, remap, representatives, repCoords);
-  else count = weldNear2(coords, min, max, tolerance, remap, representatives, repCoords);
+    if (accept === undefined) {
+      // The squared tolerance overflows: every squared distance passes the test, so all join vertex 0.
+      count = 1;
+      repCoords.set(coords.subarray(0, dimension));
+    } else count = weldEverywhere(coords, dimension, remap, representatives, repCoords, accept);
+  } else if (dimension === 3) {
+    count = weldNear3(coords, min, max, tolerance, remap, representatives, repCoords, accept);
+  } else count = weldNear2(coords, min, max, tolerance, remap, representatives, repCoords, accept);
   return { remap, representatives, repCoords, count };
+}
+
+/**
+ * The definition with a tolerance whose square overflows (every pair is within
+ * it) and an extra test: each vertex scans all representatives. Quadratic, for
+ * an input that can only be a mistake, but it answers by the definition.
+ */
+function weldEverywhere(
+  coords: Float64Array,
+  dimension: number,
+  remap: Uint32Array,
+  representatives: Uint32Array,
+  repCoords: Float64Array,
+  accept: AcceptRepresentative,
+): number {
+  let count = 0;
+  for (let i = 0; i < remap.length; i++) {
+    let best = -1;
+    let bestDistance2 = Number.POSITIVE_INFINITY;
+    for (let r = 0; r < count; r++) {
+      let d2 = 0;
+      for (let axis = 0; axis < dimension; axis++) {
+        const d = repCoords[r * dimension + axis] - coords[i * dimension + axis];
+        d2 += d * d;
+      }
+      if ((best < 0 || d2 < bestDistance2) && accept(i, representatives[r])) {
+        best = r;
+        bestDistance2 = d2;
+      }
+    }
+    if (best < 0) {
+      best = count++;
+      representatives[best] = i;
+      for (let axis = 0; axis < dimension; axis++) repCoords[best * dimension + axis] = coords[i * dimension + axis];
+    }
+    remap[i] = best;
+  }
+  return count;
 }

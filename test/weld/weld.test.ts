@@ -342,6 +342,15 @@ describe.each([2, 3] as const)('weld in %iD matches the brute-force definition',
 });
 
 describe('weld edge cases', () => {
+  it('a nearer representative just past a cell border, found after a farther one in the own cell', () => {
+    // Tolerance 0.5: cells ~1 wide from x = 0 (vertex 0). Vertex 3 (x 0.602) has A (x 0.202) 0.4 away in its own
+    // cell (not within tolerance / 2, so the search goes on) and B (x 1.0005) 0.3985 away in the next cell: the
+    // search, narrowed to the distance of the best so far, must still reach B's cell.
+    const points = new Float64Array([0, 0, 0, 0.202, 3, 0, 1.0005, 3, 0, 0.602, 3, 0]);
+    const result = weld(points, 0.5);
+    expect(Array.from(result.remap)).toEqual([0, 1, 2, 2]);
+  });
+
   it('merges +0 and -0 with tolerance 0 and keeps 5e-324 apart from 0', () => {
     const result = weld([0, 0, 0, -0, -0, -0, 0, -0, 5e-324, 0, 0, 0], 0);
     expect(Array.from(result.remap)).toEqual([0, 0, 1, 0]);
@@ -719,6 +728,17 @@ describe('weld and weldMesh reject bad input', () => {
     expect(() => weldMesh(good, new Uint16Array([0, 1, 7]), 0)).toThrow(/indices\[2\] .* got 7/);
     expect(() => weldMesh(good, 5 as unknown as number[], 0)).toThrow(/indices must be an array/);
     expect(() => weldMesh(good.slice(0, 6), undefined, 0)).toThrow(/multiple of 3 vertices, got 2/);
+  });
+
+  it("weld's argument order (positions, tolerance) says that indices come second", () => {
+    const soup = new Float32Array(good);
+    const before = soup.slice();
+    const call = () => weldMesh(soup, 1e-5 as unknown as number[], undefined as unknown as number);
+    expect(call).toThrow(RangeError);
+    expect(call).toThrow(
+      /indices come second .*got the number 0\.00001 there; did you mean weldMesh\(positions, undefined, 0\.00001\)/,
+    );
+    expect(soup).toEqual(before);
   });
 
   it('leaves every input array untouched, accepted or rejected', () => {

@@ -1,0 +1,34 @@
+/**
+ * spatialhash/three compiles under the settings strict consumers use
+ * (noUncheckedIndexedAccess, exactOptionalPropertyTypes: tsconfig.strict.json).
+ * The weld core it imports is written for the repository's settings (its hot
+ * loops index typed arrays), so only diagnostics in src/three count here;
+ * consumers see the core through its .d.ts, which these flags do not affect.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+it('src/three has no errors under noUncheckedIndexedAccess and exactOptionalPropertyTypes', () => {
+  let output = '';
+  let failed = false;
+  try {
+    output = execFileSync(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.strict.json', '--noEmit', '--pretty', 'false'],
+      { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  } catch (error) {
+    // tsc exits non-zero for the core's diagnostics; its report is on stdout.
+    failed = true;
+    output = String((error as { stdout?: unknown }).stdout ?? '');
+  }
+  const lines = output.split('\n');
+  // A failed run must be one that compiled: a missing compiler or a broken config would say nothing about src/three.
+  if (failed) expect(lines.some((line) => /^src[\\/].*: error TS\d+/.test(line))).toBe(true);
+  expect(output).not.toMatch(/error TS5\d\d\d|error TS6\d\d\d/);
+  expect(lines.filter((line) => /^src[\\/]three[\\/]/.test(line))).toEqual([]);
+}, 60_000);
