@@ -330,6 +330,25 @@ export class Grid2D {
   }
 
   /**
+   * The first step of a build done by other threads (PointGridWorkers): takes
+   * the checked count and bounds of a dense build of `positions`, makes room
+   * and sets the bounds. The caller then fills cellStart, sortedIndex and
+   * coords exactly as {@link build} would and calls {@link publish}.
+   */
+  prepareDense(positions: NumericArray, n: number, origin: number[], cells: number[]): void {
+    const boxCells = cells[0] * cells[1];
+    this.reserve(n, boxCells, isFloat32(positions));
+    this.positions = positions;
+    this.points = n;
+    this.originX = origin[0];
+    this.originY = origin[1];
+    this.cellsX = cells[0];
+    this.cellsY = cells[1];
+    this.dense = true;
+    this.cellTotal = boxCells;
+  }
+
+  /**
    * Checks every internal invariant against the positions array the grid was
    * built from: cell starts ascending from 0 to count, every point once in
    * cell order, each copy equal to its source and inside its cell, hashed

@@ -318,3 +318,8 @@ export class PointGrid2D {
     });
   }
 }
+
+/** The internal state of a PointGrid2D, for PointGridWorkers; not exported from the package. */
+export function internalGrid2D(grid: PointGrid2D): Grid2D {
+  return (grid as unknown as { grid: Grid2D }).grid;
+}

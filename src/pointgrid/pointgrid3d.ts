@@ -331,3 +331,8 @@ export class PointGrid3D {
     });
   }
 }
+
+/** The internal state of a PointGrid3D, for PointGridWorkers; not exported from the package. */
+export function internalGrid3D(grid: PointGrid3D): Grid3D {
+  return (grid as unknown as { grid: Grid3D }).grid;
+}
