@@ -137,7 +137,7 @@ export class Grid3D {
    * @throws Error when `data` is not a 3D grid buffer of this version, whole.
    */
   static fromData(data: unknown): Grid3D {
-    const v = readGrid('PointGrid3D', data, 2);
+    const v = readGrid('PointGrid3D', data, 3);
     const h = v.header;
     const maxDense = h[H_MAX_DENSE_CELLS];
     const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
