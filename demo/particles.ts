@@ -16,6 +16,7 @@ import {
   seededRandom,
   setText,
 } from './common.js';
+import { attachThreads } from './threads.js';
 
 type Method = 'grid' | 'hash' | 'naive';
 
@@ -446,6 +447,13 @@ exposeHook({
   positions(n = 32): number[] {
     return Array.from(positions.subarray(0, Math.min(positions.length, 2 * n)));
   },
+});
+
+// The threads control (demo/threads.ts) searches snapshots of the same balls on a worker pool.
+attachThreads({
+  positions: () => positions,
+  radius: () => radius,
+  pairsNow: () => (collideInput.checked ? undefined : pairs.subarray(0, 2 * pairCount)),
 });
 
 reset();

@@ -5,6 +5,15 @@ const demoDir = fileURLToPath(new URL('.', import.meta.url));
 const page = (name: string): string => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
 
 /**
+ * SharedArrayBuffer (the particles page's threads control) needs a
+ * cross-origin isolated page: these two headers on every response.
+ */
+const CROSS_ORIGIN_ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+/**
  * The demo is a multi-page app rooted in demo/ that imports the library from
  * src/ directly, so `npm start` needs no build step and edits to src/ reload live.
  */
@@ -27,5 +36,8 @@ export default defineConfig({
       },
     },
   },
-  server: { open: false },
+  server: { open: false, headers: CROSS_ORIGIN_ISOLATION },
+  preview: { headers: CROSS_ORIGIN_ISOLATION },
+  // The PointGridWorkers worker imports modules of its own: bundle it as an ES module worker.
+  worker: { format: 'es' },
 });

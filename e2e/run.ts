@@ -64,7 +64,12 @@ async function serve(dir: string): Promise<{ server: Server; origin: string }> {
     }
     readFile(file).then(
       (body) => {
-        response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+        response.writeHead(200, {
+          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+          // Cross-origin isolation, as the Vite server and preview send it: SharedArrayBuffer for the threads control.
+          'cross-origin-opener-policy': 'same-origin',
+          'cross-origin-embedder-policy': 'require-corp',
+        });
         response.end(body);
       },
       () => response.writeHead(404).end('not found'),
@@ -255,6 +260,65 @@ async function testParticles(page: Page, origin: string): Promise<void> {
   check(full === 100_000, `particles: PointGrid2D mode should simulate 100,000 balls, got ${full}`);
   await checkAdvances(page, 'particles (100,000 balls)');
   await page.screenshot({ path: join(outputDir, 'particles-100k.png') });
+}
+
+/**
+ * The particles page's threads control: the page must be cross-origin
+ * isolated, and the pairs the PointGridWorkers pool finds on two workers
+ * must be exactly the brute-force pairs of the snapshot it searched.
+ */
+async function testThreads(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/particles.html`);
+  await waitForFrames(page, 2);
+  check(
+    (await page.evaluate('globalThis.crossOriginIsolated')) === true,
+    'threads: the page is not cross-origin isolated',
+  );
+  // Without bouncing the page's own pairs are those of the positions between frames, so the pool's are compared too.
+  await page.locator('#collide').uncheck();
+  await page.locator('#threads').selectOption('2');
+  await page.waitForFunction(
+    'window.__threads !== undefined && (window.__threads.runs >= 3 || window.__threads.error !== "")',
+    undefined,
+    {
+      timeout: WAIT_MS,
+      polling: 50,
+    },
+  );
+  const error = await page.evaluate('window.__threads.error');
+  check(error === '', `threads: the parallel search failed: ${error}`);
+  const last = (await page.evaluate('window.__threads.last()')) as {
+    positions: number[];
+    pairs: number[];
+    radius: number;
+    agrees: boolean;
+  };
+  check(last.agrees, "threads: the pool found other pairs than the page's own PointGrid2D search");
+  const { positions, pairs, radius } = last;
+  const n = positions.length / 2;
+  const limit = (2 * radius) ** 2;
+  let expected = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = positions[2 * j] - positions[2 * i];
+      const dy = positions[2 * j + 1] - positions[2 * i + 1];
+      if (dx * dx + dy * dy <= limit) expected++;
+    }
+  }
+  const seen = new Set<number>();
+  for (let p = 0; p < pairs.length; p += 2) {
+    const [i, j] = [pairs[p], pairs[p + 1]];
+    const dx = positions[2 * j] - positions[2 * i];
+    const dy = positions[2 * j + 1] - positions[2 * i + 1];
+    check(i < j && !seen.has(i * n + j), `threads: pair (${i}, ${j}) out of order or twice`);
+    check(dx * dx + dy * dy <= limit, `threads: pair (${i}, ${j}) is farther apart than one diameter`);
+    seen.add(i * n + j);
+  }
+  check(
+    seen.size === expected && expected > 0,
+    `threads: the pool found ${seen.size} pairs over ${n} balls, brute force ${expected}`,
+  );
+  await page.screenshot({ path: join(outputDir, 'particles-threads.png') });
 }
 
 interface RayState {
@@ -545,6 +609,7 @@ async function testFluid(page: Page, origin: string): Promise<void> {
 const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
   ['index', testIndex],
   ['particles', testParticles],
+  ['threads', testThreads],
   ['grid', testGrid],
   ['fluid', testFluid],
 ];

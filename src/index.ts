@@ -8,7 +8,13 @@
  */
 
 export type { NumericArray } from './core/validate.js';
-export type { NeighborLists, PointGridLayout, PointGridOptions, PointPairVisitor } from './pointgrid/options.js';
+export type {
+  NeighborLists,
+  PairSearchOptions,
+  PointGridLayout,
+  PointGridOptions,
+  PointPairVisitor,
+} from './pointgrid/options.js';
 export { PointGrid2D } from './pointgrid/pointgrid2d.js';
 export { PointGrid3D } from './pointgrid/pointgrid3d.js';
 export type { SpatialHashOptions } from './spatialhash/options.js';

@@ -7,10 +7,35 @@
  *
  * @module
  */
+import { hashCell3 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray, pointError } from '../core/validate.js';
 import { CellOrder } from './cell-order.js';
+import {
+  allocateGrid,
+  type Capacities,
+  capacitiesOf,
+  FLAG_DENSE,
+  FLAG_FLOAT32,
+  fitCapacity,
+  type GridViews,
+  H_CELL_SIZE,
+  H_CELL_TOTAL,
+  H_CELLS_X,
+  H_CELLS_Y,
+  H_CELLS_Z,
+  H_FLAGS,
+  H_MAX_DENSE_CELLS,
+  H_OFFSET,
+  H_ORIGIN_X,
+  H_ORIGIN_Y,
+  H_ORIGIN_Z,
+  H_POINTS,
+  H_STRIDE,
+  readGrid,
+  slotsFor,
+} from './grid-data.js';
 import { CELL_SCALE } from './margins.js';
 import { NearestHeap } from './nearest-heap.js';
 import { checkPointCount, denseLimit, isFloat32 } from './options.js';
@@ -24,7 +49,10 @@ export class Grid3D {
   /** cellSize plus one part in a million (see CELL_SCALE). */
   readonly cellWidth: number;
   readonly maxDenseCells: number | undefined;
-  positions: NumericArray;
+  /** Whether the buffer is a SharedArrayBuffer (option `shared`). */
+  readonly shared: boolean;
+  /** The array last built from; undefined for a grid made by from() until it is rebuilt from one. */
+  positions: NumericArray | undefined;
   points = 0;
   originX = 0;
   originY = 0;
@@ -36,15 +64,28 @@ export class Grid3D {
   dense = true;
   /** Cells indexed by `cellStart`: the whole box when dense, the occupied cells when hashed. */
   cellTotal = 0;
+  /** The one buffer every section below is a view of (see grid-data.ts); replaced when a build outgrows it. */
+  data: ArrayBuffer | SharedArrayBuffer;
+  /** Header numbers at the start of `data`. */
+  header: Float64Array;
+  /** What `data` has room for. */
+  capacity: Capacities;
   /** Coordinates in cell order, x, y and z interleaved. */
-  coords: Float32Array | Float64Array = new Float64Array(0);
+  coords: Float32Array | Float64Array;
   /** Original index of each point in cell order. */
-  sortedIndex = new Uint32Array(0);
+  sortedIndex: Uint32Array;
   /** Point i of cell c is at `cellStart[c] + i`; `cellTotal + 1` entries. */
-  cellStart = new Int32Array(1);
-  /** Cell id per point while building; result buffer of `within`. */
+  cellStart: Int32Array;
+  /** Hashed layout: cell coordinates by id, 3 per cell, ids in row-major order of the cells (by z, then y, then x). */
+  keys: Float64Array;
+  /** Hashed layout: open-addressing lookup of `keys` (cell id or -1 per slot), `slotMask + 1` slots. */
+  slots: Int32Array;
+  slotMask = 0;
+  /** Cell id per point while building; result buffer of `within`. Per thread: not in `data`. */
   scratch = new Uint32Array(0);
-  /** Hashed layout: cell coordinates -> cell id; ids run in row-major order of the cells (by z, then y, then x) after each build. */
+  /** Hashed build: point count per first-seen cell id, before they move into `cellStart`. */
+  cellCounts = new Int32Array(0);
+  /** Hashed build: cell coordinates -> first-seen cell id. Not in `data`: only the build uses it. */
   table: CellTable | undefined = undefined;
   /** Hashed layout: puts the cells in row-major order at each build. */
   cellOrder: CellOrder | undefined = undefined;
@@ -58,7 +99,9 @@ export class Grid3D {
     stride: number,
     offset: number,
     maxDenseCells: number | undefined,
-    positions: NumericArray,
+    positions: NumericArray | undefined,
+    shared: boolean,
+    views?: GridViews,
   ) {
     this.cellSize = cellSize;
     this.stride = stride;
@@ -66,6 +109,84 @@ export class Grid3D {
     this.cellWidth = cellSize * CELL_SCALE;
     this.maxDenseCells = maxDenseCells;
     this.positions = positions;
+    this.shared = shared;
+    const v = views ?? allocateGrid(3, { points: 0, cellStarts: 1, keyCells: 0, slots: 0, float32: false }, shared);
+    this.data = v.data;
+    this.header = v.header;
+    this.capacity = capacitiesOf(v.header);
+    this.coords = v.coords;
+    this.sortedIndex = v.sortedIndex;
+    this.cellStart = v.cellStart;
+    this.keys = v.keys;
+    this.slots = v.slots;
+    this.slotMask = v.slots.length - 1;
+    if (views === undefined) {
+      const h = v.header;
+      h[H_CELL_SIZE] = cellSize;
+      h[H_STRIDE] = stride;
+      h[H_OFFSET] = offset;
+      h[H_MAX_DENSE_CELLS] = maxDenseCells ?? -1;
+      this.publish();
+    }
+  }
+
+  /**
+   * A grid over the buffer of another one (`grid.data`), zero-copy: its
+   * sections become this grid's arrays and its header its bounds.
+   *
+   * @throws Error when `data` is not a 3D grid buffer of this version, whole.
+   */
+  static fromData(data: unknown): Grid3D {
+    const v = readGrid('PointGrid3D', data, 3);
+    const h = v.header;
+    const maxDense = h[H_MAX_DENSE_CELLS];
+    const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
+    const grid = new Grid3D(
+      h[H_CELL_SIZE],
+      h[H_STRIDE],
+      h[H_OFFSET],
+      maxDense < 0 ? undefined : maxDense,
+      undefined,
+      shared,
+      v,
+    );
+    grid.load();
+    return grid;
+  }
+
+  /** Reads the bounds of the last build back from the header (another thread may have rebuilt into the buffer). */
+  load(): void {
+    const h = this.header;
+    this.points = h[H_POINTS];
+    this.cellTotal = h[H_CELL_TOTAL];
+    this.cellsX = h[H_CELLS_X];
+    this.cellsY = h[H_CELLS_Y];
+    this.cellsZ = h[H_CELLS_Z];
+    this.originX = h[H_ORIGIN_X];
+    this.originY = h[H_ORIGIN_Y];
+    this.originZ = h[H_ORIGIN_Z];
+    this.dense = (h[H_FLAGS] & FLAG_DENSE) !== 0;
+    this.slotMask = this.slots.length - 1;
+  }
+
+  /** Writes the bounds of the last build into the header, for from() and other threads. */
+  publish(): void {
+    const h = this.header;
+    h[H_POINTS] = this.points;
+    h[H_CELL_TOTAL] = this.cellTotal;
+    h[H_CELLS_X] = this.cellsX;
+    h[H_CELLS_Y] = this.cellsY;
+    h[H_CELLS_Z] = this.cellsZ;
+    h[H_ORIGIN_X] = this.originX;
+    h[H_ORIGIN_Y] = this.originY;
+    h[H_ORIGIN_Z] = this.originZ;
+    h[H_FLAGS] = (this.dense ? FLAG_DENSE : 0) | (this.capacity.float32 ? FLAG_FLOAT32 : 0);
+  }
+
+  /** Makes `scratch` hold at least `n` numbers (within() of a grid made by from() allocates it on first use). */
+  scratchFor(n: number): Uint32Array {
+    if (this.scratch.length < n) this.scratch = new Uint32Array(grownLength(this.scratch.length, n));
+    return this.scratch;
   }
 
   /**
@@ -114,9 +235,9 @@ export class Grid3D {
     const boxCells = cellsX * cellsY * cellsZ;
     const dense = boxCells <= denseLimit(this.maxDenseCells, n);
 
-    // Hashed: room for a quarter as many cells as points to start with; the
-    // count below grows it when the points are sparser than that.
-    this.reserve(n, dense ? boxCells : Math.min(n, Math.max(64, n >> 2)), !dense, isFloat32(positions));
+    // Hashed: the cell starts are sized once the occupied cells are counted.
+    this.reserve(n, dense ? boxCells : 0, isFloat32(positions));
+    if (!dense) this.table ??= new CellTable(3, Math.max(64, n >> 2));
     this.positions = positions;
     this.points = n;
     this.originX = originX;
@@ -128,10 +249,10 @@ export class Grid3D {
     this.dense = dense;
 
     const scratch = this.scratch;
-    let cellStart = this.cellStart;
     let cells: number;
     if (dense) {
       cells = boxCells;
+      const cellStart = this.cellStart;
       const layer = cellsX * cellsY;
       cellStart.fill(0, 0, cells + 1);
       for (let i = 0, p = offset; i < n; i++, p += stride) {
@@ -146,6 +267,7 @@ export class Grid3D {
       cells = 0;
       const table = this.table!;
       table.clear();
+      let counts = this.cellCounts;
       for (let i = 0, p = offset; i < n; i++, p += stride) {
         const cx = Math.floor((positions[p] - originX) / width);
         const cy = Math.floor((positions[p + 1] - originY) / width);
@@ -153,25 +275,30 @@ export class Grid3D {
         const id = table.insert3(cx, cy, cz);
         // After clear() ids come in first-seen order: a new cell takes the next one.
         if (id === cells) {
-          if (++cells === cellStart.length) {
-            const grown = new Int32Array(grownLength(cellStart.length, cells + 1));
-            grown.set(cellStart);
-            this.cellStart = cellStart = grown;
+          if (++cells > counts.length) {
+            const grown = new Int32Array(grownLength(counts.length, Math.max(64, cells)));
+            grown.set(counts);
+            this.cellCounts = counts = grown;
           }
-          cellStart[id] = 0;
+          counts[id] = 0;
         }
         scratch[i] = id;
-        cellStart[id]++;
+        counts[id]++;
       }
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
       this.cellOrder ??= new CellOrder();
       // The coordinate copy is filled only below, so the sort may keep its keys there.
       const spare = this.coords instanceof Float64Array ? this.coords : undefined;
-      this.cellOrder.byRow(table, cellStart, cells, cellsY, cellsZ, spare);
+      this.cellOrder.byRow(table, counts, cells, cellsY, cellsZ, spare);
       const rank = this.cellOrder.rank;
       for (let i = 0; i < n; i++) scratch[i] = rank[scratch[i]];
+      // Now that the cells are known, make room for their starts, keys and lookup in the buffer.
+      this.reserveCells(cells);
+      this.cellStart.set(counts.subarray(0, cells));
+      this.keys.set(table.keys.subarray(0, 3 * cells));
     }
     this.cellTotal = cells;
+    const cellStart = this.cellStart;
 
     // Inclusive prefix sums: cellStart[c] becomes the end of cell c, and the
     // fill below walks it back to the start.
@@ -220,6 +347,29 @@ export class Grid3D {
       }
     }
     sortCellsByX(coords, sortedIndex, cellStart, cells, 3);
+    if (!dense) this.fillLookup(cells);
+    this.publish();
+  }
+
+  /**
+   * The first step of a build done by other threads (PointGridWorkers): takes
+   * the checked count and bounds of a dense build of `positions`, makes room
+   * and sets the bounds. The caller then fills cellStart, sortedIndex and
+   * coords exactly as {@link build} would and calls {@link publish}.
+   */
+  prepareDense(positions: NumericArray, n: number, origin: number[], cells: number[]): void {
+    const boxCells = cells[0] * cells[1] * cells[2];
+    this.reserve(n, boxCells, isFloat32(positions));
+    this.positions = positions;
+    this.points = n;
+    this.originX = origin[0];
+    this.originY = origin[1];
+    this.originZ = origin[2];
+    this.cellsX = cells[0];
+    this.cellsY = cells[1];
+    this.cellsZ = cells[2];
+    this.dense = true;
+    this.cellTotal = boxCells;
   }
 
   /**
@@ -237,7 +387,10 @@ export class Grid3D {
     const fail = (what: string): never => {
       throw new Error(`PointGrid3D invariant broken: ${what}`);
     };
-    if (n !== checkLayout(this.positions, 3, this.stride, this.offset)) fail('count differs from the positions');
+    const positions = this.positions;
+    if (positions !== undefined && n !== checkLayout(positions, 3, this.stride, this.offset)) {
+      fail('count differs from the positions');
+    }
     if (this.dense && cells !== this.cellsX * this.cellsY * this.cellsZ) fail('dense cell total is not the box size');
     if (cellStart[0] !== 0 || cellStart[cells] !== n) fail('cellStart does not run from 0 to count');
     const seen = new Uint8Array(n);
@@ -279,7 +432,7 @@ export class Grid3D {
         const x = this.coords[3 * s];
         const y = this.coords[3 * s + 1];
         const z = this.coords[3 * s + 2];
-        if (x !== this.positions[p] || y !== this.positions[p + 1] || z !== this.positions[p + 2]) {
+        if (positions !== undefined && (x !== positions[p] || y !== positions[p + 1] || z !== positions[p + 2])) {
           fail(`copy of point ${i} differs from positions`);
         }
         if (
@@ -293,34 +446,84 @@ export class Grid3D {
     }
   }
 
-  /** Makes every buffer big enough for n points and `cells` cells. Allocates before changing any state. */
-  private reserve(n: number, cells: number, hashed: boolean, float32: boolean): void {
-    const coordsFit = this.coords.length >= 3 * n && this.coords instanceof Float32Array === float32;
-    if (!coordsFit) {
-      const length = grownLength(this.coords instanceof Float32Array === float32 ? this.coords.length : 0, 3 * n);
-      this.coords = float32 ? new Float32Array(length) : new Float64Array(length);
+  /**
+   * Makes the buffer big enough for n points and, when dense, `cells` cells,
+   * with coordinates of the input's precision. A buffer that does not fit is
+   * replaced by a new one (contents are rebuilt, not copied), so `data`
+   * changes identity after a growing build. Allocates before changing any state.
+   */
+  private reserve(n: number, cells: number, float32: boolean): void {
+    const c = this.capacity;
+    if (c.points < n || c.cellStarts < cells + 1 || c.float32 !== float32) {
+      this.reallocate({
+        points: fitCapacity(c.float32 === float32 ? c.points : 0, n),
+        cellStarts: fitCapacity(c.cellStarts, cells + 1),
+        keyCells: c.keyCells,
+        slots: c.slots,
+        float32,
+      });
     }
-    if (this.sortedIndex.length < n) {
-      const length = grownLength(this.sortedIndex.length, n);
-      this.sortedIndex = new Uint32Array(length);
-      this.scratch = new Uint32Array(length);
-    }
-    if (this.cellStart.length < cells + 1)
-      this.cellStart = new Int32Array(grownLength(this.cellStart.length, cells + 1));
-    if (hashed && this.table === undefined) {
-      // A first guess of a quarter as many cells as points; the table grows
-      // while counting, so sparse points cost what they use.
-      this.table = new CellTable(3, Math.max(64, n >> 2));
+    if (this.scratch.length < n) this.scratch = new Uint32Array(grownLength(this.scratch.length, n));
+  }
+
+  /** Hashed build: room for the starts, keys and lookup of `cells` occupied cells, keeping the points' sections. */
+  private reserveCells(cells: number): void {
+    const c = this.capacity;
+    if (c.cellStarts >= cells + 1 && c.keyCells >= cells) return;
+    const keyCells = fitCapacity(c.keyCells, cells);
+    const next = { ...c, cellStarts: fitCapacity(c.cellStarts, cells + 1), keyCells, slots: slotsFor(keyCells) };
+    // Nothing of the points is in the buffer yet at this stage of the build.
+    this.reallocate(next);
+  }
+
+  private reallocate(capacity: Capacities): void {
+    const v = allocateGrid(3, capacity, this.shared);
+    const h = v.header;
+    h[H_CELL_SIZE] = this.cellSize;
+    h[H_STRIDE] = this.stride;
+    h[H_OFFSET] = this.offset;
+    h[H_MAX_DENSE_CELLS] = this.maxDenseCells ?? -1;
+    this.data = v.data;
+    this.header = h;
+    this.capacity = capacity;
+    this.coords = v.coords;
+    this.sortedIndex = v.sortedIndex;
+    this.cellStart = v.cellStart;
+    this.keys = v.keys;
+    this.slots = v.slots;
+    this.slotMask = v.slots.length - 1;
+  }
+
+  /** Hashed build: the lookup from cell coordinates to the (row-major) ids in `keys`, in the buffer. */
+  private fillLookup(cells: number): void {
+    const slots = this.slots;
+    const keys = this.keys;
+    const mask = this.slotMask;
+    slots.fill(-1);
+    for (let id = 0; id < cells; id++) {
+      let s = hashCell3(keys[3 * id], keys[3 * id + 1], keys[3 * id + 2]) & mask;
+      while (slots[s] >= 0) s = (s + 1) & mask;
+      slots[s] = id;
     }
   }
 
   /** Cell coordinates of the hashed layout's cells by id, 3 per cell. */
   get cellKeys(): Float64Array {
-    return this.table!.keys;
+    return this.keys;
   }
 
   /** Id of the occupied hashed cell (cx, cy, cz), or -1. */
   findCell(cx: number, cy: number, cz: number): number {
-    return this.table!.find3(cx, cy, cz);
+    const keys = this.keys;
+    const slots = this.slots;
+    const mask = this.slotMask;
+    let s = hashCell3(cx, cy, cz) & mask;
+    for (;;) {
+      const id = slots[s];
+      if (id < 0) return -1;
+      const k = 3 * id;
+      if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) return id;
+      s = (s + 1) & mask;
+    }
   }
 }

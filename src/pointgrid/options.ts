@@ -26,6 +26,14 @@ export interface PointGridOptions {
    * Default `4 * count + 4096`; 0 always hashes.
    */
   maxDenseCells?: number;
+  /**
+   * Build into SharedArrayBuffers, so that `grid.data` can be handed to other
+   * threads (`PointGrid2D.from(data)` there) without a copy, and a
+   * `PointGridWorkers` pool can rebuild and search it. Default false (an
+   * ArrayBuffer). Browsers have SharedArrayBuffer only on cross-origin
+   * isolated pages (COOP/COEP headers); without it this throws an Error.
+   */
+  shared?: boolean;
 }
 
 /**
@@ -45,6 +53,60 @@ export interface NeighborLists {
  * (sparse or far-flung points).
  */
 export type PointGridLayout = 'dense' | 'hashed';
+
+/**
+ * Options of a pair search ({@link PointGrid2D.forEachPair}, `pairs`,
+ * `neighbors` and their 3D twins): search only slice `part` of `parts`.
+ *
+ * The cells are cut, in cell order, into `parts` runs holding about as many
+ * points each (deterministic for a given build); slice `part` handles the
+ * pairs whose lower sorted point lies in its run. The slices are disjoint and
+ * together find exactly the full search's pairs, each once, so `parts`
+ * workers over one shared grid (see `PointGrid2D.from`) can each run one.
+ */
+export interface PairSearchOptions {
+  /** Which slice, an integer 0 <= part < parts. Default 0. */
+  part?: number;
+  /** How many slices, an integer >= 1. Default 1 (the whole search). */
+  parts?: number;
+}
+
+/** Checks pair search options; returns [part, parts]. */
+export function resolvePart(options: PairSearchOptions | undefined): [number, number] {
+  if (options === undefined) return [0, 1];
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object with part and parts, got ${describe(options)}`);
+  }
+  const parts = options.parts ?? 1;
+  const part = options.part ?? 0;
+  if (typeof parts !== 'number' || !Number.isInteger(parts) || parts < 1 || parts > MAX_POINTS) {
+    throw new RangeError(`parts must be an integer >= 1, got ${describe(parts)}`);
+  }
+  if (typeof part !== 'number' || !Number.isInteger(part) || part < 0 || part >= parts) {
+    throw new RangeError(`part must be an integer from 0 to parts - 1 = ${parts - 1}, got ${describe(part)}`);
+  }
+  return [part, parts];
+}
+
+/**
+ * First cell of slice `part` of `parts` (see {@link PairSearchOptions}): the
+ * first cell whose points start at or after part / parts of them. Slice
+ * `part` is cells partCell(part) to partCell(part + 1) - 1.
+ */
+export function partCell(cellStart: Int32Array, cells: number, points: number, part: number, parts: number): number {
+  if (part <= 0) return 0;
+  if (part >= parts) return cells;
+  const target = Math.round((part * points) / parts);
+  // Lower bound: cellStart is non-decreasing over 0..cells.
+  let low = 0;
+  let high = cells;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (cellStart[mid] < target) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
 
 /** Visitor of {@link PointGrid2D.forEachPair}: original indices `i < j` and their squared distance. */
 export type PointPairVisitor = (i: number, j: number, distanceSquared: number) => void;
@@ -70,6 +132,7 @@ export interface ResolvedOptions {
   stride: number;
   offset: number;
   maxDenseCells: number | undefined;
+  shared: boolean;
 }
 
 /** Checks the options object and fills in the defaults. */
@@ -86,7 +149,9 @@ export function resolveOptions(options: PointGridOptions, dimension: 2 | 3): Res
   if (maxDenseCells !== undefined && (typeof maxDenseCells !== 'number' || !(maxDenseCells >= 0))) {
     throw new RangeError(`maxDenseCells must be a number >= 0, got ${describe(maxDenseCells)}`);
   }
-  return { cellSize: options.cellSize, stride, offset, maxDenseCells };
+  const shared = options.shared ?? false;
+  if (typeof shared !== 'boolean') throw new RangeError(`shared must be a boolean, got ${describe(shared)}`);
+  return { cellSize: options.cellSize, stride, offset, maxDenseCells, shared };
 }
 
 /** Largest bounding-box cell count stored densely for `count` points. */

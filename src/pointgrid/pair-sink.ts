@@ -5,7 +5,7 @@
  * @module
  */
 import { checkDistance, describe } from '../core/validate.js';
-import type { NeighborLists, PointPairVisitor } from './options.js';
+import { type NeighborLists, type PairSearchOptions, type PointPairVisitor, partCell, resolvePart } from './options.js';
 
 /**
  * min(i, j) - j for two point indices, without a branch: (j + m, i - m) is
@@ -39,6 +39,10 @@ export interface SearchedGrid {
   sortedIndex: Uint32Array;
   /** Number of points. */
   points: number;
+  /** Cell starts, `cellTotal + 1` of them. */
+  cellStart: Int32Array;
+  /** Cells indexed by cellStart. */
+  cellTotal: number;
 }
 
 /** The half-stencil pair search of one grid type (forEachPair2D or forEachPair3D). */
@@ -86,6 +90,12 @@ export class PairSink {
    * called from a short loop of its own that V8 can inline it into.
    */
   private batch = new Uint32Array(4096);
+  /** Cells the search handles: cellFrom to cellTo - 1 (a slice, see PairSearchOptions). */
+  cellFrom = 0;
+  cellTo = 0;
+  /** Sorted positions of the points in those cells: pointFrom to pointTo - 1. */
+  pointFrom = 0;
+  pointTo = 0;
   /** Pairs the next COLLECT or ROWS search makes room for first: the last one's count plus an eighth. */
   private guess = 32;
 
@@ -99,6 +109,15 @@ export class PairSink {
     this.step = mode === ROWS ? 1 : 2;
     this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
     this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
+  }
+
+  /** Restricts the next search to slice `part` of `parts` of `grid`'s cells (0 of 1: all of them). */
+  slice(grid: SearchedGrid, part: number, parts: number): void {
+    const cells = grid.cellTotal;
+    this.cellFrom = partCell(grid.cellStart, cells, grid.points, part, parts);
+    this.cellTo = partCell(grid.cellStart, cells, grid.points, part + 1, parts);
+    this.pointFrom = grid.cellStart[this.cellFrom];
+    this.pointTo = grid.cellStart[this.cellTo];
   }
 
   /** Ends a search (also after a throw) and lets go of the caller's arrays. */
@@ -143,10 +162,13 @@ export class PairSink {
     radius: number,
     visit: PointPairVisitor,
     search: PairSearch<G>,
+    options?: PairSearchOptions,
   ): void {
     checkDistance('radius', radius);
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    const [part, parts] = resolvePart(options);
     this.start(VISIT, grid.sortedIndex, owner);
+    this.slice(grid, part, parts);
     this.visitor = visit;
     this.withDistance = visit.length !== 2;
     try {
@@ -157,9 +179,17 @@ export class PairSink {
   }
 
   /** pairs() of either grid: every pair within `radius`, flat, i < j in each. */
-  pairs<G extends SearchedGrid>(owner: string, grid: G, radius: number, search: PairSearch<G>): Uint32Array {
+  pairs<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    search: PairSearch<G>,
+    options?: PairSearchOptions,
+  ): Uint32Array {
     checkDistance('radius', radius);
+    const [part, parts] = resolvePart(options);
     this.start(COLLECT, grid.sortedIndex, owner);
+    this.slice(grid, part, parts);
     try {
       search(grid, this, radius);
       return this.collected();
@@ -169,11 +199,19 @@ export class PairSink {
   }
 
   /** neighbors() of either grid: every point's neighbours within `radius` as CSR rows. */
-  neighbors<G extends SearchedGrid>(owner: string, grid: G, radius: number, search: PairSearch<G>): NeighborLists {
+  neighbors<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    search: PairSearch<G>,
+    options?: PairSearchOptions,
+  ): NeighborLists {
     checkDistance('radius', radius);
+    const [part, parts] = resolvePart(options);
     this.start(ROWS, grid.sortedIndex, owner);
+    this.slice(grid, part, parts);
     try {
-      search(grid, this, radius);
+      this.rows(grid, radius, search);
       const offsets = new Uint32Array(grid.points + 1);
       const indices = neighborRows(this.order, this.buffer, this.rowEnd, offsets);
       return { offsets, indices };
@@ -182,8 +220,17 @@ export class PairSink {
     }
   }
 
+  /**
+   * Runs a started ROWS search over the slice, and marks the points after the
+   * slice as having no partner runs, so rowEnd reads as one run per point.
+   */
+  rows<G extends SearchedGrid>(grid: G, radius: number, search: PairSearch<G>): void {
+    search(grid, this, radius);
+    this.rowEnd.fill(this.length, this.pointTo, grid.points);
+  }
+
   /** The collected pairs as original indices, i < j in each, in a fresh array of exactly their length. */
-  private collected(): Uint32Array {
+  collected(): Uint32Array {
     const order = this.order;
     const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
     for (let k = 0; k < pairs.length; k += 2) {

@@ -32,10 +32,14 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
   const cellStart = g.cellStart;
   if (g.ranges.length < 2 * reach) g.ranges = new Int32Array(grownLength(g.ranges.length, 2 * reach));
   const ranges = g.ranges;
-  for (let cy = 0; cy < cellsY; cy++) {
+  // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by default).
+  const cellFrom = sink.cellFrom;
+  const cellTo = sink.cellTo;
+  for (let cy = Math.floor(cellFrom / cellsX); cy < cellsY && cy * cellsX < cellTo; cy++) {
     const row = cy * cellsX;
     const rowsAbove = Math.min(reach, cellsY - 1 - cy);
-    for (let cx = 0; cx < cellsX; cx++) {
+    const xTo = Math.min(cellsX, cellTo - row);
+    for (let cx = row < cellFrom ? cellFrom - row : 0; cx < xTo; cx++) {
       const start = cellStart[row + cx];
       const end = cellStart[row + cx + 1];
       if (start === end) continue;
@@ -73,7 +77,7 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   const needed = 2 * (scanAll ? cells : reach);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
-  for (let c = 0; c < cells; c++) {
+  for (let c = sink.cellFrom; c < sink.cellTo; c++) {
     const kx = keys[2 * c];
     const ky = keys[2 * c + 1];
     let count = 0;

@@ -36,22 +36,40 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
   const needed = 2 * (reach + reach * (2 * reach + 1));
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
-  for (let cz = 0; cz < cellsZ; cz++) {
+  // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by
+  // default), walked row by row: row r is (cy, cz) = (r % cellsY, r / cellsY).
+  const cellFrom = sink.cellFrom;
+  const cellTo = sink.cellTo;
+  const rows = cellsY * cellsZ;
+  for (let r = Math.floor(cellFrom / cellsX); r < rows && r * cellsX < cellTo; r++) {
+    const cz = Math.floor(r / cellsY);
+    const cy = r - cz * cellsY;
     const layersAbove = Math.min(reach, cellsZ - 1 - cz);
-    for (let cy = 0; cy < cellsY; cy++) {
-      const row = cy * cellsX + cz * layer;
-      const rowsAbove = Math.min(reach, cellsY - 1 - cy);
-      const yLow = Math.max(cy - reach, 0);
-      const yHigh = Math.min(cy + reach, cellsY - 1);
-      for (let cx = 0; cx < cellsX; cx++) {
-        const start = cellStart[row + cx];
-        const end = cellStart[row + cx + 1];
-        if (start === end) continue;
-        const left = cx > reach ? cx - reach : 0;
-        const right = Math.min(cx + reach, cellsX - 1) + 1;
-        const runEnd = cellStart[row + right];
-        let count = 0;
-        for (let dy = 1, other = row + cellsX; dy <= rowsAbove; dy++, other += cellsX) {
+    const row = r * cellsX;
+    const rowsAbove = Math.min(reach, cellsY - 1 - cy);
+    const yLow = Math.max(cy - reach, 0);
+    const yHigh = Math.min(cy + reach, cellsY - 1);
+    const xTo = Math.min(cellsX, cellTo - row);
+    for (let cx = row < cellFrom ? cellFrom - row : 0; cx < xTo; cx++) {
+      const start = cellStart[row + cx];
+      const end = cellStart[row + cx + 1];
+      if (start === end) continue;
+      const left = cx > reach ? cx - reach : 0;
+      const right = Math.min(cx + reach, cellsX - 1) + 1;
+      const runEnd = cellStart[row + right];
+      let count = 0;
+      for (let dy = 1, other = row + cellsX; dy <= rowsAbove; dy++, other += cellsX) {
+        const a = cellStart[other + left];
+        const b = cellStart[other + right];
+        if (a < b) {
+          ranges[count++] = a;
+          ranges[count++] = b;
+        }
+      }
+      for (let dz = 1; dz <= layersAbove; dz++) {
+        const base = (cz + dz) * layer;
+        for (let oy = yLow; oy <= yHigh; oy++) {
+          const other = base + oy * cellsX;
           const a = cellStart[other + left];
           const b = cellStart[other + right];
           if (a < b) {
@@ -59,20 +77,8 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
             ranges[count++] = b;
           }
         }
-        for (let dz = 1; dz <= layersAbove; dz++) {
-          const base = (cz + dz) * layer;
-          for (let oy = yLow; oy <= yHigh; oy++) {
-            const other = base + oy * cellsX;
-            const a = cellStart[other + left];
-            const b = cellStart[other + right];
-            if (a < b) {
-              ranges[count++] = a;
-              ranges[count++] = b;
-            }
-          }
-        }
-        pairsFromCell(g, sink, start, end, runEnd, count, r2);
       }
+      pairsFromCell(g, sink, start, end, runEnd, count, r2);
     }
   }
 }
@@ -97,7 +103,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   const needed = 2 * (scanAll ? cells : reach + reach * side);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
-  for (let c = 0; c < cells; c++) {
+  for (let c = sink.cellFrom; c < sink.cellTo; c++) {
     const kx = keys[3 * c];
     const ky = keys[3 * c + 1];
     const kz = keys[3 * c + 2];

@@ -9,6 +9,7 @@ import { checkDistance, checkFinite, checkInteger, describe, type NumericArray }
 import { Grid2D } from './grid2d.js';
 import {
   type NeighborLists,
+  type PairSearchOptions,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
@@ -18,6 +19,10 @@ import { PairSink } from './pair-sink.js';
 import { forEachPair2D } from './pairs2d.js';
 import { nearest2D, within2D } from './query2d.js';
 import { pinShapes } from './shape-pins.js';
+
+/** Set by PointGrid2D.from() while its constructor adopts an already made grid. */
+let adopted: Grid2D | undefined;
+const EMPTY_POSITIONS = new Float64Array(0);
 
 /**
  * A uniform grid over 2D points for fixed-radius neighbour search, k-nearest
@@ -50,8 +55,8 @@ import { pinShapes } from './shape-pins.js';
  * Memory beyond the caller's positions: the coordinate copy (as many bytes as
  * the positions for a packed Float32Array or Float64Array), 8 bytes per point
  * (indices and build scratch) and 4 bytes per cell of the box (dense) or
- * about 40 bytes per occupied cell (hashed: the table, cell starts and the
- * row-major renumbering; up to 16 more for Float32Array input, whose smaller
+ * about 65 bytes per occupied cell (hashed: the build's table, cell starts,
+ * the row-major renumbering and the keys and lookup kept in `data`; up to 16 more for Float32Array input, whose smaller
  * coordinate copy may not hold the renumbering's sort keys). Pair searches and nearest
  * reuse their buffers; pairs() and neighbors() allocate their results.
  *
@@ -75,6 +80,29 @@ export class PointGrid2D {
   private readonly sink = new PairSink();
 
   /**
+   * A grid over the buffer of another grid (its {@link data}, from any
+   * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it
+   * answers every query exactly as the grid that built the buffer did.
+   *
+   * It has no positions array: {@link rebuild} needs one passed, and then
+   * builds into this buffer (a SharedArrayBuffer is rebuilt for every grid
+   * viewing it) or, when the buffer is too small, into a new one of its own.
+   * {@link validate} checks everything but the copies against the positions.
+   *
+   * @param data a grid's `data`: ArrayBuffer or SharedArrayBuffer.
+   * @throws Error when `data` is not a PointGrid2D buffer: not a buffer, no grid
+   * header, the other dimension, another format version, or truncated.
+   */
+  static from(data: ArrayBuffer | SharedArrayBuffer): PointGrid2D {
+    adopted = Grid2D.fromData(data);
+    try {
+      return new PointGrid2D(EMPTY_POSITIONS, { cellSize: adopted.cellSize });
+    } finally {
+      adopted = undefined;
+    }
+  }
+
+  /**
    * Builds the grid over `positions`. O(n) time.
    *
    * @param positions Float32Array, Float64Array or number[] of coordinates
@@ -87,12 +115,33 @@ export class PointGrid2D {
    * point, or a non-finite coordinate (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
+    if (adopted !== undefined) {
+      // from(): the grid is already made, over another grid's buffer.
+      this.grid = adopted;
+      this.cellSize = adopted.cellSize;
+      this.stride = adopted.stride;
+      this.offset = adopted.offset;
+      return;
+    }
     const resolved = resolveOptions(options, 2);
     this.cellSize = resolved.cellSize;
     this.stride = resolved.stride;
     this.offset = resolved.offset;
-    this.grid = new Grid2D(resolved.cellSize, resolved.stride, resolved.offset, resolved.maxDenseCells, positions);
+    const r = resolved;
+    this.grid = new Grid2D(r.cellSize, r.stride, r.offset, r.maxDenseCells, positions, r.shared);
     this.grid.build(positions);
+  }
+
+  /**
+   * The buffer holding all of the built grid (header, coordinates in cell
+   * order, indices, cell starts, hashed cell table): a SharedArrayBuffer with
+   * option `shared`, else an ArrayBuffer. Hand it to {@link from} in another
+   * thread. A rebuild writes into the same buffer while it fits; a rebuild
+   * with more points (or cells) than it has room for allocates a new one, so
+   * `data` changes identity then and other threads need the new one.
+   */
+  get data(): ArrayBuffer | SharedArrayBuffer {
+    return this.grid.data;
   }
 
   /** Number of points in the grid. */
@@ -113,10 +162,14 @@ export class PointGrid2D {
    *
    * @param positions the array to read, by default the one given last.
    * @throws RangeError as the constructor; a rejected rebuild leaves the grid
-   * as it was. Error when called from inside a {@link forEachPair} visitor.
+   * as it was. Error when called from inside a {@link forEachPair} visitor, or
+   * without positions on a grid made by {@link from}.
    */
-  rebuild(positions: NumericArray = this.grid.positions): void {
+  rebuild(positions: NumericArray | undefined = this.grid.positions): void {
     if (this.sink.busy) throw new Error('PointGrid2D.rebuild() cannot be called from inside a forEachPair visitor');
+    if (positions === undefined) {
+      throw new Error('PointGrid2D.rebuild(): this grid was made by from() and has no positions array: pass one');
+    }
     this.grid.build(positions);
   }
 
@@ -132,7 +185,7 @@ export class PointGrid2D {
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
-    const scratch = this.grid.scratch;
+    const scratch = this.grid.scratchFor(this.grid.points);
     const found = within2D(this.grid, x, y, radius, scratch);
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
@@ -197,22 +250,30 @@ export class PointGrid2D {
    * allocates nothing at all. (A two-parameter visitor with a default third
    * parameter therefore gets its default.)
    *
-   * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point);
+   * `options.part` / `options.parts` search one slice of the pairs (see
+   * {@link PairSearchOptions}): the slices are disjoint and together give
+   * every pair once, for splitting the search across workers.
+   *
+   * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point),
+   * or a part / parts that is not an integer with 0 <= part < parts;
    * Error when called from inside another pair search's visitor.
    */
-  forEachPair(radius: number, visit: PointPairVisitor): void {
-    this.sink.visitPairs('PointGrid2D', this.grid, radius, visit, forEachPair2D);
+  forEachPair(radius: number, visit: PointPairVisitor, options?: PairSearchOptions): void {
+    this.sink.visitPairs('PointGrid2D', this.grid, radius, visit, forEachPair2D, options);
   }
 
   /**
    * Every unordered pair of points at distance <= `radius`, flat
    * `[i0, j0, i1, j1, ...]` with i < j in each pair, in no particular order.
    * Allocates the returned array (and a growing buffer while searching).
+   * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
+   * slice's pairs, in the full search's order: the slices' results
+   * concatenated in part order are the full result.
    *
-   * @throws RangeError for a radius < 0 or NaN.
+   * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
    */
-  pairs(radius: number): Uint32Array {
-    return this.sink.pairs('PointGrid2D', this.grid, radius, forEachPair2D);
+  pairs(radius: number, options?: PairSearchOptions): Uint32Array {
+    return this.sink.pairs('PointGrid2D', this.grid, radius, forEachPair2D, options);
   }
 
   /**
@@ -224,10 +285,14 @@ export class PointGrid2D {
    * arrays plus, transiently, the runs (4 bytes per pair) and two arrays of
    * 4 bytes per point.
    *
-   * @throws RangeError for a radius < 0 or NaN.
+   * With `options.part` / `parts` (see {@link PairSearchOptions}), row i lists
+   * the neighbours of i through that slice's pairs only: row i of the slices
+   * concatenated in part order is row i of the full search.
+   *
+   * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
    */
-  neighbors(radius: number): NeighborLists {
-    return this.sink.neighbors('PointGrid2D', this.grid, radius, forEachPair2D);
+  neighbors(radius: number, options?: PairSearchOptions): NeighborLists {
+    return this.sink.neighbors('PointGrid2D', this.grid, radius, forEachPair2D, options);
   }
 
   /**
@@ -253,4 +318,9 @@ export class PointGrid2D {
       return [grid, out, grid.pairs(2), grid.neighbors(2), grid.within(0.5, 0.5, 2), grid.nearest(0.5, 0.5, 2)];
     });
   }
+}
+
+/** The internal state of a PointGrid2D, for PointGridWorkers; not exported from the package. */
+export function internalGrid2D(grid: PointGrid2D): Grid2D {
+  return (grid as unknown as { grid: Grid2D }).grid;
 }

@@ -11,6 +11,7 @@ import { checkDistance, checkFinite, checkInteger, describe, type NumericArray }
 import { Grid3D } from './grid3d.js';
 import {
   type NeighborLists,
+  type PairSearchOptions,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
@@ -20,6 +21,10 @@ import { PairSink } from './pair-sink.js';
 import { forEachPair3D } from './pairs3d.js';
 import { nearest3D, within3D } from './query3d.js';
 import { pinShapes } from './shape-pins.js';
+
+/** Set by PointGrid3D.from() while its constructor adopts an already made grid. */
+let adopted: Grid3D | undefined;
+const EMPTY_POSITIONS = new Float64Array(0);
 
 /**
  * A uniform grid over 3D points for fixed-radius neighbour search, k-nearest
@@ -53,8 +58,8 @@ import { pinShapes } from './shape-pins.js';
  * Memory beyond the caller's positions: the coordinate copy (as many bytes as
  * the positions for a packed Float32Array or Float64Array), 8 bytes per point
  * (indices and build scratch) and 4 bytes per cell of the box (dense) or
- * about 50 bytes per occupied cell (hashed: the table, cell starts and the
- * row-major renumbering; up to 16 more for Float32Array input, whose smaller
+ * about 85 bytes per occupied cell (hashed: the build's table, cell starts,
+ * the row-major renumbering and the keys and lookup kept in `data`; up to 16 more for Float32Array input, whose smaller
  * coordinate copy may not hold the renumbering's sort keys). Pair searches and
  * nearest reuse their buffers; pairs() and neighbors() allocate their results.
  *
@@ -78,6 +83,29 @@ export class PointGrid3D {
   private readonly sink = new PairSink();
 
   /**
+   * A grid over the buffer of another grid (its {@link data}, from any
+   * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it
+   * answers every query exactly as the grid that built the buffer did.
+   *
+   * It has no positions array: {@link rebuild} needs one passed, and then
+   * builds into this buffer (a SharedArrayBuffer is rebuilt for every grid
+   * viewing it) or, when the buffer is too small, into a new one of its own.
+   * {@link validate} checks everything but the copies against the positions.
+   *
+   * @param data a grid's `data`: ArrayBuffer or SharedArrayBuffer.
+   * @throws Error when `data` is not a PointGrid3D buffer: not a buffer, no grid
+   * header, the other dimension, another format version, or truncated.
+   */
+  static from(data: ArrayBuffer | SharedArrayBuffer): PointGrid3D {
+    adopted = Grid3D.fromData(data);
+    try {
+      return new PointGrid3D(EMPTY_POSITIONS, { cellSize: adopted.cellSize });
+    } finally {
+      adopted = undefined;
+    }
+  }
+
+  /**
    * Builds the grid over `positions`. O(n) time.
    *
    * @param positions Float32Array, Float64Array or number[] of coordinates
@@ -90,12 +118,33 @@ export class PointGrid3D {
    * point, or a non-finite coordinate (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
+    if (adopted !== undefined) {
+      // from(): the grid is already made, over another grid's buffer.
+      this.grid = adopted;
+      this.cellSize = adopted.cellSize;
+      this.stride = adopted.stride;
+      this.offset = adopted.offset;
+      return;
+    }
     const resolved = resolveOptions(options, 3);
     this.cellSize = resolved.cellSize;
     this.stride = resolved.stride;
     this.offset = resolved.offset;
-    this.grid = new Grid3D(resolved.cellSize, resolved.stride, resolved.offset, resolved.maxDenseCells, positions);
+    const r = resolved;
+    this.grid = new Grid3D(r.cellSize, r.stride, r.offset, r.maxDenseCells, positions, r.shared);
     this.grid.build(positions);
+  }
+
+  /**
+   * The buffer holding all of the built grid (header, coordinates in cell
+   * order, indices, cell starts, hashed cell table): a SharedArrayBuffer with
+   * option `shared`, else an ArrayBuffer. Hand it to {@link from} in another
+   * thread. A rebuild writes into the same buffer while it fits; a rebuild
+   * with more points (or cells) than it has room for allocates a new one, so
+   * `data` changes identity then and other threads need the new one.
+   */
+  get data(): ArrayBuffer | SharedArrayBuffer {
+    return this.grid.data;
   }
 
   /** Number of points in the grid. */
@@ -116,10 +165,14 @@ export class PointGrid3D {
    *
    * @param positions the array to read, by default the one given last.
    * @throws RangeError as the constructor; a rejected rebuild leaves the grid
-   * as it was. Error when called from inside a {@link forEachPair} visitor.
+   * as it was. Error when called from inside a {@link forEachPair} visitor, or
+   * without positions on a grid made by {@link from}.
    */
-  rebuild(positions: NumericArray = this.grid.positions): void {
+  rebuild(positions: NumericArray | undefined = this.grid.positions): void {
     if (this.sink.busy) throw new Error('PointGrid3D.rebuild() cannot be called from inside a forEachPair visitor');
+    if (positions === undefined) {
+      throw new Error('PointGrid3D.rebuild(): this grid was made by from() and has no positions array: pass one');
+    }
     this.grid.build(positions);
   }
 
@@ -136,7 +189,7 @@ export class PointGrid3D {
     checkFinite('y', y);
     checkFinite('z', z);
     checkDistance('radius', radius);
-    const scratch = this.grid.scratch;
+    const scratch = this.grid.scratchFor(this.grid.points);
     const found = within3D(this.grid, x, y, z, radius, scratch);
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
@@ -210,22 +263,30 @@ export class PointGrid3D {
    * allocates nothing at all. (A two-parameter visitor with a default third
    * parameter therefore gets its default.)
    *
-   * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point);
+   * `options.part` / `options.parts` search one slice of the pairs (see
+   * {@link PairSearchOptions}): the slices are disjoint and together give
+   * every pair once, for splitting the search across workers.
+   *
+   * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point),
+   * or a part / parts that is not an integer with 0 <= part < parts;
    * Error when called from inside another pair search's visitor.
    */
-  forEachPair(radius: number, visit: PointPairVisitor): void {
-    this.sink.visitPairs('PointGrid3D', this.grid, radius, visit, forEachPair3D);
+  forEachPair(radius: number, visit: PointPairVisitor, options?: PairSearchOptions): void {
+    this.sink.visitPairs('PointGrid3D', this.grid, radius, visit, forEachPair3D, options);
   }
 
   /**
    * Every unordered pair of points at distance <= `radius`, flat
    * `[i0, j0, i1, j1, ...]` with i < j in each pair, in no particular order.
    * Allocates the returned array (and a growing buffer while searching).
+   * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
+   * slice's pairs, in the full search's order: the slices' results
+   * concatenated in part order are the full result.
    *
-   * @throws RangeError for a radius < 0 or NaN.
+   * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
    */
-  pairs(radius: number): Uint32Array {
-    return this.sink.pairs('PointGrid3D', this.grid, radius, forEachPair3D);
+  pairs(radius: number, options?: PairSearchOptions): Uint32Array {
+    return this.sink.pairs('PointGrid3D', this.grid, radius, forEachPair3D, options);
   }
 
   /**
@@ -237,10 +298,14 @@ export class PointGrid3D {
    * arrays plus, transiently, the runs (4 bytes per pair) and two arrays of
    * 4 bytes per point.
    *
-   * @throws RangeError for a radius < 0 or NaN.
+   * With `options.part` / `parts` (see {@link PairSearchOptions}), row i lists
+   * the neighbours of i through that slice's pairs only: row i of the slices
+   * concatenated in part order is row i of the full search.
+   *
+   * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
    */
-  neighbors(radius: number): NeighborLists {
-    return this.sink.neighbors('PointGrid3D', this.grid, radius, forEachPair3D);
+  neighbors(radius: number, options?: PairSearchOptions): NeighborLists {
+    return this.sink.neighbors('PointGrid3D', this.grid, radius, forEachPair3D, options);
   }
 
   /**
@@ -273,4 +338,9 @@ export class PointGrid3D {
       ];
     });
   }
+}
+
+/** The internal state of a PointGrid3D, for PointGridWorkers; not exported from the package. */
+export function internalGrid3D(grid: PointGrid3D): Grid3D {
+  return (grid as unknown as { grid: Grid3D }).grid;
 }

@@ -1,0 +1,147 @@
+/**
+ * Workload 8 (`npm run bench -- parallel`): PointGridWorkers against one
+ * thread. Per frame, the one-thread side runs `grid.rebuild()` then
+ * `grid.neighbors(r)`; the pool side `await pool.rebuild(grid)` then
+ * `await pool.neighbors(grid, r)` on a shared grid over the same points. Both
+ * results are checked equal (element for element) before timing; runs are
+ * interleaved, medians reported, with each pool phase's wall time and every
+ * thread's own time, so an uneven split or the merge on the calling thread
+ * shows up.
+ *
+ * Threads: `SPATIALHASH_BENCH_THREADS=2,4,8` (default: the available cores).
+ * Sizes: 1e6 points (`--quick`: 2e5). On a quiet machine with N cores,
+ * `SPATIALHASH_BENCH_THREADS=N npm run bench -- parallel` is the number to quote.
+ *
+ * @module
+ */
+import { availableParallelism } from 'node:os';
+import { PointGrid2D, PointGrid3D } from '../src/index.js';
+import { PointGridWorkers } from '../src/workers/index.js';
+import { jitteredLattice3D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
+import { consume, gc, median, ms, table } from './harness.js';
+
+interface Case {
+  label: string;
+  positions: Float64Array;
+  radius: number;
+  make: (positions: Float64Array, shared: boolean) => PointGrid2D | PointGrid3D;
+}
+
+function equalArrays(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+async function runCase(c: Case, threads: number, frames: number): Promise<string> {
+  const single = c.make(c.positions, false);
+  const shared = c.make(c.positions, true);
+  const pool = new PointGridWorkers({ threads });
+  try {
+    // The answer check, which also warms both sides up.
+    single.rebuild();
+    const expected = single.neighbors(c.radius);
+    await pool.rebuild(shared);
+    const got = await pool.neighbors(shared, c.radius);
+    if (!equalArrays(expected.offsets, got.offsets) || !equalArrays(expected.indices, got.indices)) {
+      throw new Error(`parallel: ${c.label}: pool.neighbors differs from grid.neighbors`);
+    }
+    const pairsPerPoint = expected.indices.length / (expected.offsets.length - 1);
+    const singleMs: number[] = [];
+    const poolMs: number[] = [];
+    const rebuildMs: number[] = [];
+    const neighborsMs: number[] = [];
+    const phases = new Map<string, { wall: number[]; thread: number[][] }>();
+    const record = (call: string) => {
+      const t = pool.lastTimings!;
+      for (const p of t.phases) {
+        const key = `${call}: ${p.name}`;
+        let entry = phases.get(key);
+        if (!entry) {
+          entry = { wall: [], thread: p.threadMs.map(() => []) };
+          phases.set(key, entry);
+        }
+        entry.wall.push(p.wallMs);
+        p.threadMs.forEach((v, k) => entry.thread[k].push(v));
+      }
+      const key = `${call}: calling thread (merge, prefix sums, messages)`;
+      const entry = phases.get(key) ?? { wall: [], thread: [] };
+      entry.wall.push(t.mainMs);
+      phases.set(key, entry);
+    };
+    for (let f = 0; f < frames; f++) {
+      gc();
+      let t0 = performance.now();
+      single.rebuild();
+      consume(single.neighbors(c.radius).indices.length);
+      singleMs.push(performance.now() - t0);
+      gc();
+      t0 = performance.now();
+      await pool.rebuild(shared);
+      const t1 = performance.now();
+      record('rebuild');
+      consume((await pool.neighbors(shared, c.radius)).indices.length);
+      const t2 = performance.now();
+      record('neighbors');
+      poolMs.push(t2 - t0);
+      rebuildMs.push(t1 - t0);
+      neighborsMs.push(t2 - t1);
+    }
+    const s = median(singleMs);
+    const p = median(poolMs);
+    const summary = table(
+      ['variant', 'median ms', 'speedup'],
+      [
+        ['one thread: rebuild + neighbors', ms(s), '1.00'],
+        [`${threads} threads: pool.rebuild + pool.neighbors`, ms(p), (s / p).toFixed(2)],
+        ['  of which pool.rebuild', ms(median(rebuildMs)), ''],
+        ['  of which pool.neighbors', ms(median(neighborsMs)), ''],
+      ],
+    );
+    const rows: string[][] = [];
+    for (const [name, entry] of phases) {
+      rows.push([
+        name,
+        ms(median(entry.wall)),
+        entry.thread.length === 0 ? '(calling thread)' : entry.thread.map((t) => ms(median(t))).join(' / '),
+      ]);
+    }
+    const breakdown = table(['pool phase', 'wall median ms', 'per-thread median ms (thread 0 / 1 / ...)'], rows);
+    return `### ${c.label}, ${threads} threads (${pairsPerPoint.toFixed(1)} neighbours per point, ${frames} frames)\n\n${summary}\n\n${breakdown}`;
+  } finally {
+    pool.close();
+  }
+}
+
+/** Runs the workload and returns its markdown section. */
+export async function parallel(quick: boolean): Promise<string> {
+  const n = quick ? 200_000 : 1_000_000;
+  const frames = quick ? 5 : 9;
+  const threadList = (process.env.SPATIALHASH_BENCH_THREADS ?? String(availableParallelism()))
+    .split(',')
+    .map(Number)
+    .filter((t) => Number.isInteger(t) && t >= 1);
+  const r2 = radiusFor2D(25);
+  const cases: Case[] = [
+    {
+      label: `2D uniform, ${sizeLabel(n)} points, r = ${r2.toFixed(3)}`,
+      positions: uniform2D(n, 81),
+      radius: r2,
+      make: (positions, shared) => new PointGrid2D(positions, { cellSize: r2, shared }),
+    },
+    {
+      label: `3D jittered lattice, ${sizeLabel(n)} points, r = 1.8`,
+      positions: jitteredLattice3D(n, 82),
+      radius: 1.8,
+      make: (positions, shared) => new PointGrid3D(positions, { cellSize: 1.8, shared }),
+    },
+  ];
+  const sections: string[] = [];
+  for (const c of cases) {
+    for (const threads of threadList) {
+      console.log(`  parallel: ${c.label}, ${threads} threads, ${frames} frames`);
+      sections.push(await runCase(c, threads, frames));
+    }
+  }
+  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first. Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
+}

@@ -1,0 +1,461 @@
+/**
+ * PointGridWorkers: a pool of threads (Node worker_threads or browser Web
+ * Workers) that rebuilds a shared PointGrid with a parallel counting sort and
+ * runs its neighbors() and pairs() searches split across the threads, with
+ * results identical to the one-thread calls.
+ *
+ * @module
+ */
+import { checkDistance, checkLayout, describe, type NumericArray } from '../core/validate.js';
+import type { Grid2D } from '../pointgrid/grid2d.js';
+import type { Grid3D } from '../pointgrid/grid3d.js';
+import { checkPointCount, denseLimit, type NeighborLists, partCell } from '../pointgrid/options.js';
+import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
+import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
+import { type Bounds, badPointError, type Positions, type Task } from './tasks.js';
+import type { Reply } from './worker.js';
+import { browserWorker, builtWorkerUrl, sourceWorkerCode } from './worker-url.js';
+
+/** The part of a Worker (browser) or worker_threads Worker (Node) the pool uses. */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  terminate(): unknown;
+}
+
+/** Options of {@link PointGridWorkers}. */
+export interface PointGridWorkersOptions {
+  /**
+   * Threads to start, an integer >= 1. Default: the available cores
+   * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` in
+   * browsers).
+   */
+  threads?: number;
+  /**
+   * Makes one worker running this package's worker script. Default: Node
+   * worker_threads, or `new Worker(new URL('./worker.js', import.meta.url),
+   * { type: 'module' })` in browsers. Give one when a bundler needs to see
+   * the worker itself, e.g. under Vite from the TypeScript sources:
+   * `() => new Worker(new URL('spatialhash/src/workers/worker.ts', import.meta.url), { type: 'module' })`.
+   */
+  createWorker?: () => WorkerLike;
+}
+
+/** Where the time of the last pool call went: per phase, the wall time and each thread's own. */
+export interface PointGridWorkersTimings {
+  /** 'rebuild', 'neighbors' or 'pairs'. */
+  call: string;
+  phases: { name: string; wallMs: number; threadMs: number[] }[];
+  /** Time spent on the calling thread between phases (prefix sums, allocation, merging), ms. */
+  mainMs: number;
+  totalMs: number;
+}
+
+interface NodeWorker extends WorkerLike {
+  on(event: 'message', listener: (reply: Reply) => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+}
+
+interface BrowserWorker extends WorkerLike {
+  onmessage: ((event: { data: Reply }) => void) | null;
+  onerror: ((event: { message?: string }) => void) | null;
+}
+
+/** Node's builtin modules, loaded without an import statement so browser bundles never see them. */
+function nodeBuiltin<T>(name: string): T | undefined {
+  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } } })
+    .process;
+  if (p?.versions?.node === undefined || typeof p.getBuiltinModule !== 'function') return undefined;
+  return p.getBuiltinModule(name) as T;
+}
+
+function defaultThreads(): number {
+  const os = nodeBuiltin<{ availableParallelism?: () => number; cpus: () => unknown[] }>('node:os');
+  if (os !== undefined) return os.availableParallelism?.() ?? os.cpus().length;
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  return typeof cores === 'number' && cores >= 1 ? cores : 1;
+}
+
+function defaultWorker(): WorkerLike {
+  const threads = nodeBuiltin<{ Worker: new (url: URL | string, options: object) => NodeWorker }>(
+    'node:worker_threads',
+  );
+  if (threads === undefined) return browserWorker();
+  const fs = nodeBuiltin<{ existsSync: (path: URL | string) => boolean }>('node:fs')!;
+  const built = builtWorkerUrl();
+  if (fs.existsSync(built)) return new threads.Worker(built, {});
+  // Running from the TypeScript sources (tests, tsx): the worker needs tsx's loader too.
+  const module = nodeBuiltin<{ createRequire: (from: string) => { resolve(id: string): string } }>('node:module')!;
+  return new threads.Worker(sourceWorkerCode(module.createRequire, fs.existsSync), { eval: true });
+}
+
+/** One worker and the task it is running (the pool sends one task per worker at a time). */
+class Channel {
+  private pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
+
+  constructor(readonly worker: WorkerLike) {
+    const receive = (reply: Reply) => {
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.resolve(reply);
+    };
+    const fail = (error: Error) => {
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.reject(error);
+    };
+    if (typeof (worker as NodeWorker).on === 'function') {
+      (worker as NodeWorker).on('message', receive);
+      (worker as NodeWorker).on('error', fail);
+    } else {
+      (worker as BrowserWorker).onmessage = (event) => receive(event.data);
+      (worker as BrowserWorker).onerror = (event) =>
+        fail(new Error(`PointGridWorkers: a worker failed: ${event.message ?? 'unknown error'}`));
+    }
+  }
+
+  run(task: Task): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.worker.postMessage(task);
+    });
+  }
+}
+
+type AnyGrid = PointGrid2D | PointGrid3D;
+
+/**
+ * A pool of threads for PointGrid2D and PointGrid3D grids built with
+ * `{ shared: true }`: {@link rebuild} sorts the points into the grid by a
+ * parallel counting sort (per-thread histograms, prefix sum, scatter, per-cell
+ * sort), {@link neighbors} and {@link pairs} split the half-stencil search
+ * into one slice per thread (see `PairSearchOptions`) and merge in slice
+ * order, so each result equals the one-thread call's element for element,
+ * whatever the thread count.
+ *
+ * Needs SharedArrayBuffer: in browsers only on cross-origin isolated pages
+ * (served with `Cross-Origin-Opener-Policy: same-origin` and
+ * `Cross-Origin-Embedder-Policy: require-corp`); the constructor throws an
+ * Error otherwise. Calls on one pool run one after another; the workers keep
+ * a Node process alive until {@link close}.
+ *
+ * @example
+ * ```ts
+ * const grid = new PointGrid3D(positions, { cellSize: h, shared: true });
+ * const pool = new PointGridWorkers();
+ * await pool.rebuild(grid);                         // after the points moved
+ * const { offsets, indices } = await pool.neighbors(grid, h);
+ * pool.close();
+ * ```
+ */
+export class PointGridWorkers {
+  /** Number of worker threads. */
+  readonly threads: number;
+  /** Where the time of the last completed call went (for benchmarks and tuning). */
+  lastTimings: PointGridWorkersTimings | undefined = undefined;
+
+  private channels: Channel[];
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Pool-owned shared scratch: positions staged for the workers, cell per point, per-thread histograms. */
+  private staging: Float32Array | Float64Array | undefined = undefined;
+  private cellOfPoint: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private histograms: Int32Array[] = [];
+  private timings: PointGridWorkersTimings | undefined = undefined;
+
+  /**
+   * Starts the threads.
+   *
+   * @throws RangeError for a threads that is not an integer >= 1; Error when
+   * SharedArrayBuffer is missing (a browser page that is not cross-origin isolated).
+   */
+  constructor(options: PointGridWorkersOptions = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new RangeError(`options must be an object, got ${describe(options)}`);
+    }
+    const threads = options.threads ?? defaultThreads();
+    if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1) {
+      throw new RangeError(`threads must be an integer >= 1, got ${describe(threads)}`);
+    }
+    if (typeof SharedArrayBuffer === 'undefined') {
+      throw new Error(
+        'PointGridWorkers needs SharedArrayBuffer, which this context does not have: browsers give it only to cross-origin isolated pages (Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)',
+      );
+    }
+    this.threads = threads;
+    const create = options.createWorker ?? defaultWorker;
+    this.channels = Array.from({ length: threads }, () => new Channel(create()));
+  }
+
+  /**
+   * Re-sorts the points into `grid` across the threads, as `grid.rebuild`
+   * does: the same grid afterwards, bit for bit. A dense layout is built in
+   * parallel; one that turns out hashed (sparse points) is built by
+   * `grid.rebuild` on this thread. `grid.data` changes identity when the
+   * points outgrow it, as with `grid.rebuild`.
+   *
+   * Positions in a SharedArrayBuffer are read in place; any other array is
+   * first copied into a shared one the pool keeps (one pass over the points).
+   *
+   * @param positions the array to read, by default the one the grid was built from last.
+   * @throws Error for a grid not built with `{ shared: true }`, or one made by
+   * from() without positions; RangeError as `grid.rebuild` for bad positions
+   * (the grid then stays as it was).
+   */
+  rebuild(grid: AnyGrid, positions?: NumericArray): Promise<void> {
+    return this.exclusive('rebuild', () => this.rebuildNow(grid, positions));
+  }
+
+  /**
+   * `grid.neighbors(radius)` across the threads: equal, element for element.
+   * The two arrays are views of SharedArrayBuffers.
+   *
+   * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
+   */
+  neighbors(grid: AnyGrid, radius: number): Promise<NeighborLists> {
+    return this.exclusive('neighbors', () => this.neighborsNow(grid, radius));
+  }
+
+  /**
+   * `grid.pairs(radius)` across the threads: equal, element for element.
+   *
+   * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
+   */
+  pairs(grid: AnyGrid, radius: number): Promise<Uint32Array> {
+    return this.exclusive('pairs', () => this.pairsNow(grid, radius));
+  }
+
+  /** Stops the threads. Later calls throw; calling close() again does nothing. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const channel of this.channels) channel.worker.terminate();
+    this.channels = [];
+  }
+
+  /** Runs `job` after every earlier call, with its timings recorded. */
+  private exclusive<T>(call: string, job: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`PointGridWorkers.${call}(): the pool is closed`));
+    const run = async () => {
+      const started = performance.now();
+      this.timings = { call, phases: [], mainMs: 0, totalMs: 0 };
+      const result = await job();
+      const timings = this.timings;
+      timings.totalMs = performance.now() - started;
+      timings.mainMs = timings.totalMs - timings.phases.reduce((sum, p) => sum + p.wallMs, 0);
+      this.lastTimings = timings;
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Sends task(k) to each thread k and waits for all; rethrows the first failure. */
+  private async phase<R>(name: string, task: (k: number) => Task): Promise<R[]> {
+    const started = performance.now();
+    const replies = await Promise.all(this.channels.map((channel, k) => channel.run(task(k))));
+    const wallMs = performance.now() - started;
+    const results: R[] = [];
+    const threadMs: number[] = [];
+    for (const reply of replies) {
+      if (!reply.ok) {
+        const error = reply.name === 'RangeError' ? new RangeError(reply.error) : new Error(reply.error);
+        throw error;
+      }
+      results.push(reply.result as R);
+      threadMs.push(reply.ms);
+    }
+    this.timings?.phases.push({ name, wallMs, threadMs });
+    return results;
+  }
+
+  private internal(grid: AnyGrid, call: string): { g: Grid2D | Grid3D; d: 2 | 3; data: SharedArrayBuffer } {
+    let g: Grid2D | Grid3D;
+    let d: 2 | 3;
+    if (grid instanceof PointGrid2D) {
+      g = internalGrid2D(grid);
+      d = 2;
+    } else if (grid instanceof PointGrid3D) {
+      g = internalGrid3D(grid);
+      d = 3;
+    } else {
+      throw new RangeError(`grid must be a PointGrid2D or PointGrid3D, got ${describe(grid)}`);
+    }
+    if (!(g.data instanceof SharedArrayBuffer)) {
+      throw new Error(`PointGridWorkers.${call}(): the grid must be built with { shared: true }`);
+    }
+    return { g, d, data: g.data };
+  }
+
+  /** Positions the workers can read: the array itself when shared, else a copy in the pool's shared staging array. */
+  private stage(positions: NumericArray): Positions {
+    if (
+      (positions instanceof Float64Array || positions instanceof Float32Array) &&
+      positions.buffer instanceof SharedArrayBuffer
+    ) {
+      return positions;
+    }
+    const float32 = positions instanceof Float32Array;
+    let staging = this.staging;
+    if (staging === undefined || staging.length < positions.length || staging instanceof Float32Array !== float32) {
+      const bytes = 4 * (float32 ? 1 : 2) * Math.max(positions.length, 1);
+      const buffer = new SharedArrayBuffer(bytes);
+      staging = float32 ? new Float32Array(buffer) : new Float64Array(buffer);
+      this.staging = staging;
+    }
+    const view = staging.subarray(0, positions.length);
+    view.set(positions as ArrayLike<number>);
+    return view;
+  }
+
+  private async rebuildNow(grid: AnyGrid, positions: NumericArray | undefined): Promise<void> {
+    const { g, d } = this.internal(grid, 'rebuild');
+    const source = positions ?? g.positions;
+    if (source === undefined) {
+      throw new Error('PointGridWorkers.rebuild(): this grid was made by from() and has no positions array: pass one');
+    }
+    const { stride, offset } = g;
+    const n = checkLayout(source, d, stride, offset);
+    checkPointCount(d === 2 ? 'PointGrid2D' : 'PointGrid3D', n);
+    const staged = this.stage(source);
+    const threads = this.threads;
+    const first = (k: number) => Math.floor((k * n) / threads);
+
+    const found = await this.phase<Bounds>('bounds', (k) => ({
+      op: 'bounds',
+      positions: staged,
+      d,
+      stride,
+      offset,
+      from: first(k),
+      to: first(k + 1),
+    }));
+    const min = new Array<number>(d).fill(Number.POSITIVE_INFINITY);
+    const max = new Array<number>(d).fill(Number.NEGATIVE_INFINITY);
+    for (const b of found) {
+      if (b.bad !== null) throw badPointError(b.bad);
+      for (let a = 0; a < d; a++) {
+        min[a] = Math.min(min[a], b.min[a]);
+        max[a] = Math.max(max[a], b.max[a]);
+      }
+    }
+    // The same bounds, in the same float operations, as Grid2D/Grid3D.build.
+    const width = g.cellWidth;
+    const origin = min.map((m) => (n === 0 ? 0 : m));
+    const cells = max.map((m, a) => (n === 0 ? 0 : Math.floor((m - origin[a]) / width) + 1));
+    const boxCells = cells.reduce((product, c) => product * c, 1);
+    if (boxCells > denseLimit(g.maxDenseCells, n)) {
+      // Sparse points: the hashed build stays on this thread.
+      grid.rebuild(source);
+      return;
+    }
+    g.prepareDense(source, n, origin, cells);
+    g.publish();
+    const data = g.data as SharedArrayBuffer;
+
+    if (this.cellOfPoint.length < n) this.cellOfPoint = new Uint32Array(new SharedArrayBuffer(4 * n));
+    const scratch = this.cellOfPoint;
+    if (this.histograms.length !== threads || this.histograms[0].length < boxCells) {
+      this.histograms = Array.from(
+        { length: threads },
+        () => new Int32Array(new SharedArrayBuffer(4 * Math.max(boxCells, 1))),
+      );
+    }
+    const hists = this.histograms.map((h) => h.subarray(0, boxCells));
+    await this.phase('histogram', (k) => ({
+      op: 'histogram',
+      positions: staged,
+      d,
+      stride,
+      offset,
+      from: first(k),
+      to: first(k + 1),
+      origin,
+      cells,
+      width,
+      scratch,
+      hist: hists[k],
+    }));
+    const cellFirst = (k: number) => Math.floor((k * boxCells) / threads);
+    const totals = await this.phase<number>('cellTotals', (k) => ({
+      op: 'cellTotals',
+      hists,
+      from: cellFirst(k),
+      to: cellFirst(k + 1),
+    }));
+    const bases = [0];
+    for (let k = 0; k < threads; k++) bases.push(bases[k] + totals[k]);
+    await this.phase('offsets', (k) => ({
+      op: 'offsets',
+      hists,
+      data,
+      d,
+      from: cellFirst(k),
+      to: cellFirst(k + 1),
+      base: bases[k],
+    }));
+    g.cellStart[boxCells] = n;
+    await this.phase('scatter', (k) => ({
+      op: 'scatter',
+      positions: staged,
+      data,
+      d,
+      stride,
+      offset,
+      from: first(k),
+      to: first(k + 1),
+      scratch,
+      hist: hists[k],
+    }));
+    // Sorting each cell costs about its points: balance the cell ranges by points.
+    const sortFirst = (k: number) => partCell(g.cellStart, boxCells, n, k, threads);
+    await this.phase('sortCells', (k) => ({ op: 'sortCells', data, d, from: sortFirst(k), to: sortFirst(k + 1) }));
+    g.publish();
+  }
+
+  private async neighborsNow(grid: AnyGrid, radius: number): Promise<NeighborLists> {
+    checkDistance('radius', radius);
+    const { g, d, data } = this.internal(grid, 'neighbors');
+    const n = g.points;
+    const parts = this.threads;
+    const found = await this.phase<{ lo: number; tcount: Int32Array }>('search', (k) => ({
+      op: 'rows',
+      data,
+      d,
+      radius,
+      part: k,
+      parts,
+    }));
+    const tcounts = found.map((f) => f.tcount);
+    const los = found.map((f) => f.lo);
+    const offsets = new Uint32Array(new SharedArrayBuffer(4 * (n + 1)));
+    await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k }));
+    for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+    const indices = new Uint32Array(new SharedArrayBuffer(4 * Math.max(offsets[n], 1)), 0, offsets[n]);
+    await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices, part: k }));
+    return { offsets, indices };
+  }
+
+  private async pairsNow(grid: AnyGrid, radius: number): Promise<Uint32Array> {
+    checkDistance('radius', radius);
+    const { d, data } = this.internal(grid, 'pairs');
+    const parts = this.threads;
+    const slices = await this.phase<Uint32Array>('search', (k) => ({
+      op: 'pairs',
+      data,
+      d,
+      radius,
+      part: k,
+      parts,
+    }));
+    let total = 0;
+    for (const slice of slices) total += slice.length;
+    const pairs = new Uint32Array(total);
+    let at = 0;
+    for (const slice of slices) {
+      pairs.set(slice, at);
+      at += slice.length;
+    }
+    return pairs;
+  }
+}

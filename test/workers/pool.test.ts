@@ -1,0 +1,129 @@
+/**
+ * PointGridWorkers: pool results equal the one-thread calls element for
+ * element, for 1 to 4 threads (oversubscribed on a 2-core machine), and a
+ * rebuild through the pool leaves the grid exactly as grid.rebuild does.
+ * The workers run the TypeScript sources (through tsx's loader).
+ */
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { NumericArray } from '../../src/core/validate.js';
+import { PointGrid2D, PointGrid3D, type PointGridOptions } from '../../src/index.js';
+import { PointGridWorkers } from '../../src/workers/index.js';
+import { pack, scenarios } from '../support/pointgrid-oracle.js';
+
+type Grid = PointGrid2D | PointGrid3D;
+
+const pools = [1, 2, 3, 4].map((threads) => new PointGridWorkers({ threads }));
+afterAll(() => {
+  for (const pool of pools) pool.close();
+});
+
+function make(d: 2 | 3, positions: NumericArray, options: PointGridOptions): Grid {
+  return d === 2 ? new PointGrid2D(positions, options) : new PointGrid3D(positions, options);
+}
+
+/** Byte-for-byte equality of two buffers or typed arrays (toEqual is slow on large arrays). */
+function sameBytes(a: ArrayBufferLike | Uint32Array, b: ArrayBufferLike | Uint32Array): boolean {
+  const bytes = (x: ArrayBufferLike | Uint32Array) =>
+    ArrayBuffer.isView(x) ? new Uint8Array(x.buffer, x.byteOffset, x.byteLength) : new Uint8Array(x);
+  return Buffer.compare(bytes(a), bytes(b)) === 0;
+}
+
+/** Grid buffers compare equal past the header's capacities only when built the same way: compare what is used. */
+function expectSameGrid(a: Grid, b: Grid): void {
+  expect(b.count).toBe(a.count);
+  expect(b.layout).toBe(a.layout);
+  const ha = new Float64Array(a.data, 0, 32);
+  const hb = new Float64Array(b.data, 0, 32);
+  // Flags, count, cells, cell box and origin.
+  expect(Array.from(hb.subarray(3, 12))).toEqual(Array.from(ha.subarray(3, 12)));
+  expect(b.pairs(a.cellSize)).toEqual(a.pairs(a.cellSize));
+}
+
+for (const d of [2, 3] as const) {
+  const seed = 50260 + d;
+  describe(`PointGridWorkers with PointGrid${d}D`, () => {
+    it(`neighbors, pairs and rebuild equal the one-thread calls for 1..4 threads (seed ${seed})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios(d), fc.nat(3), async (s, which) => {
+          const pool = pools[which];
+          if (s.points.length === 0) s.layout.offset = 0;
+          const positions = pack(s.points, d, s.layout);
+          const options: PointGridOptions = { cellSize: s.cellSize, stride: s.layout.stride, offset: s.layout.offset };
+          if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
+          const grid = make(d, positions, { ...options, shared: true });
+          expect(await pool.neighbors(grid, s.radius)).toEqual(grid.neighbors(s.radius));
+          expect(await pool.pairs(grid, s.radius)).toEqual(grid.pairs(s.radius));
+          // Rebuild through the pool from other points: the same grid as a one-thread rebuild.
+          const moved = pack(
+            s.points.map((p) => p.map((v, a) => v * 0.75 + a)),
+            d,
+            s.layout,
+          );
+          const reference = make(d, positions, options);
+          reference.rebuild(moved);
+          await pool.rebuild(grid, moved);
+          grid.validate();
+          expectSameGrid(reference, grid);
+          expect(await pool.neighbors(grid, s.radius)).toEqual(reference.neighbors(s.radius));
+        }),
+        { seed, numRuns: 40 },
+      );
+    });
+  });
+}
+
+describe('PointGridWorkers at scale and on bad input', () => {
+  it('matches on 20000 points with many cells per thread, dense and grown', async () => {
+    const n = 20000;
+    const positions = new Float64Array(3 * n);
+    let state = 7;
+    for (let k = 0; k < positions.length; k++) {
+      state = (state * 16807) % 2147483647;
+      positions[k] = (state / 2147483647) * 25;
+    }
+    const grid = new PointGrid3D(positions.subarray(0, 3 * 1000), { cellSize: 1.2, shared: true });
+    // Grown from the same size as `grid`, so the buffers have the same capacities and compare byte for byte.
+    const reference = new PointGrid3D(positions.subarray(0, 3 * 1000), { cellSize: 1.2 });
+    reference.rebuild(positions);
+    const want = reference.neighbors(1.2);
+    for (const pool of pools) {
+      await pool.rebuild(grid, positions);
+      grid.validate();
+      expect(sameBytes(grid.data, reference.data)).toBe(true);
+      const got = await pool.neighbors(grid, 1.2);
+      expect(sameBytes(got.offsets, want.offsets)).toBe(true);
+      expect(sameBytes(got.indices, want.indices)).toBe(true);
+      expect(pool.lastTimings?.phases.map((p) => p.threadMs.length)).toEqual([
+        pool.threads,
+        pool.threads,
+        pool.threads,
+      ]);
+    }
+  });
+
+  it('rejects bad input and leaves the grid as it was', async () => {
+    const pool = pools[1];
+    const positions = new Float64Array([0, 0, 1, 1, 2, 2, 3, 3]);
+    const grid = new PointGrid2D(positions, { cellSize: 1, shared: true });
+    const before = grid.pairs(2);
+    await expect(pool.rebuild(grid, new Float64Array([0, 0, 1, Number.NaN]))).rejects.toThrow(
+      /point 1 has a non-finite y coordinate \(NaN\)/,
+    );
+    grid.validate();
+    expect(grid.pairs(2)).toEqual(before);
+    await expect(pool.neighbors(grid, -1)).rejects.toThrow(RangeError);
+    await expect(pool.neighbors(new PointGrid2D(positions, { cellSize: 1 }), 1)).rejects.toThrow(
+      /must be built with \{ shared: true \}/,
+    );
+    await expect(pool.pairs({} as never, 1)).rejects.toThrow(/must be a PointGrid2D or PointGrid3D/);
+    const view = PointGrid2D.from(grid.data);
+    await expect(pool.rebuild(view)).rejects.toThrow(/has no positions array/);
+    expect(() => new PointGridWorkers({ threads: 0 })).toThrow(/threads must be an integer >= 1, got 0/);
+    const closed = new PointGridWorkers({ threads: 1 });
+    closed.close();
+    await expect(closed.pairs(grid, 1)).rejects.toThrow(/the pool is closed/);
+    // The pool still works after the rejections.
+    expect(await pool.pairs(grid, 2)).toEqual(before);
+  });
+});
