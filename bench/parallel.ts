@@ -62,7 +62,7 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
           phases.set(key, entry);
         }
         entry.wall.push(p.wallMs);
-        p.threadMs.forEach((v, k) => entry.thread[k].push(v));
+        for (let k = 0; k < p.threadMs.length; k++) entry.thread[k].push(p.threadMs[k]);
       }
       const key = `${call}: calling thread (merge, prefix sums, messages)`;
       const entry = phases.get(key) ?? { wall: [], thread: [] };
