@@ -2,7 +2,7 @@
  * spatialhash/three: welding for three.js BufferGeometry. Needs `three`
  * (an optional peer dependency of spatialhash); the main entry never loads it.
  *
- * @packageDocumentation
+ * @module spatialhash/three
  */
 
 export type { WeldGeometryOptions } from './weld-geometry.js';

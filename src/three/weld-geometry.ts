@@ -1,5 +1,5 @@
 /**
- * weldGeometry: {@link weld}'s definition applied to a three.js
+ * weldGeometry: `weld`'s definition applied to a three.js
  * BufferGeometry, with every other attribute (and morph target) as an extra
  * condition for two vertices to merge. The search is weld's own (exact, no
  * pair missed); the attribute conditions are tested inside it, on candidates
@@ -59,7 +59,7 @@ interface Channel {
  * missed, whatever rounding grid the values sit on.
  *
  * What it compares: positions within `tolerance` (Euclidean, float64, as in
- * {@link weld}); every other attribute by its `attributeTolerances` entry
+ * `weld`); every other attribute by its `attributeTolerances` entry
  * (Euclidean over its components), exactly when it has none, not at all when
  * it is in `ignore`; morph targets as their attribute (position targets within
  * `tolerance`), so vertices that morph apart never merge.
