@@ -14,13 +14,12 @@ import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { type Bounds, badPointError, type Positions, type Task } from './tasks.js';
 import type { Reply } from './worker.js';
-import { browserWorker, builtWorkerUrl, sourceWorkerCode } from './worker-url.js';
+import { browserWorker, builtWorkerUrl, type FileUrl, sourceWorkerCode, type WorkerLike } from './worker-url.js';
 
-/** The part of a Worker (browser) or worker_threads Worker (Node) the pool uses. */
-export interface WorkerLike {
-  postMessage(message: unknown, transfer?: Transferable[]): void;
-  terminate(): unknown;
-}
+export type { WorkerLike } from './worker-url.js';
+
+// The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
+declare const performance: { now(): number };
 
 /** Options of {@link PointGridWorkers}. */
 export interface PointGridWorkersOptions {
@@ -76,11 +75,11 @@ function defaultThreads(): number {
 }
 
 function defaultWorker(): WorkerLike {
-  const threads = nodeBuiltin<{ Worker: new (url: URL | string, options: object) => NodeWorker }>(
+  const threads = nodeBuiltin<{ Worker: new (url: FileUrl | string, options: object) => NodeWorker }>(
     'node:worker_threads',
   );
   if (threads === undefined) return browserWorker();
-  const fs = nodeBuiltin<{ existsSync: (path: URL | string) => boolean }>('node:fs')!;
+  const fs = nodeBuiltin<{ existsSync: (path: FileUrl | string) => boolean }>('node:fs')!;
   const built = builtWorkerUrl();
   if (fs.existsSync(built)) return new threads.Worker(built, {});
   // Running from the TypeScript sources (tests, tsx): the worker needs tsx's loader too.
