@@ -24,7 +24,7 @@ interface Case {
   label: string;
   positions: Float64Array;
   radius: number;
-  make: (positions: Float64Array, shared: boolean) => PointGrid2D | PointGrid3D;
+  make: (positions: Float64Array<ArrayBufferLike>, shared: boolean) => PointGrid2D | PointGrid3D;
 }
 
 function equalArrays(a: Uint32Array, b: Uint32Array): boolean {
@@ -34,8 +34,12 @@ function equalArrays(a: Uint32Array, b: Uint32Array): boolean {
 }
 
 async function runCase(c: Case, threads: number, frames: number): Promise<string> {
-  const single = c.make(c.positions, false);
-  const shared = c.make(c.positions, true);
+  // Positions in a SharedArrayBuffer, as a simulation feeding a pool keeps them: the workers read them in
+  // place (any other array is first copied on the calling thread). Both sides read the same array.
+  const positions = new Float64Array(new SharedArrayBuffer(c.positions.byteLength));
+  positions.set(c.positions);
+  const single = c.make(positions, false);
+  const shared = c.make(positions, true);
   const pool = new PointGridWorkers({ threads });
   try {
     // The answer check, which also warms both sides up.
