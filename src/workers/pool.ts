@@ -122,6 +122,13 @@ class Channel {
 
 type AnyGrid = PointGrid2D | PointGrid3D;
 
+/** A view of `length` numbers at the start of `array`'s SharedArrayBuffer when it is one and big enough. */
+function reuse(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
+  if (array === undefined || !(array.buffer instanceof SharedArrayBuffer)) return undefined;
+  if (array.buffer.byteLength < 4 * length) return undefined;
+  return new Uint32Array(array.buffer, 0, length);
+}
+
 /**
  * A pool of threads for PointGrid2D and PointGrid3D grids built with
  * `{ shared: true }`: {@link rebuild} sorts the points into the grid by a
@@ -208,10 +215,15 @@ export class PointGridWorkers {
    * `grid.neighbors(radius)` across the threads: equal, element for element.
    * The two arrays are views of SharedArrayBuffers.
    *
+   * @param out an earlier result of this method to write into when its
+   * buffers are big enough (they are then overwritten, and the returned views
+   * share them): a steady loop then allocates no result memory, whose first
+   * touch (page faults, a few hundred MB per million points) is otherwise a
+   * good part of the time.
    * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
    */
-  neighbors(grid: AnyGrid, radius: number): Promise<NeighborLists> {
-    return this.exclusive('neighbors', () => this.neighborsNow(grid, radius));
+  neighbors(grid: AnyGrid, radius: number, out?: NeighborLists): Promise<NeighborLists> {
+    return this.exclusive('neighbors', () => this.neighborsNow(grid, radius, out));
   }
 
   /**
@@ -412,7 +424,7 @@ export class PointGridWorkers {
     g.publish();
   }
 
-  private async neighborsNow(grid: AnyGrid, radius: number): Promise<NeighborLists> {
+  private async neighborsNow(grid: AnyGrid, radius: number, out: NeighborLists | undefined): Promise<NeighborLists> {
     checkDistance('radius', radius);
     const { g, d, data } = this.internal(grid, 'neighbors');
     const n = g.points;
@@ -427,12 +439,22 @@ export class PointGridWorkers {
     }));
     const tcounts = found.map((f) => f.tcount);
     const los = found.map((f) => f.lo);
-    const offsets = new Uint32Array(new SharedArrayBuffer(4 * (n + 1)));
+    const offsets = reuse(out?.offsets, n + 1) ?? new Uint32Array(new SharedArrayBuffer(4 * (n + 1)));
+    offsets[0] = 0; // every other entry is written by the count
     await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k }));
     for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
-    const indices = new Uint32Array(new SharedArrayBuffer(4 * Math.max(offsets[n], 1)), 0, offsets[n]);
-    await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices, part: k }));
-    return { offsets, indices };
+    let indices = reuse(out?.indices, offsets[n]);
+    if (indices === undefined) {
+      indices = new Uint32Array(new SharedArrayBuffer(4 * Math.max(offsets[n], 1)), 0, offsets[n]);
+      // Fresh memory faults in on first touch, a page at a time: touched in contiguous shares by all threads
+      // first, so the scattered writes of the fill do not fault page by page (and thread against thread).
+      const fresh = indices;
+      const share = (k: number) => Math.floor((k * fresh.length) / parts);
+      await this.phase('touch', (k) => ({ op: 'touch', array: fresh, from: share(k), to: share(k + 1) }));
+    }
+    const result = indices;
+    await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices: result, part: k }));
+    return { offsets, indices: result };
   }
 
   private async pairsNow(grid: AnyGrid, radius: number): Promise<Uint32Array> {
