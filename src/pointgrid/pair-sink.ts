@@ -98,6 +98,16 @@ export class PairSink {
   pointTo = 0;
   /** Pairs the next COLLECT or ROWS search makes room for first: the last one's count plus an eighth. */
   private guess = 32;
+  /**
+   * Whether a ROWS search keeps its partner buffer and rowEnd for the next
+   * one instead of allocating fresh arrays: for worker threads
+   * (PointGridWorkers), whose results are consumed before their next search.
+   * Fresh memory costs a page fault per 4 KiB on first touch, which is most
+   * of a search's time on some virtual machines when threads fault at once.
+   */
+  retain = false;
+  private keptBuffer = EMPTY;
+  private keptRowEnd: Uint32Array = EMPTY;
 
   /** Starts a search over a grid whose sorted positions map to `order`; throws when one is already running. */
   start(mode: number, order: Uint32Array, owner: string): void {
@@ -107,8 +117,13 @@ export class PairSink {
     this.order = order;
     this.length = 0;
     this.step = mode === ROWS ? 1 : 2;
-    this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
-    this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
+    if (this.retain && mode === ROWS) {
+      this.rowEnd = this.keptRowEnd.length >= order.length ? this.keptRowEnd.fill(0) : new Uint32Array(order.length);
+      this.buffer = this.keptBuffer.length >= this.guess ? this.keptBuffer : new Uint32Array(this.guess);
+    } else {
+      this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
+      this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
+    }
   }
 
   /** Restricts the next search to slice `part` of `parts` of `grid`'s cells (0 of 1: all of them). */
@@ -124,6 +139,10 @@ export class PairSink {
   finish(): void {
     if (this.mode === VISIT) this.batch = this.buffer;
     else this.guess = Math.max(32, Math.ceil((this.length / this.step) * 1.125));
+    if (this.retain && this.mode === ROWS) {
+      this.keptBuffer = this.buffer;
+      this.keptRowEnd = this.rowEnd;
+    }
     this.busy = false;
     this.visitor = undefined;
     this.withDistance = true;

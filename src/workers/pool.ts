@@ -14,13 +14,12 @@ import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { type Bounds, badPointError, type Positions, type Task } from './tasks.js';
 import type { Reply } from './worker.js';
-import { browserWorker, builtWorkerUrl, sourceWorkerCode } from './worker-url.js';
+import { browserWorker, builtWorkerUrl, type FileUrl, sourceWorkerCode, type WorkerLike } from './worker-url.js';
 
-/** The part of a Worker (browser) or worker_threads Worker (Node) the pool uses. */
-export interface WorkerLike {
-  postMessage(message: unknown, transfer?: Transferable[]): void;
-  terminate(): unknown;
-}
+export type { WorkerLike } from './worker-url.js';
+
+// The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
+declare const performance: { now(): number };
 
 /** Options of {@link PointGridWorkers}. */
 export interface PointGridWorkersOptions {
@@ -76,11 +75,11 @@ function defaultThreads(): number {
 }
 
 function defaultWorker(): WorkerLike {
-  const threads = nodeBuiltin<{ Worker: new (url: URL | string, options: object) => NodeWorker }>(
+  const threads = nodeBuiltin<{ Worker: new (url: FileUrl | string, options: object) => NodeWorker }>(
     'node:worker_threads',
   );
   if (threads === undefined) return browserWorker();
-  const fs = nodeBuiltin<{ existsSync: (path: URL | string) => boolean }>('node:fs')!;
+  const fs = nodeBuiltin<{ existsSync: (path: FileUrl | string) => boolean }>('node:fs')!;
   const built = builtWorkerUrl();
   if (fs.existsSync(built)) return new threads.Worker(built, {});
   // Running from the TypeScript sources (tests, tsx): the worker needs tsx's loader too.
@@ -122,6 +121,13 @@ class Channel {
 }
 
 type AnyGrid = PointGrid2D | PointGrid3D;
+
+/** A view of `length` numbers at the start of `array`'s SharedArrayBuffer when it is one and big enough. */
+function reuse(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
+  if (array === undefined || !(array.buffer instanceof SharedArrayBuffer)) return undefined;
+  if (array.buffer.byteLength < 4 * length) return undefined;
+  return new Uint32Array(array.buffer, 0, length);
+}
 
 /**
  * A pool of threads for PointGrid2D and PointGrid3D grids built with
@@ -209,10 +215,15 @@ export class PointGridWorkers {
    * `grid.neighbors(radius)` across the threads: equal, element for element.
    * The two arrays are views of SharedArrayBuffers.
    *
+   * @param out an earlier result of this method to write into when its
+   * buffers are big enough (they are then overwritten, and the returned views
+   * share them): a steady loop then allocates no result memory, whose first
+   * touch (page faults, a few hundred MB per million points) is otherwise a
+   * good part of the time.
    * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
    */
-  neighbors(grid: AnyGrid, radius: number): Promise<NeighborLists> {
-    return this.exclusive('neighbors', () => this.neighborsNow(grid, radius));
+  neighbors(grid: AnyGrid, radius: number, out?: NeighborLists): Promise<NeighborLists> {
+    return this.exclusive('neighbors', () => this.neighborsNow(grid, radius, out));
   }
 
   /**
@@ -413,7 +424,7 @@ export class PointGridWorkers {
     g.publish();
   }
 
-  private async neighborsNow(grid: AnyGrid, radius: number): Promise<NeighborLists> {
+  private async neighborsNow(grid: AnyGrid, radius: number, out: NeighborLists | undefined): Promise<NeighborLists> {
     checkDistance('radius', radius);
     const { g, d, data } = this.internal(grid, 'neighbors');
     const n = g.points;
@@ -428,12 +439,22 @@ export class PointGridWorkers {
     }));
     const tcounts = found.map((f) => f.tcount);
     const los = found.map((f) => f.lo);
-    const offsets = new Uint32Array(new SharedArrayBuffer(4 * (n + 1)));
+    const offsets = reuse(out?.offsets, n + 1) ?? new Uint32Array(new SharedArrayBuffer(4 * (n + 1)));
+    offsets[0] = 0; // every other entry is written by the count
     await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k }));
     for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
-    const indices = new Uint32Array(new SharedArrayBuffer(4 * Math.max(offsets[n], 1)), 0, offsets[n]);
-    await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices, part: k }));
-    return { offsets, indices };
+    let indices = reuse(out?.indices, offsets[n]);
+    if (indices === undefined) {
+      indices = new Uint32Array(new SharedArrayBuffer(4 * Math.max(offsets[n], 1)), 0, offsets[n]);
+      // Fresh memory faults in on first touch, a page at a time: touched in contiguous shares by all threads
+      // first, so the scattered writes of the fill do not fault page by page (and thread against thread).
+      const fresh = indices;
+      const share = (k: number) => Math.floor((k * fresh.length) / parts);
+      await this.phase('touch', (k) => ({ op: 'touch', array: fresh, from: share(k), to: share(k + 1) }));
+    }
+    const result = indices;
+    await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices: result, part: k }));
+    return { offsets, indices: result };
   }
 
   private async pairsNow(grid: AnyGrid, radius: number): Promise<Uint32Array> {

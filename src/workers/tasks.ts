@@ -36,6 +36,7 @@ export type Task =
   | ({ op: 'pairs' } & SearchTask)
   | ({ op: 'rows' } & SearchTask)
   | { op: 'count'; tcounts: Int32Array[]; los: number[]; offsets: Uint32Array; part: number }
+  | { op: 'touch'; array: Uint32Array; from: number; to: number }
   | { op: 'fill'; tcounts: Int32Array[]; los: number[]; offsets: Uint32Array; indices: Uint32Array; part: number }
   | { op: 'bounds'; positions: Positions; d: 2 | 3; stride: number; offset: number; from: number; to: number }
   | {
@@ -82,8 +83,9 @@ export interface Done {
   transfer: ArrayBuffer[];
 }
 
-/** One sink per thread, so its first-guess sizes carry over from search to search. */
+/** One sink per thread, so its first-guess sizes and (ROWS) buffers carry over from search to search. */
 const sink = new PairSink();
+sink.retain = true;
 
 /** What a `rows` task leaves behind for the `count` and `fill` tasks of the same neighbors() call. */
 interface RowsState {
@@ -115,6 +117,10 @@ export function runTask(task: Task): Done {
       return { result: searchRows(task), transfer: [] };
     case 'count':
       countRows(task.tcounts, task.los, task.offsets, task.part);
+      return { result: null, transfer: [] };
+    case 'touch':
+      // Zeros over zeros: only the first touch of fresh shared memory (page faults) matters, split across threads.
+      task.array.fill(0, task.from, task.to);
       return { result: null, transfer: [] };
     case 'fill':
       fillRows(task.tcounts, task.los, task.offsets, task.indices, task.part);

@@ -7,13 +7,32 @@
  * @module
  */
 
+// The package compiles against ES2022 alone (no DOM or Node types, which its
+// users may not have): the host names used here, declared for this module.
+declare const URL: new (url: string, base?: string) => { readonly href: string };
+declare const Worker: new (url: { readonly href: string }, options: { type: 'module' }) => WorkerLike;
+declare global {
+  interface ImportMeta {
+    url: string;
+  }
+}
+
+/** The part of a Worker (browser) or worker_threads Worker (Node) the pool uses. */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  terminate(): unknown;
+}
+
+/** A file URL, as the URL class gives it. */
+export type FileUrl = { readonly href: string };
+
 /** worker.js next to this module (the built package). */
-export function builtWorkerUrl(): URL {
+export function builtWorkerUrl(): FileUrl {
   return new URL('./worker.js', import.meta.url);
 }
 
 /** worker.ts next to this module (running from the TypeScript sources, as the tests do). */
-export function sourceWorkerUrl(): URL {
+export function sourceWorkerUrl(): FileUrl {
   return new URL('./worker.ts', import.meta.url);
 }
 
@@ -46,6 +65,6 @@ export function sourceWorkerCode(
  * `new Worker(new URL(..., import.meta.url))` that bundlers (Vite, webpack,
  * esbuild) recognise and bundle.
  */
-export function browserWorker(): Worker {
+export function browserWorker(): WorkerLike {
   return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 }

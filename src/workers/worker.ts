@@ -11,6 +11,9 @@ import { runTask, type Task } from './tasks.js';
 /** What a worker posts back for each task. */
 export type Reply = { ok: true; result: unknown; ms: number } | { ok: false; error: string; name: string };
 
+// The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
+declare const performance: { now(): number };
+
 type Post = (reply: Reply, transfer: ArrayBuffer[]) => void;
 
 function handler(post: Post): (task: Task) => void {

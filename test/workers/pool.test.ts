@@ -94,6 +94,10 @@ describe('PointGridWorkers at scale and on bad input', () => {
       const got = await pool.neighbors(grid, 1.2);
       expect(sameBytes(got.offsets, want.offsets)).toBe(true);
       expect(sameBytes(got.indices, want.indices)).toBe(true);
+      // Written into the last result's buffers: the same answer, no new result memory.
+      const again = await pool.neighbors(grid, 1.2, got);
+      expect(again.indices.buffer).toBe(got.indices.buffer);
+      expect(sameBytes(again.offsets, want.offsets) && sameBytes(again.indices, want.indices)).toBe(true);
       expect(pool.lastTimings?.phases.map((p) => p.threadMs.length)).toEqual([
         pool.threads,
         pool.threads,
@@ -112,6 +116,9 @@ describe('PointGridWorkers at scale and on bad input', () => {
     );
     grid.validate();
     expect(grid.pairs(2)).toEqual(before);
+    // An out too small (or not shared) is not used.
+    const small = { offsets: new Uint32Array(1), indices: new Uint32Array(0) };
+    expect(await pool.neighbors(grid, 2, small)).toEqual(grid.neighbors(2));
     await expect(pool.neighbors(grid, -1)).rejects.toThrow(RangeError);
     await expect(pool.neighbors(new PointGrid2D(positions, { cellSize: 1 }), 1)).rejects.toThrow(
       /must be built with \{ shared: true \}/,
