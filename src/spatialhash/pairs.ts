@@ -7,6 +7,10 @@
  * pair sharing several cells is reported once without a set of seen pairs and
  * without query stamps, and the visitor may run queries on the hash.
  *
+ * A pair is reported only when the items' filters accept each other, as in
+ * Box2D: `(a.category & b.mask) !== 0 && (b.category & a.mask) !== 0`; the
+ * test comes after the box test, which rejects most candidates.
+ *
  * Overflow items are paired with each other directly, and with the items in
  * cells either through the cells of their range (clipped to the stored cells)
  * under the same lowest-cell rule, or by testing every item when that range is
@@ -22,6 +26,11 @@ const NONE = -1;
 
 /** Called by `forEachPair` once per unordered pair of items whose boxes intersect. */
 export type PairVisitor<T> = (a: T, b: T) => void;
+
+/** True when the filters of handles a and b accept each other. */
+function accepts(categories: Int32Array, masks: Int32Array, a: number, b: number): boolean {
+  return (categories[a] & masks[b]) !== 0 && (categories[b] & masks[a]) !== 0;
+}
 
 /** True when closed boxes b1 and b2 intersect. */
 function intersects(boxes: Float64Array, b1: number, b2: number, dim: number): boolean {
@@ -85,6 +94,8 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
   const ranges = hash.ranges;
   const boxes = hash.boxes;
   const items = hash.items;
+  const categories = hash.categories;
+  const masks = hash.masks;
   for (let id = 0; id < cells.idLimit; id++) {
     const n = hash.cellEntryCount[id];
     if (n < 2) continue;
@@ -126,6 +137,9 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
     }
     for (let p = 0; p < n; p++) {
       const sp = starts[p];
+      const hp = hs[p];
+      const cp = categories[hp];
+      const mp = masks[hp];
       const minY = bs[p * 4 + 1];
       const maxX = bs[p * 4 + 2];
       const maxY = bs[p * 4 + 3];
@@ -134,7 +148,9 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
         // Sorted by minX: every later item starts right of this one's end.
         if (bs[b] > maxX) break;
         if ((sp | starts[q]) !== 3 || minY > bs[b + 3] || bs[b + 1] > maxY) continue;
-        visit(items[hs[p]] as T, items[hs[q]] as T);
+        const hq = hs[q];
+        if ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0) continue;
+        visit(items[hp] as T, items[hq] as T);
       }
     }
   }
@@ -148,6 +164,8 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
   const ranges = hash.ranges;
   const boxes = hash.boxes;
   const items = hash.items;
+  const categories = hash.categories;
+  const masks = hash.masks;
   for (let id = 0; id < cells.idLimit; id++) {
     const n = hash.cellEntryCount[id];
     if (n < 2) continue;
@@ -184,6 +202,7 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
         const b2 = q * 6;
         if (bs[b2] > maxX) break;
         if ((sp | starts[q]) !== 7 || !intersects(bs, b1, b2, 3)) continue;
+        if (!accepts(categories, masks, hs[p], hs[q])) continue;
         visit(items[hs[p]] as T, items[hs[q]] as T);
       }
     }
@@ -200,12 +219,15 @@ function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void
   const bounds = hash.cellBounds;
   const ranges = hash.ranges;
   const cells = hash.cells;
+  const categories = hash.categories;
+  const masks = hash.masks;
   for (let i = 0; i < hash.overflowCount; i++) {
     const o = overflow[i];
     const bo = o * stride;
     for (let j = i + 1; j < hash.overflowCount; j++) {
       const p = overflow[j];
-      if (intersects(boxes, bo, p * stride, dim)) visit(items[o] as T, items[p] as T);
+      if (intersects(boxes, bo, p * stride, dim) && accepts(categories, masks, o, p))
+        visit(items[o] as T, items[p] as T);
     }
     if (cells.size === 0) continue;
     // The overflow item's cell range clipped to the stored cells: any cell of an
@@ -227,7 +249,12 @@ function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void
       const alive = hash.alive;
       const overflowPos = hash.overflowPos;
       for (let h = 0; h < hash.handleLimit; h++) {
-        if (alive[h] === 1 && overflowPos[h] === NONE && intersects(boxes, bo, h * stride, dim)) {
+        if (
+          alive[h] === 1 &&
+          overflowPos[h] === NONE &&
+          intersects(boxes, bo, h * stride, dim) &&
+          accepts(categories, masks, o, h)
+        ) {
           visit(items[o] as T, items[h] as T);
         }
       }
@@ -246,7 +273,7 @@ function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void
             // Lowest shared cell of the clipped range and the item's range.
             if (Math.max(x0, ranges[b]) !== kx || Math.max(y0, ranges[b + 1]) !== ky) continue;
             if (dim === 3 && Math.max(z0, ranges[b + 2]) !== kz) continue;
-            if (intersects(boxes, bo, b, dim)) visit(items[o] as T, items[h] as T);
+            if (intersects(boxes, bo, b, dim) && accepts(categories, masks, o, h)) visit(items[o] as T, items[h] as T);
           }
         }
       }
