@@ -142,8 +142,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Bumped by every insert, remove and clear: a `for...of` loop checks it on each step. */
   changes = 0;
 
-  private freeHandles: Int32Array;
-  private freeHandleCount = 0;
+  /** @internal Free handles; the last one is reused first. */
+  freeHandles: Int32Array;
+  /** @internal Number of free handles. */
+  freeHandleCount = 0;
   private freeEntry = NONE;
   private entryLimit = 0;
   private stamp = 0;
@@ -646,6 +648,16 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       e = following;
     }
     this.firstEntry[h] = NONE;
+  }
+
+  /** @internal Grows the per-handle arrays until they hold at least `n` handles. */
+  reserveHandles(n: number): void {
+    while (this.alive.length < n) this.growHandles();
+  }
+
+  /** @internal Files every live handle (from a snapshot: boxes written, nothing linked yet). */
+  linkAll(): void {
+    for (let h = 0; h < this.handleLimit; h++) if (this.alive[h] === 1) this.link(h);
   }
 
   private growHandles(): void {

@@ -9,6 +9,7 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
+import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
@@ -451,6 +452,37 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     predicate?: ItemPredicate<T>,
   ): T[] {
     return nearest(this, x, y, z, k, maxDistance, out, mask, predicate);
+  }
+
+  /**
+   * A snapshot of the hash: options, items with their ids, boxes, categories
+   * and masks, and the free ids, in typed arrays and one plain array, all
+   * structured-cloneable (postMessage to a worker, IndexedDB). Items that are
+   * numbers or strings are kept as they are; any other item needs
+   * `encodeItem`, which then encodes every item (e.g. `(item) => item.name`).
+   * O(items).
+   * @throws Error if an item is neither a number nor a string and no encodeItem is given.
+   */
+  toData(options?: ToDataOptions<T>): SpatialHashData {
+    return toData(this, options);
+  }
+
+  /**
+   * Rebuilds a hash from {@link SpatialHash3D.toData}: same options, items,
+   * ids (and the order in which free ids are reused), boxes, categories and
+   * masks, so every query gives the same answer. `decodeItem` inverts the
+   * `encodeItem` given to toData. O(items + cells).
+   * @throws Error naming the problem if `data` is not a valid 3D snapshot.
+   */
+  static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash3D<U> {
+    const d = checkData(data, 3);
+    const hash = new SpatialHash3D<U>({
+      cellSize: d.cellSize,
+      maxCellsPerItem: d.maxCellsPerItem,
+      initialCapacity: d.idLimit,
+    });
+    restore(hash, d, options);
+    return hash;
   }
 
   /**
