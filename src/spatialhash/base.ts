@@ -147,7 +147,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Number of free handles. */
   freeHandleCount = 0;
   private freeEntry = NONE;
-  private entryLimit = 0;
+  /** @internal One past the highest entry ever used (free entries below it have entryCell -1). */
+  entryLimit = 0;
   private stamp = 0;
 
   protected constructor(dim: 2 | 3, options: SpatialHashOptions) {
@@ -553,6 +554,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     else this.cellHead[id] = next;
     if (next !== NONE) this.entryPrev[next] = prev;
     if (--this.cellEntryCount[id] === 0) this.cells.release(id);
+    // Marks the entry free for forEachPair's sequential pass over all entries.
+    this.entryCell[e] = NONE;
     this.entryNext[e] = this.freeEntry;
     this.freeEntry = e;
     this.entryCount--;
