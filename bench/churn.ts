@@ -99,6 +99,29 @@ function runSpatialHash(s: Stream): bigint {
   return fingerprint(count + hash.size, sum);
 }
 
+/** The same stream through ids: insert keeps the returned id, updates and removes go by id. */
+function runSpatialHashIds(s: Stream): bigint {
+  const hash = new SpatialHash2D<number>({ cellSize: 64 });
+  const { ops, ids, xs, ys } = s;
+  const handle = new Int32Array(s.idCount);
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k];
+    if (op === INSERT) handle[ids[k]] = hash.insert(ids[k], xs[k], ys[k]);
+    else if (op === UPDATE) hash.updateById(handle[ids[k]], xs[k], ys[k]);
+    else hash.removeById(handle[ids[k]]);
+  }
+  const out: number[] = [];
+  let count = 0;
+  let sum = 0;
+  for (let q = 0; q < 1000; q++) {
+    const b = q * 4;
+    hash.queryBox(s.queries[b], s.queries[b + 1], s.queries[b + 2], s.queries[b + 3], out);
+    for (let k = 0; k < out.length; k++) sum = (sum + Math.imul(q + 1, out[k] + 1)) | 0;
+    count += out.length;
+  }
+  return fingerprint(count + hash.size, sum);
+}
+
 interface Item {
   minX: number;
   minY: number;
@@ -216,6 +239,7 @@ export function churn(quick: boolean): string {
   const removes = length - inserts - updates;
   const contenders: Contender[] = [
     { name: OURS, run: () => runSpatialHash(stream) },
+    { name: `${OURS} by id (updateById, removeById)`, run: () => runSpatialHashIds(stream) },
     { name: 'rbush (insert, remove + insert, remove)', run: () => runRbush(stream) },
     { name: 'd3-quadtree (add, remove + add, remove)', run: () => runD3Quadtree(stream) },
   ];

@@ -21,6 +21,7 @@ const cellSizeInput = byId<HTMLInputElement>('cell-size');
 const radiusInput = byId<HTMLInputElement>('radius');
 const kInput = byId<HTMLInputElement>('k');
 const movingInput = byId<HTMLInputElement>('moving');
+const layersInput = byId<HTMLInputElement>('layers');
 const view = {
   cellSize: byId('cell-size-value'),
   radius: byId('radius-value'),
@@ -89,6 +90,18 @@ function makeScene(): void {
   }
 }
 
+// Collision layers: every third item is blue (category 2), the rest amber (category 1).
+const AMBER = 1;
+const BLUE = 2;
+const categoryOf = (i: number): number => (i % 3 === 0 ? BLUE : AMBER);
+/** Each item's id in the hash (moves go through updateById). */
+const ids = new Int32Array(ITEM_COUNT);
+
+/** The mask the ray and radius/nearest queries use: only blue items while the layers toggle is on. */
+function queryMask(): number {
+  return layersInput.checked ? BLUE : -1;
+}
+
 let cellSize = Number(cellSizeInput.value);
 let queryRadius = Number(radiusInput.value);
 let k = Number(kInput.value);
@@ -97,7 +110,9 @@ let frame = 0;
 
 function buildHash(size: number): SpatialHash2D<number> {
   const h = new SpatialHash2D<number>({ cellSize: size, initialCapacity: ITEM_COUNT });
-  for (let i = 0; i < ITEM_COUNT; i++) h.insert(i, minX[i], minY[i], maxX[i], maxY[i]);
+  for (let i = 0; i < ITEM_COUNT; i++) {
+    ids[i] = h.insert(i, minX[i], minY[i], maxX[i], maxY[i], { category: categoryOf(i) });
+  }
   return h;
 }
 
@@ -327,7 +342,7 @@ function castRay(): void {
   hash.forEachCellOnRay(ray.x0, ray.y0, dx, dy, rayLength, (cx, cy, tEnter, tExit) => {
     rayCells.push(cx, cy, tEnter, tExit);
   });
-  rayHits = hash.raycastAll(ray.x0, ray.y0, dx, dy, rayLength);
+  rayHits = hash.raycastAll(ray.x0, ray.y0, dx, dy, rayLength, [], queryMask());
 }
 
 function runQuery(): void {
@@ -336,8 +351,8 @@ function runQuery(): void {
     nearest = [];
     return;
   }
-  within = hash.queryRadius(query.x, query.y, queryRadius, within);
-  nearest = hash.nearest(query.x, query.y, k, Number.POSITIVE_INFINITY, nearest);
+  within = hash.queryRadius(query.x, query.y, queryRadius, within, queryMask());
+  nearest = hash.nearest(query.x, query.y, k, Number.POSITIVE_INFINITY, nearest, queryMask());
 }
 
 function moveItems(): void {
@@ -351,7 +366,7 @@ function moveItems(): void {
     maxX[i] += velocityX[i];
     minY[i] += velocityY[i];
     maxY[i] += velocityY[i];
-    hash.update(i, minX[i], minY[i], maxX[i], maxY[i]);
+    hash.updateById(ids[i], minX[i], minY[i], maxX[i], maxY[i]);
   }
 }
 
@@ -436,21 +451,31 @@ function draw(): void {
   rayHits.forEach((hit, order) => {
     hitOrder.set(hit.item, order);
   });
+  const layers = layersInput.checked;
   for (let i = 0; i < ITEM_COUNT; i++) {
     const w = maxX[i] - minX[i];
     const h = maxY[i] - minY[i];
     const isHit = hitOrder.has(i);
     const isWithin = withinSet.has(i);
+    // With layers on, items show their category: blue (seen by the queries) or amber (filtered out).
+    const idle = layers ? (categoryOf(i) === BLUE ? '#5b8cff' : '#d9a441') : '#c9d2e3';
+    const idleStroke = layers ? idle : 'rgba(200, 212, 232, 0.75)';
     if (w === 0 && h === 0) {
       g.beginPath();
       g.arc(minX[i], minY[i], 2.5 * px, 0, Math.PI * 2);
-      g.fillStyle = isHit ? '#ff6b6b' : isWithin ? '#4fc3f7' : '#c9d2e3';
+      g.fillStyle = isHit ? '#ff6b6b' : isWithin ? '#4fc3f7' : idle;
       g.fill();
       continue;
     }
-    g.fillStyle = isWithin ? 'rgba(79, 195, 247, 0.45)' : 'rgba(180, 195, 220, 0.16)';
+    g.fillStyle = isWithin
+      ? 'rgba(79, 195, 247, 0.45)'
+      : layers
+        ? categoryOf(i) === BLUE
+          ? 'rgba(91, 140, 255, 0.22)'
+          : 'rgba(217, 164, 65, 0.16)'
+        : 'rgba(180, 195, 220, 0.16)';
     g.fillRect(minX[i], minY[i], w, h);
-    g.strokeStyle = isHit ? '#ff6b6b' : isWithin ? '#4fc3f7' : 'rgba(200, 212, 232, 0.75)';
+    g.strokeStyle = isHit ? '#ff6b6b' : isWithin ? '#4fc3f7' : idleStroke;
     g.lineWidth = (isHit ? 2.5 : 1) * px;
     g.strokeRect(minX[i], minY[i], w, h);
   }
@@ -667,6 +692,14 @@ exposeHook({
   },
   get query() {
     return { x: query.x, y: query.y, radius: queryRadius, k, within: within.slice(), nearest: nearest.slice() };
+  },
+  /** Collision layers: whether the toggle is on, the queries' mask, and each item's category. */
+  get layers() {
+    return {
+      on: layersInput.checked,
+      mask: queryMask(),
+      categories: Array.from({ length: ITEM_COUNT }, (_, i) => categoryOf(i)),
+    };
   },
   get table() {
     return tableRows.map((row) => ({ ...row }));

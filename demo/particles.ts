@@ -46,6 +46,7 @@ const view = {
   hitRate: byId('hit-rate'),
   otherMs: byId('other-ms'),
   candidateNote: byId('candidate-note'),
+  referenceMs: byId('reference-ms'),
 };
 
 let requested = 2_000;
@@ -60,6 +61,14 @@ let positions = new Float64Array(0);
 let velocities = new Float64Array(0);
 let grid: PointGrid2D | undefined;
 let hash: SpatialHash2D<number> | undefined;
+/** Hash mode: each ball's id in the hash, so moves go through updateById with no Map lookup. */
+let hashIds = new Int32Array(0);
+/** Hash mode: a PointGrid2D over the same balls, timed now and then so the page shows both costs. */
+let referenceGrid: PointGrid2D | undefined;
+let referencePairs = 0;
+const countReferencePair = (): void => {
+  referencePairs++;
+};
 
 // Pairs found this frame, flat (i, j), grown by doubling and reused across frames.
 let pairs = new Uint32Array(1 << 16);
@@ -69,6 +78,7 @@ let candidateCount = 0;
 const fps = new FrameRate();
 const searchMs = new Smoothed();
 const otherMs = new Smoothed();
+const referenceMs = new Smoothed();
 const hitRate = new Smoothed();
 
 const surface = createSurface(canvas, (resized) => {
@@ -112,12 +122,15 @@ function reset(): void {
   } else if (method === 'hash') {
     // Article 003's rule for boxes: cells about twice the item size (each ball then spans at most 4 cells, mostly 1).
     hash = new SpatialHash2D<number>({ cellSize: 2 * diameter, initialCapacity: n });
+    hashIds = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const x = positions[2 * i];
       const y = positions[2 * i + 1];
-      hash.insert(i, x - radius, y - radius, x + radius, y + radius);
+      hashIds[i] = hash.insert(i, x - radius, y - radius, x + radius, y + radius);
     }
   }
+  referenceGrid = method === 'hash' ? new PointGrid2D(positions, { cellSize: diameter }) : undefined;
+  referenceMs.reset();
   searchMs.reset();
   otherMs.reset();
   hitRate.reset();
@@ -205,7 +218,7 @@ function searchPairs(): void {
     for (let i = 0; i < count; i++) {
       const x = positions[2 * i];
       const y = positions[2 * i + 1];
-      hash.update(i, x - radius, y - radius, x + radius, y + radius);
+      hash.updateById(hashIds[i], x - radius, y - radius, x + radius, y + radius);
     }
     hash.forEachPair(collectIfTouching);
   } else {
@@ -370,6 +383,22 @@ function showFigures(): void {
   setText(view.hits, formatInteger(pairCount));
   setText(view.hitRate, candidateCount > 0 ? `${formatFixed(hitRate.value * 100, 1)} %` : '–');
   setText(view.otherMs, `${formatFixed(otherMs.value, 2)} ms`);
+  setText(
+    view.referenceMs,
+    referenceGrid === undefined
+      ? '–'
+      : `${formatFixed(referenceMs.value, 2)} ms (${formatFixed(searchMs.value / Math.max(referenceMs.value, 1e-9), 2)}×)`,
+  );
+}
+
+/** Hash mode, every 10th frame: PointGrid2D's rebuild + pairs on the same positions, for the comparison figure. */
+function timeReference(): void {
+  if (referenceGrid === undefined || frame % 10 !== 0) return;
+  const start = performance.now();
+  referencePairs = 0;
+  referenceGrid.rebuild(positions);
+  referenceGrid.forEachPair(2 * radius, countReferencePair);
+  referenceMs.add(performance.now() - start);
 }
 
 function tick(now: number): void {
@@ -379,6 +408,7 @@ function tick(now: number): void {
   const searchStart = performance.now();
   searchPairs();
   const searchEnd = performance.now();
+  timeReference();
   if (method === 'grid') countGridCandidates();
   if (candidateCount > 0) hitRate.add(pairCount / candidateCount);
   const collideStart = performance.now();
@@ -437,6 +467,9 @@ exposeHook({
       candidates: candidateCount,
       hits: pairCount,
       hitRate: hitRate.value,
+      referenceMs: referenceGrid === undefined ? undefined : referenceMs.value,
+      /** Pairs PointGrid2D found on the last timed reference frame (the same set the hash mode lists). */
+      referencePairs: referenceGrid === undefined ? undefined : referencePairs,
     };
   },
   /** A copy of the last frame's touching pairs, flat (i, j, ...). */

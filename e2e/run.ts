@@ -522,6 +522,19 @@ async function testGrid(page: Page, origin: string): Promise<void> {
   );
   await page.screenshot({ path: join(outputDir, 'grid.png') });
 
+  // Collision layers: with the toggle on, the radius query sees only blue items (category 2), exactly.
+  await page.locator('#layers').check();
+  await waitForFrames(page, 2);
+  const layered = await hook<{ within: number[]; radius: number }>(page, 'h.query');
+  const layers = await hook<{ mask: number; categories: number[] }>(page, 'h.layers');
+  const expectedBlue = expected.filter((i) => (layers.categories[i] & layers.mask) !== 0);
+  check(
+    layered.radius === query.radius &&
+      JSON.stringify([...layered.within].sort((a, b) => a - b)) === JSON.stringify(expectedBlue),
+    `grid: with layers on, queryRadius returned ${JSON.stringify(layered.within)}, brute force ${JSON.stringify(expectedBlue)}`,
+  );
+  await page.locator('#layers').uncheck();
+
   // The measured multiplier table reproduces article 004's "avg. cells to search".
   const table = await hook<Array<{ multiplier: number; article: number; cells: number }>>(page, 'h.table');
   check(table.length === 6, `grid: multiplier table has ${table.length} rows`);

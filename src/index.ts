@@ -17,6 +17,9 @@ export type {
 } from './pointgrid/options.js';
 export { PointGrid2D } from './pointgrid/pointgrid2d.js';
 export { PointGrid3D } from './pointgrid/pointgrid3d.js';
+export type { OverlapVisitor } from './spatialhash/box-args.js';
+export type { FromDataOptions, SpatialHashData, ToDataOptions } from './spatialhash/data.js';
+export type { ItemFilter, ItemPredicate } from './spatialhash/filter.js';
 export type { SpatialHashOptions } from './spatialhash/options.js';
 export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/options.js';
 export type { PairVisitor } from './spatialhash/pairs.js';

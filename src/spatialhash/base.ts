@@ -5,8 +5,9 @@
  * ranges, which do, live in the 2D and 3D classes.
  *
  * Layout ("grid coordinates -> hash map -> linked list in an array"):
- * - an item gets a dense handle; its box, cell range, first entry and query
- *   stamp sit in typed arrays indexed by the handle;
+ * - an item gets a dense handle, which is also its public id; its box, cell
+ *   range, first entry, query stamp, category and mask sit in typed arrays
+ *   indexed by the handle;
  * - a cell is a dense id from {@link CellTable}, whose `head` starts a doubly
  *   linked list of entries (one entry per item per cell) in typed arrays;
  * - an item's entries are also chained to each other, so removing it unlinks
@@ -19,6 +20,7 @@
 
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
+import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
 
@@ -78,6 +80,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   overflowPos: Int32Array;
   /** @internal Query stamp per handle: a handle is reported once per query. */
   stamps: Uint32Array;
+  /** @internal Collision category bits per handle (32 bits, signed). */
+  categories: Int32Array;
+  /** @internal Collision mask bits per handle (32 bits, signed). */
+  masks: Int32Array;
   /** @internal Handles of the overflow items, dense. */
   overflow: Int32Array;
   /** @internal Number of overflow items. */
@@ -125,11 +131,22 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** @internal How many forEach / forEachPair calls are running: the hash must not change under them. */
   visiting = 0;
+  /**
+   * @internal How many stamped walks are calling user code (a predicate or a
+   * forEachOverlap visitor): a nested stamped query would overwrite the stamps
+   * they rely on, so {@link nextStamp} refuses while this is > 0.
+   */
+  callingOut = 0;
+  /** @internal Bumped by every insert, remove and clear: a `for...of` loop checks it on each step. */
+  changes = 0;
 
-  private freeHandles: Int32Array;
-  private freeHandleCount = 0;
+  /** @internal Free handles; the last one is reused first. */
+  freeHandles: Int32Array;
+  /** @internal Number of free handles. */
+  freeHandleCount = 0;
   private freeEntry = NONE;
-  private entryLimit = 0;
+  /** @internal One past the highest entry ever used (free entries below it have entryCell -1). */
+  entryLimit = 0;
   private stamp = 0;
 
   protected constructor(dim: 2 | 3, options: SpatialHashOptions) {
@@ -154,6 +171,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.firstEntry = new Int32Array(items).fill(NONE);
     this.overflowPos = new Int32Array(items).fill(NONE);
     this.stamps = new Uint32Array(items);
+    this.categories = new Int32Array(items).fill(DEFAULT_CATEGORY);
+    this.masks = new Int32Array(items).fill(ALL_BITS);
     this.overflow = new Int32Array(16);
     this.freeHandles = new Int32Array(items);
     const entries = items * 2;
@@ -192,13 +211,136 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkWritable('remove');
     const h = this.handles.get(item);
     if (h === undefined) return false;
+    this.release(h);
+    return true;
+  }
+
+  /**
+   * Removes the item with this id; the id becomes free and a later insert may
+   * reuse it. O(number of cells it covers), with no lookup by item.
+   * @returns the removed item.
+   * @throws RangeError if `id` is not the id of a stored item.
+   */
+  removeById(id: number): T {
+    this.checkId(id, 'removeById');
+    this.checkWritable('removeById');
+    const item = this.items[id] as T;
+    this.release(id);
+    return item;
+  }
+
+  /**
+   * The item stored under `id`. O(1).
+   * @throws RangeError if `id` is not the id of a stored item.
+   */
+  itemById(id: number): T {
+    this.checkId(id, 'itemById');
+    return this.items[id] as T;
+  }
+
+  /**
+   * Whether `id` names a stored item. O(1). A removed id is free until an
+   * insert reuses it: then it names the new item.
+   */
+  hasId(id: number): boolean {
+    return typeof id === 'number' && this.alive[id] === 1;
+  }
+
+  /** The id of a stored `item` (one Map lookup), or -1 if it is absent. O(1). */
+  idOf(item: T): number {
+    return this.handles.get(item) ?? NONE;
+  }
+
+  /**
+   * Collision category of the item with this id, as an unsigned 32-bit integer. O(1).
+   * @throws RangeError if `id` is not the id of a stored item.
+   */
+  categoryOf(id: number): number {
+    this.checkId(id, 'categoryOf');
+    return this.categories[id] >>> 0;
+  }
+
+  /**
+   * Collision mask of the item with this id, as an unsigned 32-bit integer. O(1).
+   * @throws RangeError if `id` is not the id of a stored item.
+   */
+  maskOf(id: number): number {
+    this.checkId(id, 'maskOf');
+    return this.masks[id] >>> 0;
+  }
+
+  /**
+   * Sets the collision category and mask of a stored `item` (see
+   * {@link SpatialHashBase.setFilterById}). O(1) after the item lookup.
+   * @throws RangeError if category or mask is not a 32-bit integer.
+   * @throws Error if `item` is not present.
+   */
+  setFilter(item: T, category: number, mask: number): void {
+    this.setFilterAt(this.handleOf(item, 'setFilter'), category, mask, 'setFilter');
+  }
+
+  /**
+   * Sets the collision category and mask of the item with this id. Two items
+   * pair in forEachPair when `(a.category & b.mask) !== 0 && (b.category &
+   * a.mask) !== 0`; a query with a mask reports an item when `(item.category &
+   * mask) !== 0`. Both are integers in [-2^31, 2^32 - 1] read as 32 bits. O(1).
+   * @throws RangeError if `id` is not the id of a stored item, or category or mask is not a 32-bit integer.
+   */
+  setFilterById(id: number, category: number, mask: number): void {
+    this.checkId(id, 'setFilterById');
+    this.setFilterAt(id, category, mask, 'setFilterById');
+  }
+
+  private setFilterAt(h: number, category: number, mask: number, method: string): void {
+    const c = toBits('category', category);
+    const m = toBits('mask', mask);
+    this.checkWritable(method);
+    this.categories[h] = c;
+    this.masks[h] = m;
+  }
+
+  /**
+   * @internal Calls a forEachOverlap visitor for handle `h` from inside a
+   * stamped walk; true when it asks to stop.
+   */
+  callOut(visit: (item: T, id: number) => unknown, h: number): boolean {
+    this.callingOut++;
+    try {
+      return visit(this.items[h] as T, h) === true;
+    } finally {
+      this.callingOut--;
+    }
+  }
+
+  /** @internal Throws inside a predicate or forEachOverlap visitor, where nearest and ray queries may not run. */
+  checkNotCallingOut(method: string): void {
+    if (this.callingOut > 0) {
+      throw new Error(
+        `${method}: a box, radius, nearest or ray query cannot run inside a predicate or a forEachOverlap visitor`,
+      );
+    }
+  }
+
+  /** @internal Frees handle `h` of a stored item: out of its cells, the item map and the live set. */
+  protected release(h: number): void {
     this.unlink(h);
-    this.handles.delete(item);
+    this.handles.delete(this.items[h] as T);
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
+    this.changes++;
     if (this.handles.size === 0) this.resetCellBounds();
-    return true;
+  }
+
+  /**
+   * @internal Throws a RangeError naming `id` unless it is the id of a stored
+   * item. `alive[id]` is undefined for anything that is not an index in range
+   * (negative, fractional, NaN), so one typed-array read decides.
+   */
+  checkId(id: number, method: string): void {
+    if (typeof id !== 'number' || this.alive[id] !== 1) {
+      throw new RangeError(`${method}: id must be the id of a stored item, got ${describe(id)}`);
+    }
   }
 
   /** Removes every item. Keeps the memory for reuse. O(capacity). */
@@ -209,6 +351,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellHead.fill(NONE);
     this.cellEntryCount.fill(0);
     this.items.length = 0;
+    this.changes++;
     this.alive.fill(0);
     this.firstEntry.fill(NONE);
     this.overflowPos.fill(NONE);
@@ -221,10 +364,20 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.resetCellBounds();
   }
 
-  /** Iterates over every item once, in no particular order. Do not insert or remove while iterating. */
+  /**
+   * Iterates over every item once, in ascending id order. Fail-fast: an
+   * insert, remove or clear while a loop runs makes its next step throw an
+   * Error (the call itself succeeds), instead of silently yielding new items or
+   * skipping some. update, updateById and setFilter are allowed. To change the
+   * set while walking it, iterate a copy: `for (const x of [...hash])`.
+   */
   *[Symbol.iterator](): IterableIterator<T> {
+    const changes = this.changes;
     for (let h = 0; h < this.handleLimit; h++) {
-      if (this.alive[h] === 1) yield this.items[h] as T;
+      if (this.alive[h] !== 1) continue;
+      yield this.items[h] as T;
+      if (this.changes !== changes)
+        throw new Error('for...of: the hash changed (insert, remove or clear) during the loop');
     }
   }
 
@@ -335,6 +488,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
    * When the counter wraps, every stamp is cleared so no stale one can match.
    */
   nextStamp(): number {
+    if (this.callingOut > 0) {
+      throw new Error('a box, radius, nearest or ray query cannot run inside a predicate or a forEachOverlap visitor');
+    }
     if (this.stamp === 0xffffffff) {
       this.stamps.fill(0);
       this.stamp = 0;
@@ -374,8 +530,33 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     }
     this.items[h] = item;
     this.alive[h] = 1;
+    this.categories[h] = DEFAULT_CATEGORY;
+    this.masks[h] = ALL_BITS;
     this.handles.set(item, h);
+    this.changes++;
     return h;
+  }
+
+  /** @internal Files handle `h`, whose box is written, under its cells or in the overflow list. */
+  protected abstract link(h: number): void;
+
+  /**
+   * @internal Takes entry `e` out of its cell's list and onto the free list
+   * (the caller fixes the item's own chain). An emptied cell leaves the table.
+   */
+  protected dropEntry(e: number): void {
+    const id = this.entryCell[e];
+    const prev = this.entryPrev[e];
+    const next = this.entryNext[e];
+    if (prev !== NONE) this.entryNext[prev] = next;
+    else this.cellHead[id] = next;
+    if (next !== NONE) this.entryPrev[next] = prev;
+    if (--this.cellEntryCount[id] === 0) this.cells.release(id);
+    // Marks the entry free for forEachPair's sequential pass over all entries.
+    this.entryCell[e] = NONE;
+    this.entryNext[e] = this.freeEntry;
+    this.freeEntry = e;
+    this.entryCount--;
   }
 
   /** @internal Links entry of handle `h` into cell `id` (from the table's insert). */
@@ -461,23 +642,23 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       this.overflowPos[h] = NONE;
       return;
     }
-    const cells = this.cells;
     let e = this.firstEntry[h];
     while (e !== NONE) {
-      const id = this.entryCell[e];
-      const prev = this.entryPrev[e];
-      const next = this.entryNext[e];
-      if (prev !== NONE) this.entryNext[prev] = next;
-      else this.cellHead[id] = next;
-      if (next !== NONE) this.entryPrev[next] = prev;
-      if (--this.cellEntryCount[id] === 0) cells.release(id);
       const following = this.entryItemNext[e];
-      this.entryNext[e] = this.freeEntry;
-      this.freeEntry = e;
-      this.entryCount--;
+      this.dropEntry(e);
       e = following;
     }
     this.firstEntry[h] = NONE;
+  }
+
+  /** @internal Grows the per-handle arrays until they hold at least `n` handles. */
+  reserveHandles(n: number): void {
+    while (this.alive.length < n) this.growHandles();
+  }
+
+  /** @internal Files every live handle (from a snapshot: boxes written, nothing linked yet). */
+  linkAll(): void {
+    for (let h = 0; h < this.handleLimit; h++) if (this.alive[h] === 1) this.link(h);
   }
 
   private growHandles(): void {
@@ -494,6 +675,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     };
     this.alive = grow(this.alive, (k) => new Uint8Array(k));
     this.stamps = grow(this.stamps, (k) => new Uint32Array(k));
+    this.categories = grow(this.categories, (k) => new Int32Array(k), DEFAULT_CATEGORY);
+    this.masks = grow(this.masks, (k) => new Int32Array(k), ALL_BITS);
     this.firstEntry = grow(this.firstEntry, (k) => new Int32Array(k), NONE);
     this.overflowPos = grow(this.overflowPos, (k) => new Int32Array(k), NONE);
     this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));

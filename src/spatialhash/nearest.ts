@@ -21,19 +21,23 @@
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
+import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
 
 const NONE = -1;
 
 /** Relative slack on lower bounds so float rounding can only make them smaller. */
 const SLACK = 2 ** -40;
 
-// State of the search in progress (module-level so a search allocates nothing;
-// a search never calls user code, so it cannot be re-entered).
+// State of the search in progress (module-level so a search allocates nothing).
+// The only user code a search calls is its predicate, inside which every
+// nearest or stamped query throws, so a search is never re-entered.
 let heapSize = 0;
 let heapLimit = 0;
 let stamp = 0;
 let radius2 = 0;
 let lookups = 0;
+let mask = -1;
+let predicate: ItemPredicate<unknown> | undefined;
 const point = new Float64Array(3);
 const center = new Float64Array(3);
 const low = new Float64Array(3);
@@ -107,8 +111,20 @@ function scoreCell<T>(hash: SpatialHashBase<T>, id: number): void {
     if (stamps[h] === stamp) continue;
     stamps[h] = stamp;
     const d2 = boxDistance2(boxes, h * stride, dim);
-    if (d2 <= radius2) offer(hash, h, d2);
+    if (d2 <= radius2 && accepts(hash, h, d2)) offer(hash, h, d2);
   }
+}
+
+/**
+ * Whether handle h passes the mask and the predicate. Only asked for an item
+ * that would enter the heap, so the predicate runs as rarely as possible; the
+ * k best are then the k best matching items, not the k best filtered.
+ */
+function accepts<T>(hash: SpatialHashBase<T>, h: number, d2: number): boolean {
+  if ((hash.categories[h] & mask) === 0) return false;
+  if (predicate === undefined) return true;
+  if (heapSize === heapLimit && !(d2 < hash.heapDistance[0])) return false;
+  return (predicate as ItemPredicate<T>)(hash.items[h] as T, h) === true;
 }
 
 /** Looks cell (kx, ky[, kz]) up and scores it. */
@@ -272,12 +288,17 @@ export function nearest<T>(
   k: number,
   maxDistance: number,
   out: T[],
+  queryMask: number,
+  filter: ItemPredicate<T> | undefined,
 ): T[] {
   checkFinite('x', x);
   checkFinite('y', y);
   if (hash.dim === 3) checkFinite('z', z);
   checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
   checkDistance('maxDistance', maxDistance);
+  const m = toBits('mask', queryMask);
+  checkPredicate(filter);
+  hash.checkNotCallingOut('nearest');
   out.length = 0;
   const limit = Math.min(k, hash.size);
   if (limit === 0) return out;
@@ -292,16 +313,32 @@ export function nearest<T>(
   point[0] = x;
   point[1] = y;
   point[2] = z;
+  mask = m;
+  predicate = filter as ItemPredicate<unknown> | undefined;
   const boxes = hash.boxes;
   const stride = hash.boxStride;
-  for (let i = 0; i < hash.overflowCount; i++) {
-    const h = hash.overflow[i];
-    const d2 = boxDistance2(boxes, h * stride, hash.dim);
-    if (d2 <= radius2) offer(hash, h, d2);
+  if (hash.cells.size > 0) stamp = hash.nextStamp();
+  // The predicate may read the hash but neither change it nor query it.
+  if (filter !== undefined) {
+    hash.visiting++;
+    hash.callingOut++;
   }
-  if (hash.cells.size > 0) {
-    stamp = hash.nextStamp();
-    searchCells(hash, maxDistance);
+  try {
+    for (let i = 0; i < hash.overflowCount; i++) {
+      const h = hash.overflow[i];
+      const d2 = boxDistance2(boxes, h * stride, hash.dim);
+      if (d2 <= radius2 && accepts(hash, h, d2)) offer(hash, h, d2);
+    }
+    if (hash.cells.size > 0) searchCells(hash, maxDistance);
+  } catch (error) {
+    heapSize = 0;
+    throw error;
+  } finally {
+    predicate = undefined;
+    if (filter !== undefined) {
+      hash.visiting--;
+      hash.callingOut--;
+    }
   }
   const dist = hash.heapDistance;
   const handles = hash.heapHandle;

@@ -27,6 +27,7 @@
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
+import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
 import { RayWalker } from './ray-walker.js';
 
 const NONE = -1;
@@ -157,16 +158,25 @@ function findCell<T>(hash: SpatialHashBase<T>, cell: Float64Array): number {
 }
 
 // State of the cast in progress. Module-level rather than a closure so a cast
-// allocates nothing; a cast never calls user code, so it cannot be re-entered.
+// allocates nothing. The only user code a cast calls is its predicate, inside
+// which every ray or stamped query throws, so a cast is never re-entered.
 let castCount = 0;
 let castBest = Number.POSITIVE_INFINITY;
 let castBestHandle = NONE;
 let castAll = false;
+let castMask = -1;
+let castPredicate: ItemPredicate<unknown> | undefined;
 
 /** Records handle h if the ray hits its box within maxDistance. */
 function testHandle<T>(hash: SpatialHashBase<T>, walker: RayWalker, h: number, maxDistance: number): void {
+  if ((hash.categories[h] & castMask) === 0) return;
   const t = enterBox(hash.boxes, h * hash.boxStride, hash.dim, walker.origin, walker.direction);
   if (t < 0 || !(t * walker.length <= maxDistance)) return;
+  // Asked only for a hit that would count, so "not myself" costs one call per candidate.
+  if (castPredicate !== undefined) {
+    if (!castAll && !(t < castBest)) return;
+    if ((castPredicate as ItemPredicate<T>)(hash.items[h] as T, h) !== true) return;
+  }
   if (castAll) {
     if (castCount === hash.hitHandle.length) growHits(hash);
     hash.hitHandle[castCount] = h;
@@ -183,7 +193,40 @@ function testHandle<T>(hash: SpatialHashBase<T>, walker: RayWalker, h: number, m
  * 0 or 1 and leaves the nearest hit in hitHandle[0] / hitParameter[0]; with
  * `all` true it fills hitHandle / hitParameter with every hit, unsorted.
  */
-function castRay<T>(hash: SpatialHashBase<T>, walker: RayWalker, maxDistance: number, all: boolean): number {
+function castRay<T>(
+  hash: SpatialHashBase<T>,
+  walker: RayWalker,
+  maxDistance: number,
+  all: boolean,
+  mask: number,
+  predicate: ItemPredicate<T> | undefined,
+): number {
+  castMask = mask;
+  castPredicate = predicate as ItemPredicate<unknown> | undefined;
+  // Taken before the predicate may run: inside it nextStamp throws.
+  const s = hash.nextStamp();
+  if (predicate === undefined) return castCells(hash, walker, maxDistance, all, s);
+  // The predicate may read the hash but neither change it nor query it.
+  hash.visiting++;
+  hash.callingOut++;
+  try {
+    return castCells(hash, walker, maxDistance, all, s);
+  } finally {
+    walker.busy = false;
+    castPredicate = undefined;
+    hash.visiting--;
+    hash.callingOut--;
+  }
+}
+
+/** castRay's walk over the overflow list and the cells. */
+function castCells<T>(
+  hash: SpatialHashBase<T>,
+  walker: RayWalker,
+  maxDistance: number,
+  all: boolean,
+  s: number,
+): number {
   castCount = 0;
   castBest = Number.POSITIVE_INFINITY;
   castBestHandle = NONE;
@@ -194,7 +237,6 @@ function castRay<T>(hash: SpatialHashBase<T>, walker: RayWalker, maxDistance: nu
     // before a cell whose item is still within maxDistance.
     const tLimit = (maxDistance / walker.length) * (1 + 2 ** -40);
     const stamps = hash.stamps;
-    const s = hash.nextStamp();
     walker.busy = true;
     if (walker.start(hash.cellSize, tLimit, LOW, HIGH)) {
       const head = hash.cellHead;
@@ -286,9 +328,14 @@ export function raycast<T>(
   dy: number,
   dz: number,
   maxDistance: number,
+  mask: number,
+  predicate: ItemPredicate<T> | undefined,
 ): RayHit<T> | undefined {
   const walker = walkerFor(hash, ox, oy, oz, dx, dy, dz, maxDistance);
-  if (hash.size === 0 || castRay(hash, walker, maxDistance, false) === 0) return undefined;
+  const m = toBits('mask', mask);
+  checkPredicate(predicate);
+  hash.checkNotCallingOut('raycast');
+  if (hash.size === 0 || castRay(hash, walker, maxDistance, false, m, predicate) === 0) return undefined;
   return { item: hash.items[hash.hitHandle[0]] as T, distance: hash.hitParameter[0] * walker.length };
 }
 
@@ -303,9 +350,14 @@ export function raycastAll<T>(
   dz: number,
   maxDistance: number,
   out: RayHit<T>[],
+  mask: number,
+  predicate: ItemPredicate<T> | undefined,
 ): RayHit<T>[] {
   const walker = walkerFor(hash, ox, oy, oz, dx, dy, dz, maxDistance);
-  const n = hash.size === 0 ? 0 : castRay(hash, walker, maxDistance, true);
+  const m = toBits('mask', mask);
+  checkPredicate(predicate);
+  hash.checkNotCallingOut('raycastAll');
+  const n = hash.size === 0 ? 0 : castRay(hash, walker, maxDistance, true, m, predicate);
   sortHits(hash.hitParameter, hash.hitHandle, n);
   const items = hash.items;
   for (let i = 0; i < n; i++) {

@@ -7,8 +7,11 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkOrdered } from '../core/validate.js';
+import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
+import { countError, type OverlapVisitor } from './box-args.js';
+import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
+import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
@@ -43,19 +46,43 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   }
 
   /**
-   * Adds `item` with the box [minX, maxX] x [minY, maxY]; omit the max
-   * coordinates to insert a point. O(cells covered), amortised, times a walk of at most
-   * 32 entries per cell that keeps each cell's list sorted by minX for forEachPair.
-   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * Adds `item` at the point (x, y), or with the box [minX, maxX] x [minY,
+   * maxY]: 2 or 4 numbers, never 3. An optional last argument sets the item's
+   * collision `category` and `mask` (default 1 and 0xFFFFFFFF; see
+   * {@link SpatialHash2D.setFilterById}). O(cells covered), amortised, times a
+   * walk of at most 32 entries per cell that keeps each cell's list sorted by
+   * minX for forEachPair.
+   * @returns the item's id: a small integer >= 0, stable until the item is
+   * removed, for {@link SpatialHash2D.updateById}, {@link SpatialHash2D.removeById}
+   * and {@link SpatialHash2D.itemById}. Ids of removed items are reused.
+   * @throws RangeError if a coordinate is not finite, a min exceeds its max, 3
+   * numbers are given, or the filter is not an object of 32-bit integers.
    * @throws Error if `item` is already present (use {@link SpatialHash2D.update}).
    */
-  insert(item: T, minX: number, minY: number, maxX: number = minX, maxY: number = minY): void {
+  insert(item: T, x: number, y: number, filter?: ItemFilter): number;
+  insert(item: T, minX: number, minY: number, maxX: number, maxY: number, filter?: ItemFilter): number;
+  insert(item: T, minX: number, minY: number, a?: number | ItemFilter, b?: number, c?: ItemFilter): number {
+    let maxX = minX;
+    let maxY = minY;
+    let filter: unknown = c;
+    if (b !== undefined || c !== undefined) {
+      maxX = a as number;
+      maxY = b as number;
+    } else if (a === undefined || typeof a === 'object') {
+      filter = a;
+    } else {
+      throw countError('insert', 2, 3);
+    }
     checkBox2(minX, minY, maxX, maxY);
+    readFilter(filter, FILTER);
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
+    this.categories[h] = FILTER[0];
+    this.masks[h] = FILTER[1];
     this.writeBox(h, minX, minY, maxX, maxY);
     this.link(h);
+    return h;
   }
 
   /**
@@ -65,25 +92,109 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws RangeError if a coordinate is not finite or a min exceeds its max.
    * @throws Error if `item` is not present.
    */
-  update(item: T, minX: number, minY: number, maxX: number = minX, maxY: number = minY): void {
-    checkBox2(minX, minY, maxX, maxY);
+  update(item: T, x: number, y: number): void;
+  update(item: T, minX: number, minY: number, maxX: number, maxY: number): void;
+  update(item: T, minX: number, minY: number, maxX?: number, maxY?: number): void {
+    if (maxY === undefined) {
+      if (maxX !== undefined) throw countError('update', 2, 3);
+      maxX = minX;
+      maxY = minY;
+    }
+    checkBox2(minX, minY, maxX as number, maxY);
     this.checkWritable('update');
-    const h = this.handleOf(item, 'update');
+    this.move(this.handleOf(item, 'update'), minX, minY, maxX as number, maxY);
+  }
+
+  /**
+   * {@link SpatialHash2D.update} by id: no lookup by item, so O(1) when the box
+   * stays in the same cells, else O(cells entered and left).
+   * @throws RangeError if `id` is not the id of a stored item, or as update.
+   */
+  updateById(id: number, x: number, y: number): void;
+  updateById(id: number, minX: number, minY: number, maxX: number, maxY: number): void;
+  updateById(id: number, minX: number, minY: number, maxX?: number, maxY?: number): void {
+    this.checkId(id, 'updateById');
+    if (maxY === undefined) {
+      if (maxX !== undefined) throw countError('updateById', 2, 3);
+      maxX = minX;
+      maxY = minY;
+    }
+    checkBox2(minX, minY, maxX as number, maxY);
+    this.checkWritable('updateById');
+    this.move(id, minX, minY, maxX as number, maxY);
+  }
+
+  /**
+   * Moves handle `h` to a checked box. Within the same cells only the box is
+   * written; otherwise only the entries of cells left are dropped and only
+   * cells entered get one, so a ball crossing one cell border touches two
+   * cells, not all it covers. Moves into or out of the overflow list refile.
+   */
+  private move(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
     const r = h * 4;
     const ranges = this.ranges;
+    const ox0 = ranges[r];
+    const oy0 = ranges[r + 1];
+    const ox1 = ranges[r + 2];
+    const oy1 = ranges[r + 3];
+    const cx0 = this.cellOf(minX);
+    const cy0 = this.cellOf(minY);
+    const cx1 = this.cellOf(maxX);
+    const cy1 = this.cellOf(maxY);
+    this.writeBox(h, minX, minY, maxX, maxY);
+    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) return;
     if (
-      this.overflowPos[h] === NONE &&
-      this.cellOf(minX) === ranges[r] &&
-      this.cellOf(minY) === ranges[r + 1] &&
-      this.cellOf(maxX) === ranges[r + 2] &&
-      this.cellOf(maxY) === ranges[r + 3]
+      this.overflowPos[h] !== NONE ||
+      !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
+      (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.maxCellsPerItem
     ) {
-      this.writeBox(h, minX, minY, maxX, maxY);
+      this.unlink(h);
+      this.link(h);
       return;
     }
-    this.unlink(h);
-    this.writeBox(h, minX, minY, maxX, maxY);
-    this.link(h);
+    const keys = this.cells.keys;
+    const entryCell = this.entryCell;
+    const entryItemNext = this.entryItemNext;
+    let prev = NONE;
+    for (let e = this.firstEntry[h]; e !== NONE; ) {
+      const next = entryItemNext[e];
+      const id = entryCell[e];
+      const kx = keys[id * 2];
+      const ky = keys[id * 2 + 1];
+      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
+        if (prev === NONE) this.firstEntry[h] = next;
+        else entryItemNext[prev] = next;
+        this.dropEntry(e);
+      } else {
+        prev = e;
+      }
+      e = next;
+    }
+    ranges[r] = cx0;
+    ranges[r + 1] = cy0;
+    ranges[r + 2] = cx1;
+    ranges[r + 3] = cy1;
+    this.growCellBounds(h);
+    for (let cx = cx0; cx <= cx1; cx++) {
+      const keptX = cx >= ox0 && cx <= ox1;
+      for (let cy = cy0; cy <= cy1; cy++) {
+        if (keptX && cy >= oy0 && cy <= oy1) continue;
+        this.addEntry(h, this.cells.insert2(cx, cy));
+      }
+    }
+  }
+
+  /**
+   * The stored box of the item with this id as [minX, minY, maxX, maxY],
+   * written into `out` when given. O(1).
+   * @throws RangeError if `id` is not the id of a stored item.
+   */
+  boxById(id: number, out: number[] = []): number[] {
+    this.checkId(id, 'boxById');
+    const b = id * 4;
+    out.length = 4;
+    for (let i = 0; i < 4; i++) out[i] = this.boxes[b + i];
+    return out;
   }
 
   /**
@@ -102,11 +213,14 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   /**
    * Items whose box contains the point (x, y). O(items in its cell + overflow items).
    * @param out - emptied, filled and returned, so a caller can query every frame without allocating.
-   * @throws RangeError if x or y is not finite.
+   * @param mask - only items with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if x or y is not finite, or mask is not a 32-bit integer.
    */
-  queryPoint(x: number, y: number, out: T[] = []): T[] {
+  queryPoint(x: number, y: number, out: T[] = [], mask: number = ALL_BITS): T[] {
     checkFinite('x', x);
     checkFinite('y', y);
+    const m = toBits('mask', mask);
+    const categories = this.categories;
     out.length = 0;
     const boxes = this.boxes;
     const items = this.items;
@@ -121,14 +235,16 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
           const h = entryHandle[e];
           const b = h * 4;
-          if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3]) out.push(items[h] as T);
+          if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3] && (categories[h] & m) !== 0)
+            out.push(items[h] as T);
         }
       }
     }
     for (let i = 0; i < this.overflowCount; i++) {
       const h = this.overflow[i];
       const b = h * 4;
-      if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3]) out.push(items[h] as T);
+      if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3] && (categories[h] & m) !== 0)
+        out.push(items[h] as T);
     }
     return out;
   }
@@ -138,13 +254,45 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * counts). O(cells covered + items in them + overflow items); a query covering
    * more cells than are occupied scans the occupied cells instead.
    * @param out - emptied, filled and returned.
-   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * @param mask - only items with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if a coordinate is not finite, a min exceeds its max, or mask is not a 32-bit integer.
    */
-  queryBox(minX: number, minY: number, maxX: number, maxY: number, out: T[] = []): T[] {
+  queryBox(minX: number, minY: number, maxX: number, maxY: number, out: T[] = [], mask: number = ALL_BITS): T[] {
     checkBox2(minX, minY, maxX, maxY);
+    const m = toBits('mask', mask);
     out.length = 0;
-    this.collect(minX, minY, maxX, maxY, Number.NaN, Number.NaN, -1, out);
+    this.collect(minX, minY, maxX, maxY, Number.NaN, Number.NaN, -1, m, out, undefined);
     return out;
+  }
+
+  /**
+   * Calls `visit(item, id)` for every item whose box intersects [minX, maxX] x
+   * [minY, maxY] (closed), each once, in no particular order, without building
+   * an array: a query-only shape (a sensor, an explosion, a mouse box) needs no
+   * insert. Return `true` from `visit` to stop early. The visitor may read the
+   * hash (itemById, getBox, queryPoint) but not change it or run another box,
+   * radius, nearest or ray query: those throw an Error.
+   * @param mask - only items with `(category & mask) !== 0` are visited; default every bit.
+   * @returns true if `visit` stopped the walk, false if it saw every overlap.
+   * @throws RangeError as {@link SpatialHash2D.queryBox}, or if visit is not a function.
+   */
+  forEachOverlap(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    visit: OverlapVisitor<T>,
+    mask: number = ALL_BITS,
+  ): boolean {
+    checkBox2(minX, minY, maxX, maxY);
+    const m = toBits('mask', mask);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describeValue(visit)}`);
+    this.visiting++;
+    try {
+      return this.collect(minX, minY, maxX, maxY, Number.NaN, Number.NaN, -1, m, undefined, visit);
+    } finally {
+      this.visiting--;
+    }
   }
 
   /**
@@ -152,15 +300,17 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * distance from the point to the nearest point of the box, 0 inside it.
    * @param radius - a number >= 0 (Infinity returns everything).
    * @param out - emptied, filled and returned.
-   * @throws RangeError if x or y is not finite, or radius is negative or NaN.
+   * @param mask - only items with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if x or y is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
    */
-  queryRadius(x: number, y: number, radius: number, out: T[] = []): T[] {
+  queryRadius(x: number, y: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
+    const m = toBits('mask', mask);
     out.length = 0;
     const pad = radiusPad(radius, Math.abs(x) + Math.abs(y));
-    this.collect(x - pad, y - pad, x + pad, y + pad, x, y, radius * radius, out);
+    this.collect(x - pad, y - pad, x + pad, y + pad, x, y, radius * radius, m, out, undefined);
     return out;
   }
 
@@ -174,8 +324,12 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * O(items) for very sparse data.
    * @param dx - direction; need not be normalised (any finite non-zero vector).
    * @param maxDistance - a hit counts when its distance is <= this, in coordinate units. Default Infinity.
+   * @param mask - only items with `(category & mask) !== 0` can be hit; default every bit.
+   * @param predicate - when given, only items for which it returns true can be hit
+   * (e.g. "not myself"): the answer is the nearest such hit, not the nearest hit filtered.
    * @returns the hit, or undefined when nothing is hit.
-   * @throws RangeError if the origin or direction is not finite, the direction is zero, or maxDistance is negative or NaN.
+   * @throws RangeError if the origin or direction is not finite, the direction is zero, maxDistance is negative or NaN,
+   * mask is not a 32-bit integer or predicate is not a function.
    */
   raycast(
     ox: number,
@@ -183,8 +337,10 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     dx: number,
     dy: number,
     maxDistance = Number.POSITIVE_INFINITY,
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
   ): RayHit<T> | undefined {
-    return raycast(this, ox, oy, 0, dx, dy, 0, maxDistance);
+    return raycast(this, ox, oy, 0, dx, dy, 0, maxDistance, mask, predicate);
   }
 
   /**
@@ -194,6 +350,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * items + hits log hits).
    * @param out - emptied, filled and returned; RayHit objects already in it are
    * reused (overwritten), so casting every frame into the same array allocates nothing.
+   * @param mask - as {@link SpatialHash2D.raycast}.
+   * @param predicate - as {@link SpatialHash2D.raycast}.
    * @throws RangeError as {@link SpatialHash2D.raycast}.
    */
   raycastAll(
@@ -203,8 +361,10 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     dy: number,
     maxDistance = Number.POSITIVE_INFINITY,
     out: RayHit<T>[] = [],
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
   ): RayHit<T>[] {
-    return raycastAll(this, ox, oy, 0, dx, dy, 0, maxDistance, out);
+    return raycastAll(this, ox, oy, 0, dx, dy, 0, maxDistance, out, mask, predicate);
   }
 
   /**
@@ -243,16 +403,60 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @param k - a non-negative integer, default 1; 0 returns nothing, more than `size` returns everything in range.
    * @param maxDistance - in coordinate units, default Infinity.
    * @param out - emptied, filled and returned.
-   * @throws RangeError if x or y is not finite, k is not a non-negative integer, or maxDistance is negative or NaN.
+   * @param mask - only items with `(category & mask) !== 0` count: the answer is the k nearest such items.
+   * @param predicate - when given, only items for which it returns true count (e.g. "not myself"),
+   * again the k nearest of them, exactly.
+   * @throws RangeError if x or y is not finite, k is not a non-negative integer, maxDistance is negative or NaN,
+   * mask is not a 32-bit integer or predicate is not a function.
    */
-  nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: T[] = []): T[] {
-    return nearest(this, x, y, 0, k, maxDistance, out);
+  nearest(
+    x: number,
+    y: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+    out: T[] = [],
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
+  ): T[] {
+    return nearest(this, x, y, 0, k, maxDistance, out, mask, predicate);
+  }
+
+  /**
+   * A snapshot of the hash: options, items with their ids, boxes, categories
+   * and masks, and the free ids, in typed arrays and one plain array, all
+   * structured-cloneable (postMessage to a worker, IndexedDB). Items that are
+   * numbers or strings are kept as they are; any other item needs
+   * `encodeItem`, which then encodes every item (e.g. `(item) => item.name`).
+   * O(items).
+   * @throws Error if an item is neither a number nor a string and no encodeItem is given.
+   */
+  toData(options?: ToDataOptions<T>): SpatialHashData {
+    return toData(this, options);
+  }
+
+  /**
+   * Rebuilds a hash from {@link SpatialHash2D.toData}: same options, items,
+   * ids (and the order in which free ids are reused), boxes, categories and
+   * masks, so every query gives the same answer. `decodeItem` inverts the
+   * `encodeItem` given to toData. O(items + cells).
+   * @throws Error naming the problem if `data` is not a valid 2D snapshot.
+   */
+  static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash2D<U> {
+    const d = checkData(data, 2);
+    const hash = new SpatialHash2D<U>({
+      cellSize: d.cellSize,
+      maxCellsPerItem: d.maxCellsPerItem,
+      initialCapacity: d.idLimit,
+    });
+    restore(hash, d, options);
+    return hash;
   }
 
   /**
    * Calls `visit(a, b)` exactly once for every unordered pair of items whose
-   * boxes intersect (closed: touching counts), in no particular order: the
-   * broadphase of a collision system. Overflow items pair with everything they
+   * boxes intersect (closed: touching counts) and whose filters accept each
+   * other, `(a.category & b.mask) !== 0 && (b.category & a.mask) !== 0`, in no
+   * particular order: the broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
    * it throw an Error.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
@@ -267,7 +471,19 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * (or every occupied cell when that is fewer), each item once by stamp, and
    * keeps those passing the box test, or the distance test when `r2 >= 0`.
    */
-  private collect(minX: number, minY: number, maxX: number, maxY: number, x: number, y: number, r2: number, out: T[]) {
+  private collect(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    x: number,
+    y: number,
+    r2: number,
+    m: number,
+    out: T[] | undefined,
+    visit: OverlapVisitor<T> | undefined,
+  ): boolean {
+    const categories = this.categories;
     const cells = this.cells;
     const cellHead = this.cellHead;
     const boxes = this.boxes;
@@ -295,7 +511,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
           const h = entryHandle[e];
           if (stamps[h] === s) continue;
           stamps[h] = s;
-          if (keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) out.push(items[h] as T);
+          if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+          if (out !== undefined) out.push(items[h] as T);
+          else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
         }
       }
     } else {
@@ -307,15 +525,20 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
             const h = entryHandle[e];
             if (stamps[h] === s) continue;
             stamps[h] = s;
-            if (keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) out.push(items[h] as T);
+            if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+            if (out !== undefined) out.push(items[h] as T);
+            else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
           }
         }
       }
     }
     for (let i = 0; i < this.overflowCount; i++) {
       const h = this.overflow[i];
-      if (keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) out.push(items[h] as T);
+      if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+      if (out !== undefined) out.push(items[h] as T);
+      else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
     }
+    return false;
   }
 
   private writeBox(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
@@ -327,7 +550,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   }
 
   /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
-  private link(h: number): void {
+  protected link(h: number): void {
     const b = h * 4;
     const cx0 = this.cellOf(this.boxes[b]);
     const cy0 = this.cellOf(this.boxes[b + 1]);
@@ -351,6 +574,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     }
   }
 }
+
+/** Category and mask read from an insert's filter argument (scratch: insert allocates nothing for it). */
+const FILTER = new Int32Array(2);
 
 /** The box test, or the distance test when r2 >= 0 (a radius query). */
 function keep(

@@ -6,8 +6,11 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkOrdered } from '../core/validate.js';
+import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
+import { countError, type OverlapVisitor } from './box-args.js';
+import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
+import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
@@ -43,64 +46,183 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   }
 
   /**
-   * Adds `item` with the box [minX, maxX] x [minY, maxY] x [minZ, maxZ]; omit
-   * the max coordinates to insert a point. O(cells covered), amortised, times a walk of at most
-   * 32 entries per cell that keeps each cell's list sorted by minX for forEachPair.
-   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * Adds `item` at the point (x, y, z), or with the box [minX, maxX] x [minY,
+   * maxY] x [minZ, maxZ]: 3 or 6 numbers, never 4 or 5. An optional last
+   * argument sets the item's collision `category` and `mask` (see
+   * {@link SpatialHash3D.setFilterById}). O(cells covered), amortised, times a
+   * walk of at most 32 entries per cell that keeps each cell's list sorted by
+   * minX for forEachPair.
+   * @returns the item's id: a small integer >= 0, stable until the item is
+   * removed. Ids of removed items are reused.
+   * @throws RangeError if a coordinate is not finite, a min exceeds its max, 4
+   * or 5 numbers are given, or the filter is not an object of 32-bit integers.
    * @throws Error if `item` is already present (use {@link SpatialHash3D.update}).
    */
+  insert(item: T, x: number, y: number, z: number, filter?: ItemFilter): number;
   insert(
     item: T,
     minX: number,
     minY: number,
     minZ: number,
-    maxX: number = minX,
-    maxY: number = minY,
-    maxZ: number = minZ,
-  ): void {
-    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
-    this.checkWritable('insert');
-    this.checkAbsent(item);
-    const h = this.allocateHandle(item);
-    this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
-    this.link(h);
-  }
-
-  /**
-   * Moves a present `item` to a new box. When the box still covers the same
-   * cells, only the stored box changes and no cell list is touched.
-   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
-   * @throws Error if `item` is not present.
-   */
-  update(
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    filter?: ItemFilter,
+  ): number;
+  insert(
     item: T,
     minX: number,
     minY: number,
     minZ: number,
-    maxX: number = minX,
-    maxY: number = minY,
-    maxZ: number = minZ,
-  ): void {
-    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
-    this.checkWritable('update');
-    const h = this.handleOf(item, 'update');
-    const r = h * 6;
-    const ranges = this.ranges;
-    if (
-      this.overflowPos[h] === NONE &&
-      this.cellOf(minX) === ranges[r] &&
-      this.cellOf(minY) === ranges[r + 1] &&
-      this.cellOf(minZ) === ranges[r + 2] &&
-      this.cellOf(maxX) === ranges[r + 3] &&
-      this.cellOf(maxY) === ranges[r + 4] &&
-      this.cellOf(maxZ) === ranges[r + 5]
-    ) {
-      this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
-      return;
+    a?: number | ItemFilter,
+    b?: number,
+    c?: number,
+    d?: ItemFilter,
+  ): number {
+    let maxX = minX;
+    let maxY = minY;
+    let maxZ = minZ;
+    let filter: unknown = d;
+    if (c !== undefined || d !== undefined) {
+      maxX = a as number;
+      maxY = b as number;
+      maxZ = c as number;
+    } else if (a === undefined || typeof a === 'object') {
+      if (b !== undefined) throw countError('insert', 3, 5);
+      filter = a;
+    } else {
+      throw countError('insert', 3, b === undefined ? 4 : 5);
     }
-    this.unlink(h);
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    readFilter(filter, FILTER);
+    this.checkWritable('insert');
+    this.checkAbsent(item);
+    const h = this.allocateHandle(item);
+    this.categories[h] = FILTER[0];
+    this.masks[h] = FILTER[1];
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     this.link(h);
+    return h;
+  }
+
+  /**
+   * Moves a present `item` to a new point (3 numbers) or box (6). When the box
+   * still covers the same cells, only the stored box changes and no cell list
+   * is touched; otherwise only the cells entered and left change.
+   * @throws RangeError if a coordinate is not finite, a min exceeds its max, or 4 or 5 numbers are given.
+   * @throws Error if `item` is not present.
+   */
+  update(item: T, x: number, y: number, z: number): void;
+  update(item: T, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void;
+  update(item: T, minX: number, minY: number, minZ: number, maxX?: number, maxY?: number, maxZ?: number): void {
+    if (maxZ === undefined) {
+      if (maxX !== undefined || maxY !== undefined) throw countError('update', 3, maxY === undefined ? 4 : 5);
+      maxX = minX;
+      maxY = minY;
+      maxZ = minZ;
+    }
+    checkBox3(minX, minY, minZ, maxX as number, maxY as number, maxZ);
+    this.checkWritable('update');
+    this.move(this.handleOf(item, 'update'), minX, minY, minZ, maxX as number, maxY as number, maxZ);
+  }
+
+  /**
+   * {@link SpatialHash3D.update} by id: no lookup by item, so O(1) when the box
+   * stays in the same cells, else O(cells entered and left).
+   * @throws RangeError if `id` is not the id of a stored item, or as update.
+   */
+  updateById(id: number, x: number, y: number, z: number): void;
+  updateById(id: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void;
+  updateById(id: number, minX: number, minY: number, minZ: number, maxX?: number, maxY?: number, maxZ?: number): void {
+    this.checkId(id, 'updateById');
+    if (maxZ === undefined) {
+      if (maxX !== undefined || maxY !== undefined) throw countError('updateById', 3, maxY === undefined ? 4 : 5);
+      maxX = minX;
+      maxY = minY;
+      maxZ = minZ;
+    }
+    checkBox3(minX, minY, minZ, maxX as number, maxY as number, maxZ);
+    this.checkWritable('updateById');
+    this.move(id, minX, minY, minZ, maxX as number, maxY as number, maxZ);
+  }
+
+  /** Moves handle `h` to a checked box, touching only the cells entered and left (see SpatialHash2D's). */
+  private move(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+    const r = h * 6;
+    const ranges = this.ranges;
+    const ox0 = ranges[r];
+    const oy0 = ranges[r + 1];
+    const oz0 = ranges[r + 2];
+    const ox1 = ranges[r + 3];
+    const oy1 = ranges[r + 4];
+    const oz1 = ranges[r + 5];
+    const cx0 = this.cellOf(minX);
+    const cy0 = this.cellOf(minY);
+    const cz0 = this.cellOf(minZ);
+    const cx1 = this.cellOf(maxX);
+    const cy1 = this.cellOf(maxY);
+    const cz1 = this.cellOf(maxZ);
+    this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
+    const inOverflow = this.overflowPos[h] !== NONE;
+    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) return;
+    if (
+      inOverflow ||
+      !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
+      (cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > this.maxCellsPerItem
+    ) {
+      this.unlink(h);
+      this.link(h);
+      return;
+    }
+    const keys = this.cells.keys;
+    const entryCell = this.entryCell;
+    const entryItemNext = this.entryItemNext;
+    let prev = NONE;
+    for (let e = this.firstEntry[h]; e !== NONE; ) {
+      const next = entryItemNext[e];
+      const k = entryCell[e] * 3;
+      const kx = keys[k];
+      const ky = keys[k + 1];
+      const kz = keys[k + 2];
+      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
+        if (prev === NONE) this.firstEntry[h] = next;
+        else entryItemNext[prev] = next;
+        this.dropEntry(e);
+      } else {
+        prev = e;
+      }
+      e = next;
+    }
+    ranges[r] = cx0;
+    ranges[r + 1] = cy0;
+    ranges[r + 2] = cz0;
+    ranges[r + 3] = cx1;
+    ranges[r + 4] = cy1;
+    ranges[r + 5] = cz1;
+    this.growCellBounds(h);
+    for (let cx = cx0; cx <= cx1; cx++) {
+      const keptX = cx >= ox0 && cx <= ox1;
+      for (let cy = cy0; cy <= cy1; cy++) {
+        const keptXY = keptX && cy >= oy0 && cy <= oy1;
+        for (let cz = cz0; cz <= cz1; cz++) {
+          if (keptXY && cz >= oz0 && cz <= oz1) continue;
+          this.addEntry(h, this.cells.insert3(cx, cy, cz));
+        }
+      }
+    }
+  }
+
+  /**
+   * The stored box of the item with this id as [minX, minY, minZ, maxX, maxY,
+   * maxZ], written into `out` when given. O(1).
+   * @throws RangeError if `id` is not the id of a stored item.
+   */
+  boxById(id: number, out: number[] = []): number[] {
+    this.checkId(id, 'boxById');
+    const b = id * 6;
+    out.length = 6;
+    for (let i = 0; i < 6; i++) out[i] = this.boxes[b + i];
+    return out;
   }
 
   /**
@@ -119,12 +241,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   /**
    * Items whose box contains the point (x, y, z). O(items in its cell + overflow items).
    * @param out - emptied, filled and returned, so a caller can query every frame without allocating.
-   * @throws RangeError if a coordinate is not finite.
+   * @param mask - only items with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if a coordinate is not finite, or mask is not a 32-bit integer.
    */
-  queryPoint(x: number, y: number, z: number, out: T[] = []): T[] {
+  queryPoint(x: number, y: number, z: number, out: T[] = [], mask: number = ALL_BITS): T[] {
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
+    const m = toBits('mask', mask);
+    const categories = this.categories;
     out.length = 0;
     const boxes = this.boxes;
     const items = this.items;
@@ -138,13 +263,13 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         const entryHandle = this.entryHandle;
         for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
           const h = entryHandle[e];
-          if (containsPoint(boxes, h * 6, x, y, z)) out.push(items[h] as T);
+          if (containsPoint(boxes, h * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
         }
       }
     }
     for (let i = 0; i < this.overflowCount; i++) {
       const h = this.overflow[i];
-      if (containsPoint(boxes, h * 6, x, y, z)) out.push(items[h] as T);
+      if (containsPoint(boxes, h * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
     }
     return out;
   }
@@ -154,13 +279,52 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * O(cells covered + items in them + overflow items); a query covering more
    * cells than are occupied scans the occupied cells instead.
    * @param out - emptied, filled and returned.
-   * @throws RangeError if a coordinate is not finite or a min exceeds its max.
+   * @param mask - only items with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if a coordinate is not finite, a min exceeds its max, or mask is not a 32-bit integer.
    */
-  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, out: T[] = []): T[] {
+  queryBox(
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    out: T[] = [],
+    mask: number = ALL_BITS,
+  ): T[] {
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    const m = toBits('mask', mask);
     out.length = 0;
-    this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, out);
+    this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, out, undefined);
     return out;
+  }
+
+  /**
+   * Calls `visit(item, id)` for every item whose box intersects the query box
+   * (closed), each once, without building an array; return `true` to stop
+   * early. Same rules as {@link SpatialHash2D.forEachOverlap}.
+   * @returns true if `visit` stopped the walk.
+   * @throws RangeError as {@link SpatialHash3D.queryBox}, or if visit is not a function.
+   */
+  forEachOverlap(
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    visit: OverlapVisitor<T>,
+    mask: number = ALL_BITS,
+  ): boolean {
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    const m = toBits('mask', mask);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describeValue(visit)}`);
+    this.visiting++;
+    try {
+      return this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, undefined, visit);
+    } finally {
+      this.visiting--;
+    }
   }
 
   /**
@@ -168,16 +332,18 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * distance from the point to the nearest point of the box, 0 inside it.
    * @param radius - a number >= 0 (Infinity returns everything).
    * @param out - emptied, filled and returned.
-   * @throws RangeError if a coordinate is not finite, or radius is negative or NaN.
+   * @param mask - only items with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if a coordinate is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
    */
-  queryRadius(x: number, y: number, z: number, radius: number, out: T[] = []): T[] {
+  queryRadius(x: number, y: number, z: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
     checkDistance('radius', radius);
+    const m = toBits('mask', mask);
     out.length = 0;
     const pad = radiusPad(radius, Math.abs(x) + Math.abs(y) + Math.abs(z));
-    this.collect(x - pad, y - pad, z - pad, x + pad, y + pad, z + pad, x, y, z, radius * radius, out);
+    this.collect(x - pad, y - pad, z - pad, x + pad, y + pad, z + pad, x, y, z, radius * radius, m, out, undefined);
     return out;
   }
 
@@ -192,7 +358,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @param dx - direction; need not be normalised (any finite non-zero vector).
    * @param maxDistance - a hit counts when its distance is <= this, in coordinate units. Default Infinity.
    * @returns the hit, or undefined when nothing is hit.
-   * @throws RangeError if the origin or direction is not finite, the direction is zero, or maxDistance is negative or NaN.
+   * @param mask - only items with `(category & mask) !== 0` can be hit; default every bit.
+   * @param predicate - when given, only items for which it returns true can be hit: the nearest such hit, exactly.
+   * @throws RangeError if the origin or direction is not finite, the direction is zero, maxDistance is negative or NaN,
+   * mask is not a 32-bit integer or predicate is not a function.
    */
   raycast(
     ox: number,
@@ -202,8 +371,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     dy: number,
     dz: number,
     maxDistance = Number.POSITIVE_INFINITY,
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
   ): RayHit<T> | undefined {
-    return raycast(this, ox, oy, oz, dx, dy, dz, maxDistance);
+    return raycast(this, ox, oy, oz, dx, dy, dz, maxDistance, mask, predicate);
   }
 
   /**
@@ -224,8 +395,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     dz: number,
     maxDistance = Number.POSITIVE_INFINITY,
     out: RayHit<T>[] = [],
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
   ): RayHit<T>[] {
-    return raycastAll(this, ox, oy, oz, dx, dy, dz, maxDistance, out);
+    return raycastAll(this, ox, oy, oz, dx, dy, dz, maxDistance, out, mask, predicate);
   }
 
   /**
@@ -268,13 +441,54 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @param out - emptied, filled and returned.
    * @throws RangeError if a coordinate is not finite, k is not a non-negative integer, or maxDistance is negative or NaN.
    */
-  nearest(x: number, y: number, z: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: T[] = []): T[] {
-    return nearest(this, x, y, z, k, maxDistance, out);
+  nearest(
+    x: number,
+    y: number,
+    z: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+    out: T[] = [],
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
+  ): T[] {
+    return nearest(this, x, y, z, k, maxDistance, out, mask, predicate);
+  }
+
+  /**
+   * A snapshot of the hash: options, items with their ids, boxes, categories
+   * and masks, and the free ids, in typed arrays and one plain array, all
+   * structured-cloneable (postMessage to a worker, IndexedDB). Items that are
+   * numbers or strings are kept as they are; any other item needs
+   * `encodeItem`, which then encodes every item (e.g. `(item) => item.name`).
+   * O(items).
+   * @throws Error if an item is neither a number nor a string and no encodeItem is given.
+   */
+  toData(options?: ToDataOptions<T>): SpatialHashData {
+    return toData(this, options);
+  }
+
+  /**
+   * Rebuilds a hash from {@link SpatialHash3D.toData}: same options, items,
+   * ids (and the order in which free ids are reused), boxes, categories and
+   * masks, so every query gives the same answer. `decodeItem` inverts the
+   * `encodeItem` given to toData. O(items + cells).
+   * @throws Error naming the problem if `data` is not a valid 3D snapshot.
+   */
+  static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash3D<U> {
+    const d = checkData(data, 3);
+    const hash = new SpatialHash3D<U>({
+      cellSize: d.cellSize,
+      maxCellsPerItem: d.maxCellsPerItem,
+      initialCapacity: d.idLimit,
+    });
+    restore(hash, d, options);
+    return hash;
   }
 
   /**
    * Calls `visit(a, b)` exactly once for every unordered pair of items whose
-   * boxes intersect (closed: touching counts), in no particular order: the
+   * boxes intersect (closed: touching counts) and whose filters accept each
+   * other (see {@link SpatialHash2D.forEachPair}), in no particular order: the
    * broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
    * it throw an Error.
@@ -297,8 +511,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     y: number,
     z: number,
     r2: number,
-    out: T[],
-  ): void {
+    m: number,
+    out: T[] | undefined,
+    visit: OverlapVisitor<T> | undefined,
+  ): boolean {
+    const categories = this.categories;
     const cells = this.cells;
     const cellHead = this.cellHead;
     const boxes = this.boxes;
@@ -326,7 +543,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
           const h = entryHandle[e];
           if (stamps[h] === s) continue;
           stamps[h] = s;
-          if (keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) out.push(items[h] as T);
+          if ((categories[h] & m) === 0 || !keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2))
+            continue;
+          if (out !== undefined) out.push(items[h] as T);
+          else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
         }
       }
     } else {
@@ -339,7 +559,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
               const h = entryHandle[e];
               if (stamps[h] === s) continue;
               stamps[h] = s;
-              if (keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) out.push(items[h] as T);
+              if ((categories[h] & m) === 0) continue;
+              if (!keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
+              if (out !== undefined) out.push(items[h] as T);
+              else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
             }
           }
         }
@@ -347,8 +570,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     }
     for (let i = 0; i < this.overflowCount; i++) {
       const h = this.overflow[i];
-      if (keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) out.push(items[h] as T);
+      if ((categories[h] & m) === 0 || !keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
+      if (out !== undefined) out.push(items[h] as T);
+      else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
     }
+    return false;
   }
 
   private writeBox(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number) {
@@ -363,7 +589,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   }
 
   /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
-  private link(h: number): void {
+  protected link(h: number): void {
     const b = h * 6;
     const ranges = this.ranges;
     for (let i = 0; i < 6; i++) ranges[b + i] = this.cellOf(this.boxes[b + i]);
@@ -388,6 +614,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     }
   }
 }
+
+/** Category and mask read from an insert's filter argument (scratch: insert allocates nothing for it). */
+const FILTER = new Int32Array(2);
 
 function containsPoint(boxes: Float64Array, b: number, x: number, y: number, z: number): boolean {
   return (

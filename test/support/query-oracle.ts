@@ -176,7 +176,8 @@ export function expectNearestHit<T>(
     return;
   }
   expect(closeTo(got.distance, want[0].distance), `hit at ${got.distance}, nearest is ${want[0].distance}`).toBe(true);
-  const own = want.find((hit) => hit.item === got.item);
+  // SameValueZero, as the hashes compare items: a NaN item is itself.
+  const own = want.find((hit) => hit.item === got.item || (Number.isNaN(hit.item) && Number.isNaN(got.item)));
   expect(own, `reported item ${String(got.item)} is not hit`).toBeDefined();
   expect(closeTo((own as OracleHit<T>).distance, got.distance)).toBe(true);
 }
@@ -279,7 +280,7 @@ const coordinate = fc.oneof(
 );
 
 /** A box: a point (size 0) a third of the time, up to 6 units wide otherwise. */
-function boxArbitrary(dim: number): fc.Arbitrary<number[]> {
+export function boxArbitrary(dim: number): fc.Arbitrary<number[]> {
   const side = fc.oneof(fc.constant(0), half(0, 3), fc.double({ min: 0, max: 6, noNaN: true }));
   return fc
     .tuple(fc.array(coordinate, { minLength: dim, maxLength: dim }), fc.array(side, { minLength: dim, maxLength: dim }))
@@ -314,7 +315,7 @@ export function sceneArbitrary(dim: number, maxItems = 30): fc.Arbitrary<Scene> 
 }
 
 /** A non-zero direction: small integers (exact corners), axis-parallel, or any doubles. */
-function directionArbitrary(dim: number): fc.Arbitrary<number[]> {
+export function directionArbitrary(dim: number): fc.Arbitrary<number[]> {
   const small = fc.array(fc.integer({ min: -3, max: 3 }), { minLength: dim, maxLength: dim });
   const axis = fc
     .tuple(fc.integer({ min: 0, max: dim - 1 }), fc.constantFrom(-1, 1, 0.25, -7))
@@ -324,7 +325,7 @@ function directionArbitrary(dim: number): fc.Arbitrary<number[]> {
 }
 
 /** maxDistance: Infinity, 0, half units or any double up to 30. */
-const maxDistanceArbitrary = fc.oneof(
+export const maxDistanceArbitrary = fc.oneof(
   fc.constant(Number.POSITIVE_INFINITY),
   fc.constant(0),
   half(0, 15),

@@ -1,0 +1,184 @@
+/**
+ * Snapshot and restore of SpatialHash2D / SpatialHash3D: `toData()` writes the
+ * items, ids, boxes and filters into typed arrays and a plain array, all
+ * structured-cloneable (postMessage, IndexedDB); `from(data)` rebuilds a hash
+ * that gives the same answers and keeps every id, and reuses free ids in the
+ * same order.
+ *
+ * The cells are not saved: rebuilding them costs about as much as reading
+ * them, and a snapshot without them does not depend on the cell table's layout.
+ *
+ * @module
+ */
+
+import { describe } from '../core/validate.js';
+import type { SpatialHashBase } from './base.js';
+
+/** What {@link SpatialHash2D.toData} / {@link SpatialHash3D.toData} return and `from` reads. */
+export interface SpatialHashData {
+  /** Always 'spatialhash'. */
+  format: 'spatialhash';
+  /** Layout version, 1. */
+  version: 1;
+  /** 2 or 3. */
+  dimension: 2 | 3;
+  /** The hash's cell size. */
+  cellSize: number;
+  /** The hash's maxCellsPerItem. */
+  maxCellsPerItem: number;
+  /** One past the highest id in use or free. */
+  idLimit: number;
+  /** Ids of the stored items, ascending. */
+  ids: Int32Array;
+  /** The stored (or encoded) items, in the order of `ids`. */
+  items: unknown[];
+  /** Boxes in the order of `ids`: all mins, then all maxes, 2 x dimension numbers each. */
+  boxes: Float64Array;
+  /** Categories in the order of `ids` (32 bits, signed). */
+  categories: Int32Array;
+  /** Masks in the order of `ids` (32 bits, signed). */
+  masks: Int32Array;
+  /** Every id below idLimit that is not in use; the last one is reused first. */
+  freeIds: Int32Array;
+}
+
+/** Options of `toData`. */
+export interface ToDataOptions<T> {
+  /**
+   * Turns an item into something structured-cloneable. Without it, items must
+   * be numbers or strings (kept as they are) and any other item throws an
+   * Error; with it, every item goes through it.
+   */
+  encodeItem?: (item: T, id: number) => unknown;
+}
+
+/** Options of `from`. */
+export interface FromDataOptions<T> {
+  /** The inverse of `encodeItem`: applied to every stored value. Without it, values are the items. */
+  decodeItem?: (value: unknown, id: number) => T;
+}
+
+/** Implements `toData` of both hashes. O(items). */
+export function toData<T>(hash: SpatialHashBase<T>, options: ToDataOptions<T> = {}): SpatialHashData {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object { encodeItem? }, got ${describe(options)}`);
+  }
+  const encode = options.encodeItem;
+  if (encode !== undefined && typeof encode !== 'function') {
+    throw new RangeError(`encodeItem must be a function, got ${describe(encode)}`);
+  }
+  const n = hash.size;
+  const stride = hash.boxStride;
+  const ids = new Int32Array(n);
+  const items: unknown[] = new Array(n);
+  const boxes = new Float64Array(n * stride);
+  const categories = new Int32Array(n);
+  const masks = new Int32Array(n);
+  let i = 0;
+  for (let h = 0; h < hash.handleLimit; h++) {
+    if (hash.alive[h] !== 1) continue;
+    const item = hash.items[h] as T;
+    if (encode !== undefined) {
+      items[i] = encode(item, h);
+    } else if (typeof item === 'number' || typeof item === 'string') {
+      items[i] = item;
+    } else {
+      throw new Error(
+        `toData: item ${h} is ${describe(item)}, not a number or string; pass { encodeItem } to turn items into data`,
+      );
+    }
+    ids[i] = h;
+    boxes.set(hash.boxes.subarray(h * stride, h * stride + stride), i * stride);
+    categories[i] = hash.categories[h];
+    masks[i] = hash.masks[h];
+    i++;
+  }
+  return {
+    format: 'spatialhash',
+    version: 1,
+    dimension: hash.dim,
+    cellSize: hash.cellSize,
+    maxCellsPerItem: hash.maxCellsPerItem,
+    idLimit: hash.handleLimit,
+    ids,
+    items,
+    boxes,
+    categories,
+    masks,
+    freeIds: hash.freeHandles.slice(0, hash.freeHandleCount),
+  };
+}
+
+/** Throws the Error of a malformed snapshot. */
+function bad(what: string): never {
+  throw new Error(`from: invalid SpatialHash data: ${what}`);
+}
+
+/** Checks the shape of `data` for a hash of `dim` dimensions, before anything is built. */
+export function checkData(data: unknown, dim: 2 | 3): SpatialHashData {
+  if (data === null || typeof data !== 'object') bad(`expected an object from toData(), got ${describe(data)}`);
+  const d = data as SpatialHashData;
+  if (d.format !== 'spatialhash') bad(`format must be 'spatialhash', got ${describe(d.format)}`);
+  if (d.version !== 1) bad(`version must be 1, got ${describe(d.version)}`);
+  if (d.dimension !== dim) bad(`dimension is ${describe(d.dimension)}, this is a ${dim}D hash`);
+  const n = d.ids instanceof Int32Array ? d.ids.length : bad('ids must be an Int32Array');
+  if (!Array.isArray(d.items) || d.items.length !== n) bad(`items must be an array of ${n} values`);
+  if (!(d.boxes instanceof Float64Array) || d.boxes.length !== n * dim * 2) {
+    bad(`boxes must be a Float64Array of ${n * dim * 2} numbers`);
+  }
+  if (!(d.categories instanceof Int32Array) || d.categories.length !== n)
+    bad(`categories must be an Int32Array of ${n}`);
+  if (!(d.masks instanceof Int32Array) || d.masks.length !== n) bad(`masks must be an Int32Array of ${n}`);
+  if (!(d.freeIds instanceof Int32Array)) bad('freeIds must be an Int32Array');
+  const limit = d.idLimit;
+  if (!Number.isInteger(limit) || limit < n || limit !== n + d.freeIds.length || limit > 2 ** 28) {
+    bad(`idLimit ${describe(limit)} must equal the number of ids plus free ids`);
+  }
+  return d;
+}
+
+/**
+ * Fills an empty hash from checked data. Throws an Error on a repeated or out
+ * of range id, a bad box or a repeated item; the caller drops the hash then.
+ */
+export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options: FromDataOptions<T> = {}): void {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object { decodeItem? }, got ${describe(options)}`);
+  }
+  const decode = options.decodeItem;
+  if (decode !== undefined && typeof decode !== 'function') {
+    throw new RangeError(`decodeItem must be a function, got ${describe(decode)}`);
+  }
+  const dim = hash.dim;
+  const stride = hash.boxStride;
+  const limit = d.idLimit;
+  hash.reserveHandles(limit);
+  const seen = new Uint8Array(limit);
+  for (let i = 0; i < d.ids.length; i++) {
+    const h = d.ids[i];
+    if (!(h >= 0 && h < limit) || seen[h] === 1) bad(`ids[${i}] = ${h} is out of range or repeated`);
+    seen[h] = 1;
+    for (let a = 0; a < dim; a++) {
+      const lo = d.boxes[i * stride + a];
+      const hi = d.boxes[i * stride + dim + a];
+      if (!Number.isFinite(lo) || !Number.isFinite(hi) || lo > hi) bad(`box of id ${h} is not finite and ordered`);
+    }
+    const item = decode !== undefined ? decode(d.items[i], h) : (d.items[i] as T);
+    if (hash.handles.has(item)) bad(`item of id ${h} (${describe(item)}) is stored twice`);
+    hash.handles.set(item, h);
+    hash.items[h] = item;
+    hash.alive[h] = 1;
+    hash.boxes.set(d.boxes.subarray(i * stride, i * stride + stride), h * stride);
+    hash.categories[h] = d.categories[i];
+    hash.masks[h] = d.masks[i];
+  }
+  for (let i = 0; i < d.freeIds.length; i++) {
+    const h = d.freeIds[i];
+    if (!(h >= 0 && h < limit) || seen[h] === 1) bad(`freeIds[${i}] = ${h} is out of range, in use or repeated`);
+    seen[h] = 1;
+    hash.freeHandles[i] = h;
+  }
+  hash.freeHandleCount = d.freeIds.length;
+  hash.handleLimit = limit;
+  hash.linkAll();
+}

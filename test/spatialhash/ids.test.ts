@@ -1,0 +1,162 @@
+/**
+ * Ids, collision filters, predicates, forEachOverlap, toData / from and argument
+ * counts of SpatialHash2D and SpatialHash3D: the seeded model-based properties
+ * of test/support/hash-ids.ts, and hand-written cases for the rules they cannot
+ * reach (re-entry from predicates and visitors, encoders, malformed snapshots).
+ */
+
+import { describe, expect, it } from 'vitest';
+import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
+import { describeIdProperties, type LooseFactory, type LooseHash } from '../support/hash-ids.js';
+import { expectRangeError } from '../support/hash-properties.js';
+
+type Options = { cellSize: number; maxCellsPerItem?: number; initialCapacity?: number };
+
+const factory2: LooseFactory = {
+  make: (options: Options) => new SpatialHash2D<unknown>(options) as unknown as LooseHash,
+  from: (data, options) => SpatialHash2D.from(data as never, options as never) as unknown as LooseHash,
+};
+const factory3: LooseFactory = {
+  make: (options: Options) => new SpatialHash3D<unknown>(options) as unknown as LooseHash,
+  from: (data, options) => SpatialHash3D.from(data as never, options as never) as unknown as LooseHash,
+};
+
+describeIdProperties(2, factory2);
+describeIdProperties(3, factory3);
+
+describe('argument counts', () => {
+  it('3D insert with 4 or 5 numbers is a RangeError and changes nothing (issue 11)', () => {
+    const hash = new SpatialHash3D<string>({ cellSize: 1 });
+    expectRangeError(() => (hash.insert as (...a: unknown[]) => number)('a', 0, 0, 1, 1), ['insert'], [4]);
+    expectRangeError(() => (hash.insert as (...a: unknown[]) => number)('a', 0, 0, 1, 1, 1), ['insert'], [5]);
+    expect(hash.size).toBe(0);
+    expect(hash.has('a')).toBe(false);
+    hash.validate();
+  });
+
+  it('2D insert with 3 numbers is a RangeError', () => {
+    const hash = new SpatialHash2D<string>({ cellSize: 1 });
+    expectRangeError(() => (hash.insert as (...a: unknown[]) => number)('a', 0, 0, 1), ['insert'], [3]);
+    expect(hash.size).toBe(0);
+  });
+});
+
+describe('predicates and visitors', () => {
+  const scene = () => {
+    const hash = new SpatialHash2D<string>({ cellSize: 1 });
+    hash.insert('me', 0, 0, 1, 1);
+    hash.insert('wall', 3, -1, 4, 2);
+    hash.insert('far', 10, 0, 11, 1);
+    return hash;
+  };
+
+  it('"not myself": raycast and nearest skip the item the predicate rejects, exactly', () => {
+    const hash = scene();
+    const notMe = (item: string) => item !== 'me';
+    expect(hash.raycast(0.5, 0.5, 1, 0)?.item).toBe('me');
+    expect(hash.raycast(0.5, 0.5, 1, 0, Number.POSITIVE_INFINITY, -1, notMe)).toEqual({ item: 'wall', distance: 2.5 });
+    expect(hash.nearest(0.5, 0.5, 2, Number.POSITIVE_INFINITY, [], -1, notMe)).toEqual(['wall', 'far']);
+  });
+
+  it('a predicate may read the hash but not query or change it; the hash stays usable', () => {
+    const hash = scene();
+    const id = hash.idOf('wall');
+    expect(() =>
+      hash.nearest(0, 0, 3, Number.POSITIVE_INFINITY, [], -1, () => hash.queryBox(0, 0, 1, 1).length > 0),
+    ).toThrow(/inside a predicate/);
+    expect(() => hash.raycast(0, 0, 1, 0, 100, -1, () => hash.nearest(0, 0).length > 0)).toThrow(/inside a predicate/);
+    expect(() => hash.raycast(0, 0, 1, 0, 100, -1, () => hash.removeById(id) !== '')).toThrow(/cannot change/);
+    expect(hash.raycast(0.5, 0.5, 1, 0, 100, -1, (item, i) => hash.itemById(i) === item && item !== 'me')?.item).toBe(
+      'wall',
+    );
+    expect(hash.queryBox(-10, -10, 20, 20).sort()).toEqual(['far', 'me', 'wall']);
+    hash.removeById(id);
+    hash.validate();
+  });
+
+  it('forEachOverlap visits each overlap once, stops early, and refuses nested box queries and changes', () => {
+    const hash = scene();
+    const seen: string[] = [];
+    expect(hash.forEachOverlap(-5, -5, 20, 5, (item) => void seen.push(item))).toBe(false);
+    expect(seen.sort()).toEqual(['far', 'me', 'wall']);
+    let calls = 0;
+    expect(hash.forEachOverlap(-5, -5, 20, 5, () => ++calls === 2)).toBe(true);
+    expect(calls).toBe(2);
+    expect(() => hash.forEachOverlap(-5, -5, 20, 5, () => void hash.queryRadius(0, 0, 1))).toThrow(/forEachOverlap/);
+    expect(() => hash.forEachOverlap(-5, -5, 20, 5, () => void hash.insert('new', 0, 0))).toThrow(/cannot change/);
+    // queryPoint needs no stamps, so it may run inside.
+    hash.forEachOverlap(-5, -5, 20, 5, () => void hash.queryPoint(0, 0));
+    expect(hash.queryRadius(0, 0, 0.5)).toEqual(['me']);
+    hash.validate();
+  });
+});
+
+describe('moves', () => {
+  it('a move by one cell keeps the entries of the cells still covered', () => {
+    const hash = new SpatialHash2D<string>({ cellSize: 1 });
+    const id = hash.insert('box', 0.5, 0.5, 2.5, 2.5);
+    const entries = () => {
+      const list: string[] = [];
+      for (let e = hash.firstEntry[id]; e !== -1; e = hash.entryItemNext[e]) {
+        const cell = hash.entryCell[e];
+        list.push(`${e}@${hash.cells.keys[cell * 2]},${hash.cells.keys[cell * 2 + 1]}`);
+      }
+      return list;
+    };
+    const before = entries();
+    expect(before.length).toBe(9);
+    expect(new Set(before).size).toBe(9);
+    hash.updateById(id, 1.5, 0.5, 3.5, 2.5);
+    const after = entries();
+    expect(after.length).toBe(9);
+    // 6 cells stay with the same entries; only 3 entries are dropped and 3 added.
+    expect(after.filter((e) => before.includes(e)).length).toBe(6);
+    hash.validate();
+    expect(hash.queryPoint(0.5, 1)).toEqual([]);
+    expect(hash.queryPoint(3.4, 1)).toEqual(['box']);
+  });
+});
+
+describe('toData / from', () => {
+  it('objects round-trip through encodeItem / decodeItem and keep their ids', () => {
+    const hash = new SpatialHash3D<{ name: string }>({ cellSize: 2, maxCellsPerItem: 4 });
+    const things = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
+    const ids = things.map((t, i) => hash.insert(t, i, 0, 0, i + 1, 1, 1, { category: 1 << i, mask: 0b0101 }));
+    hash.removeById(ids[1]);
+    expect(() => hash.toData()).toThrow(/encodeItem/);
+    const data = structuredClone(hash.toData({ encodeItem: (t) => t.name }));
+    const byName = new Map(things.map((t) => [t.name, t]));
+    const copy = SpatialHash3D.from(data, { decodeItem: (name) => byName.get(name as string) as { name: string } });
+    copy.validate();
+    for (const i of [0, 2, 3]) {
+      expect(copy.itemById(ids[i])).toBe(things[i]);
+      expect(copy.categoryOf(ids[i])).toBe(1 << i);
+      expect(copy.maskOf(ids[i])).toBe(0b0101);
+    }
+    expect(copy.hasId(ids[1])).toBe(false);
+    expect(copy.cellSize).toBe(2);
+    expect(copy.maxCellsPerItem).toBe(4);
+    expect(copy.insert({ name: 'e' }, 0, 0, 0)).toBe(hash.insert({ name: 'e' }, 0, 0, 0));
+  });
+
+  it('from() rejects malformed data with an Error saying what is wrong', () => {
+    const hash = new SpatialHash2D<number>({ cellSize: 1 });
+    hash.insert(7, 0, 0, 1, 1);
+    hash.insert(8, 2, 2);
+    const good = hash.toData();
+    const broken: [string, unknown, RegExp][] = [
+      ['not an object', 42, /expected an object/],
+      ['wrong version', { ...good, version: 2 }, /version/],
+      ['wrong dimension', { ...good, dimension: 3 }, /dimension/],
+      ['short boxes', { ...good, boxes: new Float64Array(3) }, /boxes/],
+      ['repeated id', { ...good, ids: new Int32Array([0, 0]) }, /repeated/],
+      ['unordered box', { ...good, boxes: new Float64Array([1, 0, 0, 1, 2, 2, 2, 2]) }, /box of id 0/],
+      ['repeated item', { ...good, items: [7, 7] }, /twice/],
+      ['bad cell size', { ...good, cellSize: -1 }, /cellSize/],
+    ];
+    for (const [what, data, message] of broken) {
+      expect(() => SpatialHash2D.from(data as never), what).toThrow(message);
+    }
+    expect(() => SpatialHash3D.from(good)).toThrow(/dimension/);
+  });
+});
