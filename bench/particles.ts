@@ -24,6 +24,7 @@ interface FrameStats {
   collections: number;
   perFrameRise: number;
   links: number;
+  frames: number;
 }
 
 /** Velocities and the integration step shared by every variant. */
@@ -119,6 +120,7 @@ async function runFrames(
     collections,
     perFrameRise: riseFrames > 0 ? rise / riseFrames : Number.NaN,
     links,
+    frames,
   };
 }
 
@@ -131,6 +133,45 @@ function bytes(value: number): string {
   return `${sign}${a.toFixed(0)} B`;
 }
 
+/**
+ * A frame step that rebuilds one PointGrid3D and visits every pair with a
+ * visitor declared with `arity` parameters (0 to 3), each of which folds what
+ * it gets into small integers, so that the visitor itself allocates nothing.
+ */
+function forEachPairStep(radius: number, arity: 0 | 1 | 2 | 3): (pos: Float64Array) => number {
+  let grid: PointGrid3D | undefined;
+  let pairs = 0;
+  let sum = 0;
+  const r2 = radius * radius;
+  const visitors = [
+    () => {
+      pairs++;
+    },
+    (i: number) => {
+      pairs++;
+      sum = (sum + i) & 0x3fffffff;
+    },
+    (i: number, j: number) => {
+      pairs++;
+      sum = (sum + Math.imul(i + 1, j + 1)) & 0x3fffffff; // kept a small integer: see fingerprint()
+    },
+    (i: number, j: number, distanceSquared: number) => {
+      pairs++;
+      sum = (sum + Math.imul(i + 1, j + 1) + +(distanceSquared <= r2)) & 0x3fffffff;
+    },
+  ];
+  const visit = visitors[arity];
+  return (pos) => {
+    if (grid) grid.rebuild(pos);
+    else grid = new PointGrid3D(pos, { cellSize: radius });
+    pairs = 0;
+    sum = 0;
+    grid.forEachPair(radius, visit);
+    consume(sum);
+    return pairs;
+  };
+}
+
 /** Runs workload 4 and returns its markdown section. */
 export async function particles(quick: boolean): Promise<string> {
   const n = 100000;
@@ -141,29 +182,9 @@ export async function particles(quick: boolean): Promise<string> {
   // medians settle long before 600 frames.
   const csrFrames = quick ? 50 : 100;
   const baselineFrames = quick ? 10 : 20;
+  const arityFrames = quick ? 50 : 200;
   const variants: [string, number, () => (pos: Float64Array) => number][] = [
-    [
-      'PointGrid3D rebuild + forEachPair',
-      frames,
-      () => {
-        let grid: PointGrid3D | undefined;
-        let pairs = 0;
-        let sum = 0;
-        const visit = (i: number, j: number) => {
-          pairs++;
-          sum = (sum + Math.imul(i + 1, j + 1)) & 0x3fffffff; // kept a small integer: see fingerprint()
-        };
-        return (pos) => {
-          if (grid) grid.rebuild(pos);
-          else grid = new PointGrid3D(pos, { cellSize: radius });
-          pairs = 0;
-          sum = 0;
-          grid.forEachPair(radius, visit);
-          consume(sum);
-          return pairs;
-        };
-      },
-    ],
+    ['PointGrid3D rebuild + forEachPair', frames, () => forEachPairStep(radius, 2)],
     [
       'PointGrid3D rebuild + neighbors (CSR)',
       csrFrames,
@@ -177,6 +198,12 @@ export async function particles(quick: boolean): Promise<string> {
       },
     ],
     ['article 002 (reimplemented), CSR', baselineFrames, () => (pos) => neighbors002(pos, radius).indices.length / 2],
+    // Issue 12: no visitor arity may allocate. These run after the two-parameter
+    // row, so its call site has seen several visitors by then (the worst case
+    // for V8's inlining); the three-parameter visitor is the only one at its own.
+    ['forEachPair, visitor () => ...', arityFrames, () => forEachPairStep(radius, 0)],
+    ['forEachPair, visitor (i) => ...', arityFrames, () => forEachPairStep(radius, 1)],
+    ['forEachPair, visitor (i, j, distanceSquared) => ...', arityFrames, () => forEachPairStep(radius, 3)],
   ];
   // Check before timing: on the starting positions every variant must find
   // the same pairs (CSR rows hold each pair twice, hence the halving above).
@@ -197,7 +224,7 @@ export async function particles(quick: boolean): Promise<string> {
   const ours = results[0].p50;
   return [
     '## 4. Moving particles',
-    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variant ${csrFrames} after 10, the article-002 baseline ${baselineFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates.`,
+    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variant ${csrFrames} after 10, the article-002 baseline ${baselineFrames} after 10, the visitor-arity rows ${arityFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates. The last rows repeat the forEachPair loop with visitors declared with 0, 1 and 3 parameters (issue 12: none may allocate; only the three-parameter one is passed the squared distance).`,
     table(
       [
         'variant',
@@ -208,6 +235,7 @@ export async function particles(quick: boolean): Promise<string> {
         'heap growth',
         'external growth',
         'GCs',
+        'GCs per frame',
         'rise per frame',
       ],
       results.map((r) => [
@@ -219,6 +247,7 @@ export async function particles(quick: boolean): Promise<string> {
         bytes(r.heapGrowth),
         bytes(r.externalGrowth),
         String(r.collections),
+        (r.collections / r.frames).toFixed(2),
         bytes(r.perFrameRise),
       ]),
     ),

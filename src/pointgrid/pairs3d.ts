@@ -9,6 +9,7 @@
 import { grownLength } from '../core/grow.js';
 import type { Grid3D } from './grid3d.js';
 import { stencilReach } from './margins.js';
+import type { PointPairVisitor } from './options.js';
 import { lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
@@ -225,40 +226,61 @@ function pairsFromCell(
 
 /**
  * Hands the batched pairs of a VISIT search to the visitor as original
- * indices i < j, with the squared distance recomputed exactly as the search
- * computed it when the visitor wants it, and empties the batch. Which of the
- * two indices is lower is a coin toss for shuffled input, so it is worked out
- * without a branch (see {@link lowerMinusUpper}). The two-index loop is the
- * same in 2D and 3D but kept in each file: V8 inlines the visitor only into a
- * call site that has seen few visitors, and 2D and 3D users rarely share one.
+ * indices i < j and empties the batch. Which of the two indices is lower is a
+ * coin toss for shuffled input, so it is worked out without a branch (see
+ * {@link lowerMinusUpper}).
+ *
+ * Each kind of visitor has a call site of its own (see PairSink.withDistance):
+ * V8 inlines a visitor only into a call that has seen no other function, so
+ * the common two-index visitor is not made slower by the distance-taking
+ * ones, and a distance-taking visitor alone at its call site is inlined and
+ * its double never boxed. For the same reason the loops are kept in each
+ * dimension's file: 2D and 3D users rarely share a visitor.
  */
 function visitBatch(g: Grid3D, sink: PairSink): void {
-  const buffer = sink.buffer;
   const length = sink.length;
-  const order = sink.order;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  if (sink.withDistance) {
-    const visit = sink.visitor!;
-    const coords = g.coords;
-    for (let k = 0; k < length; k += 2) {
-      const s = buffer[k];
-      const t = buffer[k + 1];
-      const i = order[s];
-      const j = order[t];
-      const dx = coords[3 * t] - coords[3 * s];
-      const dy = coords[3 * t + 1] - coords[3 * s + 1];
-      const dz = coords[3 * t + 2] - coords[3 * s + 2];
-      const m = lowerMinusUpper(i, j);
-      visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
-    }
-  } else {
-    const visit = sink.visitor as (i: number, j: number) => void;
-    for (let k = 0; k < length; k += 2) {
-      const i = order[buffer[k]];
-      const j = order[buffer[k + 1]];
-      const m = lowerMinusUpper(i, j);
-      visit(j + m, i - m);
-    }
+  if (sink.withDistance) visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+}
+
+/** Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in `buffer`. */
+function visitIndices(
+  order: Uint32Array,
+  buffer: Uint32Array,
+  length: number,
+  visit: (i: number, j: number) => void,
+): void {
+  for (let k = 0; k < length; k += 2) {
+    const i = order[buffer[k]];
+    const j = order[buffer[k + 1]];
+    const m = lowerMinusUpper(i, j);
+    visit(j + m, i - m);
+  }
+}
+
+/**
+ * Calls `visit(i, j, distanceSquared)` for the first `length / 2` pairs of
+ * sorted positions in `buffer`, the distance recomputed exactly as the search
+ * computed it.
+ */
+function visitWithDistance(
+  coords: Float64Array | Float32Array,
+  order: Uint32Array,
+  buffer: Uint32Array,
+  length: number,
+  visit: PointPairVisitor,
+): void {
+  for (let k = 0; k < length; k += 2) {
+    const s = buffer[k];
+    const t = buffer[k + 1];
+    const i = order[s];
+    const j = order[t];
+    const dx = coords[3 * t] - coords[3 * s];
+    const dy = coords[3 * t + 1] - coords[3 * s + 1];
+    const dz = coords[3 * t + 2] - coords[3 * s + 2];
+    const m = lowerMinusUpper(i, j);
+    visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
   }
 }

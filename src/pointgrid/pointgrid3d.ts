@@ -257,11 +257,14 @@ export class PointGrid3D {
    * `visit` may call {@link within}, {@link withinInto} and {@link nearest},
    * but not {@link rebuild} or another pair search.
    *
-   * A visitor declared with exactly two parameters (`(i, j) => ...`) is called
-   * without the distance: V8 must box a double passed to a call it does not
-   * inline, one allocation per pair, so a steady loop with such a visitor
-   * allocates nothing at all. (A two-parameter visitor with a default third
-   * parameter therefore gets its default.)
+   * Only a visitor declared with three parameters gets the distance; one of
+   * 0, 1 or 2 parameters (`(i, j) => ...`) is called with the pair only, so a
+   * steady loop allocates nothing at all whatever V8 does with it. V8 boxes a
+   * double passed to a call it does not inline, one allocation per pair: a
+   * three-parameter visitor allocates nothing while it is the only one the
+   * program passes to this class's forEachPair (it is then inlined), and one
+   * small number per pair otherwise. (A visitor whose third parameter has a
+   * default, or that reads `arguments`, declares fewer and gets the default.)
    *
    * `options.part` / `options.parts` search one slice of the pairs (see
    * {@link PairSearchOptions}): the slices are disjoint and together give
@@ -325,11 +328,15 @@ export class PointGrid3D {
   static {
     pinShapes(3, (points, options) => {
       const grid = new PointGrid3D(points, options);
-      grid.forEachPair(2, () => {});
+      // A one-point grid: its search finds no pair, so no pin reaches the
+      // visitor call sites, which V8 inlines only while they have seen one visitor.
+      const single = new PointGrid3D(points.subarray(0, 3), options);
+      single.forEachPair(2, () => {});
       const out = new Uint32Array(64);
       grid.withinInto(0.5, 0.5, 0.5, 2, out);
       return [
         grid,
+        single,
         out,
         grid.pairs(2),
         grid.neighbors(2),

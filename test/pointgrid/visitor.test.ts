@@ -31,6 +31,40 @@ describe('forEachPair visitor arity', () => {
       expect([...argumentCounts]).toEqual([2]);
       expect(pairs.sort((a, b) => a[0] - b[0])).toEqual([0, 1, 2, 3, 4].map((i) => [i, i + 1]));
     });
+
+    // Issue 12: a visitor declared with fewer than three parameters is not
+    // passed the distance (a double, which V8 boxes for a call it does not
+    // inline); one that declares it is. The declared count is the function's
+    // length, set here on a visitor that records what arrives.
+    for (const [declared, expected] of [
+      [0, 2],
+      [1, 2],
+      [2, 2],
+      [3, 3],
+      [4, 3],
+    ] as const) {
+      it(`${name} passes ${expected} arguments to a visitor declared with ${declared} parameters`, () => {
+        const counts = new Set<number>();
+        const seen: number[][] = [];
+        const visitor = function (this: unknown) {
+          // biome-ignore lint/complexity/noArguments: the test is about how many arguments arrive
+          const args = arguments;
+          counts.add(args.length);
+          seen.push([...args]);
+        };
+        Object.defineProperty(visitor, 'length', { value: declared });
+        grid.forEachPair(1, visitor);
+        expect([...counts]).toEqual([expected]);
+        const pair = (i: number) => (expected === 3 ? [i, i + 1, 1] : [i, i + 1]);
+        expect(seen.sort((x, y) => x[0] - y[0])).toEqual([0, 1, 2, 3, 4].map(pair));
+      });
+    }
+
+    it(`${name} counts a defaulted third parameter as not declared`, () => {
+      const got: number[] = [];
+      grid.forEachPair(1, (_i, _j, distanceSquared = -1) => got.push(distanceSquared));
+      expect(got).toEqual([-1, -1, -1, -1, -1]);
+    });
   }
 });
 
