@@ -58,7 +58,7 @@ const EMPTY_POSITIONS = new Float64Array(0);
  * Memory beyond the caller's positions: the coordinate copy (as many bytes as
  * the positions for a packed Float32Array or Float64Array), 8 bytes per point
  * (indices and build scratch) and 4 bytes per cell of the box (dense) or
- * about 85 bytes per occupied cell (hashed: the build's table, cell starts,
+ * about 100 bytes per occupied cell (hashed: the build's table, cell starts,
  * the row-major renumbering and the keys and lookup kept in `data`; up to 16 more for Float32Array input, whose smaller
  * coordinate copy may not hold the renumbering's sort keys). Pair searches and
  * nearest reuse their buffers; pairs() and neighbors() allocate their results.
