@@ -271,7 +271,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /**
    * Sets the collision category and mask of a stored `item` (see
-   * {@link SpatialHashBase.setFilterById}). O(1) after the item lookup.
+   * `setFilterById`). O(1) after the item lookup.
    * @throws RangeError if category or mask is not a 32-bit integer.
    * @throws Error if `item` is not present.
    */

@@ -43,10 +43,22 @@ export interface PointGridWorkersOptions {
 export interface PointGridWorkersTimings {
   /** 'rebuild', 'neighbors' or 'pairs'. */
   call: string;
-  phases: { name: string; wallMs: number; threadMs: number[] }[];
+  /** The parallel phases in the order they ran. */
+  phases: PointGridWorkersPhase[];
   /** Time spent on the calling thread between phases (prefix sums, allocation, merging), ms. */
   mainMs: number;
+  /** Wall time of the whole call, ms. */
   totalMs: number;
+}
+
+/** One parallel phase of a pool call (e.g. 'histogram', 'scatter', 'count'). */
+export interface PointGridWorkersPhase {
+  /** What the threads did in this phase. */
+  name: string;
+  /** Wall time from sending the tasks to the last reply, ms. */
+  wallMs: number;
+  /** Each thread's own time on its task, ms, by thread. */
+  threadMs: number[];
 }
 
 interface NodeWorker extends WorkerLike {
@@ -120,7 +132,8 @@ class Channel {
   }
 }
 
-type AnyGrid = PointGrid2D | PointGrid3D;
+/** A grid the pool works on: built with `{ shared: true }` (or from a SharedArrayBuffer). */
+export type AnyGrid = PointGrid2D | PointGrid3D;
 
 /** A view of `length` numbers at the start of `array`'s SharedArrayBuffer when it is one and big enough. */
 function reuse(array: Uint32Array | undefined, length: number): Uint32Array | undefined {

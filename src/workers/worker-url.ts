@@ -19,7 +19,9 @@ declare global {
 
 /** The part of a Worker (browser) or worker_threads Worker (Node) the pool uses. */
 export interface WorkerLike {
+  /** Sends one task to the worker (structured clone; `transfer` lists buffers to move rather than copy). */
   postMessage(message: unknown, transfer?: unknown[]): void;
+  /** Stops the worker; called by {@link PointGridWorkers.close}. */
   terminate(): unknown;
 }
 
