@@ -80,7 +80,7 @@ export class PointGrid2D {
   private readonly sink = new PairSink();
 
   /**
-   * A grid over the buffer of another grid (its {@link data}, from any
+   * A grid over the buffer of another grid (its {@link PointGrid2D.data | data}, from any
    * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it
    * answers every query exactly as the grid that built the buffer did.
    *

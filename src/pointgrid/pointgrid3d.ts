@@ -83,7 +83,7 @@ export class PointGrid3D {
   private readonly sink = new PairSink();
 
   /**
-   * A grid over the buffer of another grid (its {@link data}, from any
+   * A grid over the buffer of another grid (its {@link PointGrid3D.data | data}, from any
    * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it
    * answers every query exactly as the grid that built the buffer did.
    *
