@@ -31,6 +31,7 @@ const WORKLOADS: Workload[] = [
   { id: 5, name: 'broadphase', run: async (quick) => (await import('./broadphase.js')).broadphase(quick) },
   { id: 6, name: 'churn', run: async (quick) => (await import('./churn.js')).churn(quick) },
   { id: 7, name: 'weld', run: async (quick) => (await import('./weld.js')).weldBench(quick) },
+  { id: 8, name: 'gpu', run: async (quick) => (await import('./gpu.js')).gpuBench(quick) },
 ];
 
 function usage(): string {

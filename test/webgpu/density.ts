@@ -29,7 +29,7 @@ fn computeDensity(@builtin(global_invocation_id) id: vec3<u32>) {
   density[i] = rho;
 }`;
 
-/** Builds the grid over `particles` (vec4 per particle) and records the density pass. */
+/** Sets up a grid over `particles` (vec4 each) and the density pass; `frame()` rebuilds the grid and runs the pass. */
 export function sphDensity(
   device: GPUDevice,
   particles: GPUBuffer,
@@ -37,7 +37,7 @@ export function sphDensity(
   count: number,
   h: number,
   mass: number,
-): GPUPointGrid3D {
+): { grid: GPUPointGrid3D; frame: () => void } {
   const grid = new GPUPointGrid3D(device, { cellSize: h, maxPoints: count, stride: 4 });
   const sph = device.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const poly6 = 315 / (64 * Math.PI * h ** 9);
@@ -68,15 +68,17 @@ export function sphDensity(
   });
 
   // Every frame: rebuild the grid, then the passes that search it.
-  const encoder = device.createCommandEncoder();
-  grid.build(particles, count, encoder);
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, own);
-  pass.setBindGroup(1, grid.bindGroup);
-  pass.dispatchWorkgroups(Math.ceil(count / 64));
-  pass.end();
-  device.queue.submit([encoder.finish()]);
-  return grid;
+  const frame = () => {
+    const encoder = device.createCommandEncoder();
+    grid.build(particles, count, encoder);
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, own);
+    pass.setBindGroup(1, grid.bindGroup);
+    pass.dispatchWorkgroups(Math.ceil(count / 64));
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+  };
+  return { grid, frame };
 }
 // README example end
