@@ -32,6 +32,7 @@ const WORKLOADS: Workload[] = [
   { id: 6, name: 'churn', run: async (quick) => (await import('./churn.js')).churn(quick) },
   { id: 7, name: 'weld', run: async (quick) => (await import('./weld.js')).weldBench(quick) },
   { id: 8, name: 'parallel', run: async (quick) => (await import('./parallel.js')).parallel(quick) },
+  { id: 9, name: 'gpu', run: async (quick) => (await import('./gpu.js')).gpuBench(quick) },
 ];
 
 function usage(): string {

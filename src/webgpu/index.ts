@@ -1,0 +1,11 @@
+/**
+ * spatialhash/webgpu: the counting-sort point grid as WebGPU compute passes,
+ * for particle systems that live on the GPU. No runtime dependency: the
+ * caller passes its GPUDevice.
+ *
+ * @packageDocumentation
+ */
+
+export type { GPUPointGridOptions } from './grid.js';
+export { GPUPointGrid2D, GPUPointGrid3D } from './grids.js';
+export { gridWGSL, wgsl } from './wgsl.js';

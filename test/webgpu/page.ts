@@ -1,0 +1,176 @@
+/**
+ * What the GPU tests run inside headless Chromium: one device, and a request
+ * handler that builds a GPUPointGrid over the points it is sent and answers
+ * with the grid's readback (or the error it threw). Bundled by browser.ts
+ * together with src/webgpu.
+ *
+ * @module
+ */
+/// <reference types="@webgpu/types" />
+
+import { GPUPointGrid2D, GPUPointGrid3D, type GPUPointGridOptions } from '../../src/webgpu/index.js';
+import { sphDensity } from './density.js';
+
+/** One request: the points (flat, `stride` numbers each), the grid's options, what to read back. */
+export interface GridRequest {
+  dimension: 2 | 3;
+  positions: number[];
+  count: number;
+  options: GPUPointGridOptions;
+  radius: number;
+  what: 'neighbors' | 'pairs';
+  /** Usage flags of the positions buffer (default STORAGE | COPY_DST). */
+  usage?: number;
+}
+
+/** The answer: CSR arrays or flat pairs, or the message of what threw. */
+export interface GridAnswer {
+  offsets?: number[];
+  indices?: number[];
+  pairs?: number[];
+  error?: string;
+  errorName?: string;
+}
+
+let device: Promise<GPUDevice> | undefined;
+
+async function open(): Promise<GPUDevice> {
+  if (!navigator.gpu) throw new Error('navigator.gpu is missing: Chromium without WebGPU');
+  const adapter = await navigator.gpu.requestAdapter();
+  if (!adapter) throw new Error('no WebGPU adapter (SwiftShader expected)');
+  return adapter.requestDevice();
+}
+
+async function answer(request: GridRequest): Promise<GridAnswer> {
+  device ??= open();
+  const gpu = await device;
+  const data = new Float32Array(request.positions);
+  const usage = request.usage ?? GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+  const buffer = gpu.createBuffer({ size: Math.max(4, data.byteLength), usage: usage | GPUBufferUsage.COPY_DST });
+  gpu.queue.writeBuffer(buffer, 0, data);
+  let grid: GPUPointGrid2D | GPUPointGrid3D | undefined;
+  try {
+    grid =
+      request.dimension === 3 ? new GPUPointGrid3D(gpu, request.options) : new GPUPointGrid2D(gpu, request.options);
+    grid.build(buffer, request.count);
+    if (request.what === 'pairs') return { pairs: Array.from(await grid.pairs(request.radius)) };
+    const { offsets, indices } = await grid.neighbors(request.radius);
+    return { offsets: Array.from(offsets), indices: Array.from(indices) };
+  } catch (error) {
+    return { error: (error as Error).message, errorName: (error as Error).name };
+  } finally {
+    grid?.destroy();
+    buffer.destroy();
+  }
+}
+
+/**
+ * Checks that a rejected build leaves the grid as it was: builds `positions`,
+ * tries each bad build, and reads the neighbours back again.
+ */
+async function rejectedBuildKeepsGrid(
+  request: GridRequest,
+): Promise<{ errors: string[]; before: number[]; after: number[] }> {
+  device ??= open();
+  const gpu = await device;
+  const data = new Float32Array(request.positions);
+  const buffer = gpu.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  gpu.queue.writeBuffer(buffer, 0, data);
+  const vertexOnly = gpu.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.VERTEX });
+  const grid = new GPUPointGrid3D(gpu, request.options);
+  grid.build(buffer, request.count);
+  const before = Array.from((await grid.neighbors(request.radius)).indices);
+  const errors: string[] = [];
+  const attempts: (() => void)[] = [
+    () => grid.build(vertexOnly, request.count),
+    () => grid.build(buffer, request.options.maxPoints + 1),
+    () => grid.build(buffer, 1.5),
+    () => grid.build({} as GPUBuffer, 1),
+  ];
+  for (const attempt of attempts) {
+    try {
+      attempt();
+      errors.push('no error');
+    } catch (error) {
+      errors.push(`${(error as Error).name}: ${(error as Error).message}`);
+    }
+  }
+  const after = Array.from((await grid.neighbors(request.radius)).indices);
+  grid.destroy();
+  buffer.destroy();
+  vertexOnly.destroy();
+  return { errors, before, after };
+}
+
+/** Runs the README's density pass over `positions` (3 numbers each) and reads the densities back. */
+async function density(positions: number[], h: number, mass: number): Promise<number[]> {
+  device ??= open();
+  const gpu = await device;
+  const count = positions.length / 3;
+  const vec4 = new Float32Array(4 * count);
+  for (let i = 0; i < count; i++) vec4.set(positions.slice(3 * i, 3 * i + 3), 4 * i);
+  const particles = gpu.createBuffer({
+    size: vec4.byteLength,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  gpu.queue.writeBuffer(particles, 0, vec4);
+  const out = gpu.createBuffer({ size: 4 * count, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const { grid, frame } = sphDensity(gpu, particles, out, count, h, mass);
+  frame();
+  const staging = gpu.createBuffer({ size: 4 * count, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = gpu.createCommandEncoder();
+  encoder.copyBufferToBuffer(out, 0, staging, 0, 4 * count);
+  gpu.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const result = Array.from(new Float32Array(staging.getMappedRange()));
+  for (const b of [particles, out, staging]) b.destroy();
+  grid.destroy();
+  return result;
+}
+
+/**
+ * For bench/gpu.ts: milliseconds per frame (grid build + density pass, waited
+ * for with onSubmittedWorkDone) over `n` seeded uniform points in a cube of
+ * side `side`, after one warm-up frame.
+ */
+async function timeDensity(n: number, side: number, h: number, frames: number): Promise<number[]> {
+  device ??= open();
+  const gpu = await device;
+  let state = 12345;
+  const rand = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+  const vec4 = new Float32Array(4 * n);
+  for (let i = 0; i < 4 * n; i++) vec4[i] = i % 4 === 3 ? 0 : rand() * side;
+  const particles = gpu.createBuffer({
+    size: vec4.byteLength,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  gpu.queue.writeBuffer(particles, 0, vec4);
+  const out = gpu.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE });
+  const { grid, frame } = sphDensity(gpu, particles, out, n, h, 1);
+  frame();
+  await gpu.queue.onSubmittedWorkDone();
+  const times: number[] = [];
+  for (let k = 0; k < frames; k++) {
+    const t0 = performance.now();
+    frame();
+    await gpu.queue.onSubmittedWorkDone();
+    times.push(performance.now() - t0);
+  }
+  grid.destroy();
+  particles.destroy();
+  out.destroy();
+  return times;
+}
+
+/** The adapter's description, for the bench's header. */
+async function adapterInfo(): Promise<string> {
+  const adapter = await navigator.gpu?.requestAdapter();
+  if (!adapter) return 'no adapter';
+  const info = adapter.info;
+  return [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ');
+}
+
+Object.assign(globalThis, { gridAnswer: answer, rejectedBuildKeepsGrid, density, timeDensity, adapterInfo });
