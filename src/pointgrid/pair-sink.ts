@@ -65,9 +65,10 @@ export class PairSink {
    * an allocation per pair, while two small integers allocate nothing, so a
    * visitor of 0, 1 or 2 parameters is called with the pair only. The two
    * kinds are called from separate loops (see visitPairBatch in pairs2d.ts):
-   * V8 inlines a visitor only into a call site that has seen no other, and a
-   * distance-taking visitor is then inlined unless the program passes several
-   * different ones (the double never leaves registers when it is).
+   * V8 inlines a visitor only into a call site that has seen no other, so
+   * the two-index visitors are not slowed by the distance-taking ones, and a
+   * distance-taking visitor that V8 inlines is not boxed either. Whether it
+   * does is not in our hands: bench workload 4 shows one that is not.
    */
   withDistance = false;
   /** Original index of each sorted position (the grid's sortedIndex). */

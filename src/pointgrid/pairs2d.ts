@@ -194,8 +194,8 @@ function pairsFromCell(
  * Each kind of visitor has a call site of its own (see PairSink.withDistance):
  * V8 inlines a visitor only into a call that has seen no other function, so
  * the common two-index visitor is not made slower by the distance-taking
- * ones, and a distance-taking visitor alone at its call site is inlined and
- * its double never boxed. For the same reason the loops are kept in each
+ * ones, and a distance-taking visitor alone at its call site can be inlined,
+ * its double then unboxed. For the same reason the loops are kept in each
  * dimension's file: 2D and 3D users rarely share a visitor.
  */
 function visitBatch(g: Grid2D, sink: PairSink): void {

@@ -260,10 +260,11 @@ export class PointGrid3D {
    * Only a visitor declared with three parameters gets the distance; one of
    * 0, 1 or 2 parameters (`(i, j) => ...`) is called with the pair only, so a
    * steady loop allocates nothing at all whatever V8 does with it. V8 boxes a
-   * double passed to a call it does not inline, one allocation per pair: a
-   * three-parameter visitor allocates nothing while it is the only one the
-   * program passes to this class's forEachPair (it is then inlined), and one
-   * small number per pair otherwise. (A visitor whose third parameter has a
+   * double passed to a call it does not inline, one allocation per pair, so
+   * a three-parameter visitor allocates nothing only where V8 inlines it (a
+   * lone visitor in a small program), and otherwise one small short-lived
+   * number per pair: prefer `(i, j)` and recompute the distance where a
+   * steady loop must not collect garbage. (A visitor whose third parameter has a
    * default, or that reads `arguments`, declares fewer and gets the default.)
    *
    * `options.part` / `options.parts` search one slice of the pairs (see
