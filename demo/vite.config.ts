@@ -33,6 +33,7 @@ export default defineConfig({
         particles: page('particles'),
         grid: page('grid'),
         fluid: page('fluid'),
+        gpu: page('gpu'),
       },
     },
   },

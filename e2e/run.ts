@@ -40,6 +40,9 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // WebGPU for gpu.html, on SwiftShader (a CPU emulation: no GPU needed).
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
 ];
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -625,7 +628,53 @@ const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
   ['threads', testThreads],
   ['grid', testGrid],
   ['fluid', testFluid],
+  ['gpu', testGpu],
 ];
+
+/**
+ * GPU page: WebGPU on SwiftShader must be found, frames must advance, and the
+ * grid's pairs (read back from the GPU) must equal a brute-force search over
+ * the positions the grid was built from.
+ */
+async function testGpu(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/gpu.html`);
+  await page.waitForFunction('window.__demo !== undefined && window.__demo.webgpu', undefined, { timeout: 30_000 });
+  await waitForFrames(page, 3);
+  const { count, radius } = await hook<{ count: number; radius: number }>(
+    page,
+    '({ count: h.count, radius: h.radius })',
+  );
+  const { positions, pairs } = await hook<{ positions: number[]; pairs: number[] }>(page, 'h.snapshot()');
+  if (positions.length !== 4 * count) throw new Failure(`gpu: ${positions.length / 4} positions, expected ${count}`);
+  // Pairs within float32 rounding of the radius may go either way (the GPU tests in float32): "maybe".
+  const sure = new Set<number>();
+  const maybe = new Set<number>();
+  for (let i = 0; i < count; i++) {
+    for (let j = i + 1; j < count; j++) {
+      const dx = positions[4 * i] - positions[4 * j];
+      const dy = positions[4 * i + 1] - positions[4 * j + 1];
+      const dz = positions[4 * i + 2] - positions[4 * j + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= radius * radius - 1e-5) sure.add(i * count + j);
+      else if (d2 <= radius * radius + 1e-5) maybe.add(i * count + j);
+    }
+  }
+  if (sure.size === 0) throw new Failure('gpu: no pairs within the radius, the check would be empty');
+  const got = new Set<number>();
+  for (let k = 0; k < pairs.length; k += 2) {
+    const key = pairs[k] * count + pairs[k + 1];
+    if (pairs[k] >= pairs[k + 1] || got.has(key))
+      throw new Failure(`gpu: pair ${pairs[k]}, ${pairs[k + 1]} out of order or twice`);
+    if (!sure.has(key) && !maybe.has(key))
+      throw new Failure(`gpu: pair ${pairs[k]}, ${pairs[k + 1]} is farther than the radius`);
+    got.add(key);
+  }
+  for (const key of sure) {
+    if (!got.has(key))
+      throw new Failure(`gpu: pair ${Math.floor(key / count)}, ${key % count} missing from the GPU grid`);
+  }
+  await page.screenshot({ path: join(outputDir, 'gpu.png') });
+}
 
 async function runTest(
   context: BrowserContext,
