@@ -102,8 +102,8 @@ cpSync(join(root, 'test-consumer'), app, { recursive: true });
 step('install the tarball into the consumer app', () =>
   run(npm, ['install', '--no-save', '--no-package-lock', '--offline', ...quiet, tarball], app),
 );
-// Peers that subpaths need (three) come from this repository's dev dependencies.
-for (const peer of ['three', '@types/three']) {
+// Peers that subpaths need (three; WebGPU's types) come from this repository's dev dependencies.
+for (const peer of ['three', '@types/three', '@webgpu/types']) {
   const source = join(root, 'node_modules', peer);
   const target = join(app, 'node_modules', peer);
   if (existsSync(source) && !existsSync(target)) {
