@@ -4,7 +4,7 @@
  *
  * @module
  */
-/// <reference types="@webgpu/types" />
+/// <reference types="@webgpu/types" preserve="true" />
 import { GPUPointGrid, type GPUPointGridOptions } from './grid.js';
 
 /**
