@@ -121,6 +121,9 @@ if (subpaths.length > 0) {
     const compilerOptions = { ...json.compilerOptions, lib: ['ES2022', 'DOM', 'DOM.Iterable'] };
     const subpathConfig = { ...json, compilerOptions, files: ['subpaths.ts'] };
     writeFileSync(join(app, `tsconfig.${config}-subpaths.json`), JSON.stringify(subpathConfig));
+    // TypeScript before 7 has no WebGPU in its DOM library: such consumers add @webgpu/types (the README says so).
+    const withGpuTypes = { ...subpathConfig, compilerOptions: { ...compilerOptions, types: ['@webgpu/types'] } };
+    writeFileSync(join(app, `tsconfig.${config}-subpaths-gputypes.json`), JSON.stringify(withGpuTypes));
   }
 }
 
@@ -134,7 +137,11 @@ for (const [version, tsc] of Object.entries(compilers)) {
   if (subpaths.length > 0 && version !== 'TS 5.0') {
     for (const config of ['nodenext', 'bundler']) {
       step(`${version} typechecks ${subpaths.join(', ')} (${config})`, () =>
-        run(process.execPath, [tsc, '-p', `tsconfig.${config}-subpaths.json`], app),
+        run(
+          process.execPath,
+          [tsc, '-p', `tsconfig.${config}-subpaths${version === 'TS 7' ? '' : '-gputypes'}.json`],
+          app,
+        ),
       );
     }
   }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-/// <reference types="@webgpu/types" preserve="true" />
+/// <reference types="@webgpu/types" />
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import type { NeighborLists } from '../pointgrid/options.js';
 import { type Pipelines, pipelinesFor, ScanPlan, Usage } from './pipelines.js';

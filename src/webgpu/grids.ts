@@ -4,7 +4,7 @@
  *
  * @module
  */
-/// <reference types="@webgpu/types" preserve="true" />
+/// <reference types="@webgpu/types" />
 import { GPUPointGrid, type GPUPointGridOptions } from './grid.js';
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-/// <reference types="@webgpu/types" preserve="true" />
+/// <reference types="@webgpu/types" />
 import { HASH_SHADER, ROWS_SHADER, SCAN_CHUNK, SCAN_SHADER, SCATTER_SHADER, WORKGROUP } from './shaders.js';
 
 /** GPUBufferUsage flags as numbers: the library must not need the WebGPU globals at load time. */
