@@ -99,9 +99,12 @@ function runSpatialHash(s: Stream): bigint {
   return fingerprint(count + hash.size, sum);
 }
 
-/** The same stream through ids: insert keeps the returned id, updates and removes go by id. */
-function runSpatialHashIds(s: Stream): bigint {
-  const hash = new SpatialHash2D<number>({ cellSize: 64 });
+/**
+ * The same stream through ids: insert keeps the returned id, updates and
+ * removes go by id; with `trackItems` false the hash keeps no item Map either.
+ */
+function runSpatialHashIds(s: Stream, trackItems = true): bigint {
+  const hash = new SpatialHash2D<number>({ cellSize: 64, trackItems });
   const { ops, ids, xs, ys } = s;
   const handle = new Int32Array(s.idCount);
   for (let k = 0; k < ops.length; k++) {
@@ -240,6 +243,7 @@ export function churn(quick: boolean): string {
   const contenders: Contender[] = [
     { name: OURS, run: () => runSpatialHash(stream) },
     { name: `${OURS} by id (updateById, removeById)`, run: () => runSpatialHashIds(stream) },
+    { name: `${OURS} by id, trackItems: false`, run: () => runSpatialHashIds(stream, false) },
     { name: 'rbush (insert, remove + insert, remove)', run: () => runRbush(stream) },
     { name: 'd3-quadtree (add, remove + add, remove)', run: () => runD3Quadtree(stream) },
   ];

@@ -66,8 +66,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   cellEntryCount: Int32Array;
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
-  /** @internal Handle by item. */
+  /** @internal Handle by item; kept only when {@link trackItems}. */
   readonly handles = new Map<T, number>();
+  /** Whether the item-to-id Map is kept (option `trackItems`, default true): the item-keyed methods need it. */
+  readonly trackItems: boolean;
+  /** @internal Number of live handles. */
+  itemCount = 0;
   /** @internal 1 for a live handle. */
   alive: Uint8Array;
   /** @internal Stored boxes: minX, minY[, minZ], maxX, maxY[, maxZ] per handle. */
@@ -153,10 +157,13 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     if (options === null || typeof options !== 'object') {
       throw new RangeError(`options must be an object with a cellSize, got ${describe(options)}`);
     }
-    const { cellSize, maxCellsPerItem = DEFAULT_MAX_CELLS_PER_ITEM, initialCapacity = 64 } = options;
+    const { cellSize, maxCellsPerItem = DEFAULT_MAX_CELLS_PER_ITEM, initialCapacity = 64, trackItems = true } = options;
     checkPositive('cellSize', cellSize);
     checkInteger('maxCellsPerItem', maxCellsPerItem, 1);
     checkInteger('initialCapacity', initialCapacity, 0, 2 ** 28);
+    if (typeof trackItems !== 'boolean')
+      throw new RangeError(`trackItems must be a boolean, got ${describe(trackItems)}`);
+    this.trackItems = trackItems;
     this.cellSize = cellSize;
     this.maxCellsPerItem = maxCellsPerItem;
     this.dim = dim;
@@ -185,7 +192,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** Number of items stored. O(1). */
   get size(): number {
-    return this.handles.size;
+    return this.itemCount;
   }
 
   /** Number of occupied cells (cells holding at least one entry). O(1). */
@@ -200,6 +207,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** Whether `item` is stored (compared with SameValueZero, like a Map key). O(1). */
   has(item: T): boolean {
+    this.checkTracked('has');
     return this.handles.has(item);
   }
 
@@ -209,6 +217,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
    */
   remove(item: T): boolean {
     this.checkWritable('remove');
+    this.checkTracked('remove');
     const h = this.handles.get(item);
     if (h === undefined) return false;
     this.release(h);
@@ -248,6 +257,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** The id of a stored `item` (one Map lookup), or -1 if it is absent. O(1). */
   idOf(item: T): number {
+    this.checkTracked('idOf');
     return this.handles.get(item) ?? NONE;
   }
 
@@ -324,12 +334,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Frees handle `h` of a stored item: out of its cells, the item map and the live set. */
   protected release(h: number): void {
     this.unlink(h);
-    this.handles.delete(this.items[h] as T);
+    if (this.trackItems) this.handles.delete(this.items[h] as T);
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
     this.changes++;
-    if (this.handles.size === 0) this.resetCellBounds();
+    if (--this.itemCount === 0) this.resetCellBounds();
   }
 
   /**
@@ -347,6 +357,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   clear(): void {
     this.checkWritable('clear');
     this.handles.clear();
+    this.itemCount = 0;
     this.cells.clear();
     this.cellHead.fill(NONE);
     this.cellEntryCount.fill(0);
@@ -415,7 +426,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
         continue;
       }
       live++;
-      if (this.handles.get(this.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
+      if (this.trackItems && this.handles.get(this.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
       const b = h * this.boxStride;
       for (let a = 0; a < this.dim; a++) {
         if (!(this.boxes[b + a] <= this.boxes[b + this.dim + a])) fail(`handle ${h} has min > max on axis ${a}`);
@@ -450,7 +461,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
       entries += own;
     }
-    if (live !== this.handles.size) fail(`${live} live handles but ${this.handles.size} items`);
+    if (live !== this.itemCount) fail(`${live} live handles but a count of ${this.itemCount}`);
+    if (this.handles.size !== (this.trackItems ? live : 0))
+      fail(`${live} live handles but ${this.handles.size} mapped`);
     if (entries !== this.entryCount) fail(`${entries} chained entries but entryCount ${this.entryCount}`);
     let liveCells = 0;
     for (let id = 0; id < cells.idLimit; id++) {
@@ -500,6 +513,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** @internal Handle of a present item, or an Error naming the method. */
   protected handleOf(item: T, method: string): number {
+    this.checkTracked(method);
     const h = this.handles.get(item);
     if (h === undefined) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
     return h;
@@ -514,9 +528,17 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       throw new Error(`${method}: the hash cannot change while forEach or forEachPair is visiting it`);
   }
 
-  /** @internal Throws if `item` is present, before anything changes. */
+  /** @internal Throws an Error when the hash keeps no item-to-id Map, which `method` needs. */
+  protected checkTracked(method: string): void {
+    if (!this.trackItems) {
+      throw new Error(`${method}: this hash was made with trackItems: false, so it cannot find an item; use its id`);
+    }
+  }
+
+  /** @internal Throws if `item` is present, before anything changes (not checked without the item Map). */
   protected checkAbsent(item: T): void {
-    if (this.handles.has(item)) throw new Error(`insert: the item is already in the hash (${describe(item)})`);
+    if (this.trackItems && this.handles.has(item))
+      throw new Error(`insert: the item is already in the hash (${describe(item)})`);
   }
 
   /** @internal Takes a handle for a new item and records it. */
@@ -532,7 +554,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.alive[h] = 1;
     this.categories[h] = DEFAULT_CATEGORY;
     this.masks[h] = ALL_BITS;
-    this.handles.set(item, h);
+    if (this.trackItems) this.handles.set(item, h);
+    this.itemCount++;
     this.changes++;
     return h;
   }

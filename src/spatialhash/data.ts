@@ -56,6 +56,8 @@ export interface ToDataOptions<T> {
 export interface FromDataOptions<T> {
   /** The inverse of `encodeItem`: applied to every stored value. Without it, values are the items. */
   decodeItem?: (value: unknown, id: number) => T;
+  /** The new hash's `trackItems` option (see SpatialHashOptions). Default true. */
+  trackItems?: boolean;
 }
 
 /** Implements `toData` of both hashes. O(items). */
@@ -164,8 +166,10 @@ export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options
       if (!Number.isFinite(lo) || !Number.isFinite(hi) || lo > hi) bad(`box of id ${h} is not finite and ordered`);
     }
     const item = decode !== undefined ? decode(d.items[i], h) : (d.items[i] as T);
-    if (hash.handles.has(item)) bad(`item of id ${h} (${describe(item)}) is stored twice`);
-    hash.handles.set(item, h);
+    if (hash.trackItems) {
+      if (hash.handles.has(item)) bad(`item of id ${h} (${describe(item)}) is stored twice`);
+      hash.handles.set(item, h);
+    }
     hash.items[h] = item;
     hash.alive[h] = 1;
     hash.boxes.set(d.boxes.subarray(i * stride, i * stride + stride), h * stride);
@@ -179,6 +183,7 @@ export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options
     hash.freeHandles[i] = h;
   }
   hash.freeHandleCount = d.freeIds.length;
+  hash.itemCount = d.ids.length;
   hash.handleLimit = limit;
   hash.linkAll();
 }

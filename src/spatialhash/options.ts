@@ -20,6 +20,15 @@ export interface SpatialHashOptions {
   maxCellsPerItem?: number;
   /** Number of items to make room for up front (the hash grows past it as needed). Default 64. */
   initialCapacity?: number;
+  /**
+   * Keep a Map from item to id, which the item-keyed methods need (`has`,
+   * `remove`, `update`, `idOf`, `setFilter`, `getBox`) and which refuses an
+   * item inserted twice. Default true. With false, every insert skips that
+   * Map (a third of a churn-heavy workload), the item-keyed methods throw an
+   * Error, and nothing stops the same item being inserted under two ids: use
+   * the id returned by insert with `updateById`, `removeById`, `itemById`.
+   */
+  trackItems?: boolean;
 }
 
 /** Default of {@link SpatialHashOptions.maxCellsPerItem}. */

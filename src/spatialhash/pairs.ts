@@ -96,7 +96,6 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
   const cells = hash.cells;
   const keys = cells.keys;
   const entryHandle = hash.entryHandle;
-  const entryCell = hash.entryCell;
   const cellEntryCount = hash.cellEntryCount;
   const ranges = hash.ranges;
   const boxes = hash.boxes;
@@ -104,46 +103,42 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, scratch:
   const categories = hash.categories;
   const masks = hash.masks;
   const idLimit = cells.idLimit;
-  // Bucket the entries of every cell holding two or more by cell (a counting
-  // sort): one sequential pass over the entry arrays, instead of following
-  // each cell's linked list, whose entries lie all over memory and whose
-  // every step waits for the previous load. Each cell's items then sit next
-  // to each other: handle, box, and on which axes its cell range starts here.
-  scratch.reserveCells(idLimit + 1);
-  const cellStart = scratch.cellStart;
+  // Copy each cell holding two or more entries into one contiguous run:
+  // handle, box, and on which axes its cell range starts here. The run is
+  // taken by following the cell's list, which addEntry keeps sorted by minX,
+  // so pairsInRun's insertion sort mostly finds it in order already; the
+  // entry order of a sequential pass over the entry arrays is random per
+  // cell and made that sort the costliest step.
+  const entryNext = hash.entryNext;
+  const cellHead = hash.cellHead;
   let total = 0;
   for (let id = 0; id < idLimit; id++) {
-    cellStart[id] = total;
     const n = cellEntryCount[id];
     if (n >= 2) total += n;
   }
-  cellStart[idLimit] = total;
   if (total === 0) return;
   scratch.reserve(total, 2);
   const hs = scratch.handles;
   const starts = scratch.starts;
   const bs = scratch.boxes;
-  for (let e = 0; e < hash.entryLimit; e++) {
-    const id = entryCell[e];
-    if (id === NONE || cellEntryCount[id] < 2) continue;
-    const at = cellStart[id]++;
-    const h = entryHandle[e];
-    const b = h * 4;
-    hs[at] = h;
-    starts[at] = (ranges[b] === keys[id * 2] ? 1 : 0) | (ranges[b + 1] === keys[id * 2 + 1] ? 2 : 0);
-    bs[at * 4] = boxes[b];
-    bs[at * 4 + 1] = boxes[b + 1];
-    bs[at * 4 + 2] = boxes[b + 2];
-    bs[at * 4 + 3] = boxes[b + 3];
-  }
-  // cellStart[id] now holds the end of cell id's run, which is where the next
-  // non-empty run starts: walk the runs from the end backwards.
-  let end = total;
-  for (let id = idLimit - 1; id >= 0; id--) {
+  let at = 0;
+  for (let id = 0; id < idLimit; id++) {
     if (cellEntryCount[id] < 2) continue;
-    const first = end - cellEntryCount[id];
-    pairsInRun(hs, starts, bs, first, end, items, categories, masks, visit);
-    end = first;
+    const first = at;
+    const kx = keys[id * 2];
+    const ky = keys[id * 2 + 1];
+    for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
+      const h = entryHandle[e];
+      const b = h * 4;
+      hs[at] = h;
+      starts[at] = (ranges[b] === kx ? 1 : 0) | (ranges[b + 1] === ky ? 2 : 0);
+      bs[at * 4] = boxes[b];
+      bs[at * 4 + 1] = boxes[b + 1];
+      bs[at * 4 + 2] = boxes[b + 2];
+      bs[at * 4 + 3] = boxes[b + 3];
+      at++;
+    }
+    pairsInRun(hs, starts, bs, first, at, items, categories, masks, visit);
   }
 }
 

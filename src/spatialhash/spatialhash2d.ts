@@ -202,6 +202,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * when given, or undefined if the item is absent. O(1).
    */
   getBox(item: T, out: number[] = []): number[] | undefined {
+    this.checkTracked('getBox');
     const h = this.handles.get(item);
     if (h === undefined) return undefined;
     const b = h * 4;
@@ -447,6 +448,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       cellSize: d.cellSize,
       maxCellsPerItem: d.maxCellsPerItem,
       initialCapacity: d.idLimit,
+      trackItems: options?.trackItems,
     });
     restore(hash, d, options);
     return hash;
