@@ -90,7 +90,17 @@ function defaultWorker(): WorkerLike {
   const threads = nodeBuiltin<{ Worker: new (url: FileUrl | string, options: object) => NodeWorker }>(
     'node:worker_threads',
   );
-  if (threads === undefined) return browserWorker();
+  if (threads === undefined) {
+    // Node before 20.16 has no process.getBuiltinModule, and a static import of worker_threads would reach
+    // browser bundles: say what to do instead of failing on the browser's missing Worker.
+    const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
+    if (p?.versions?.node !== undefined) {
+      throw new Error(
+        `PointGridWorkers starts worker_threads by itself on Node 20.16 or newer (process.getBuiltinModule); this is Node ${p.versions.node}: pass createWorker, e.g. () => new Worker(new URL('spatialhash/dist/esm/workers/worker.js', import.meta.url)) from node:worker_threads`,
+      );
+    }
+    return browserWorker();
+  }
   const fs = nodeBuiltin<{ existsSync: (path: FileUrl | string) => boolean }>('node:fs')!;
   const built = builtWorkerUrl();
   if (fs.existsSync(built)) return new threads.Worker(built, {});

@@ -127,6 +127,14 @@ describe('PointGridWorkers at scale and on bad input', () => {
     const view = PointGrid2D.from(grid.data);
     await expect(pool.rebuild(view)).rejects.toThrow(/has no positions array/);
     expect(() => new PointGridWorkers({ threads: 0 })).toThrow(/threads must be an integer >= 1, got 0/);
+    // Node before 20.16 has no process.getBuiltinModule: a clear Error, not a missing browser Worker.
+    const getBuiltinModule = process.getBuiltinModule;
+    try {
+      (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+      expect(() => new PointGridWorkers({ threads: 1 })).toThrow(/Node 20\.16 or newer.*pass createWorker/);
+    } finally {
+      process.getBuiltinModule = getBuiltinModule;
+    }
     const closed = new PointGridWorkers({ threads: 1 });
     closed.close();
     await expect(closed.pairs(grid, 1)).rejects.toThrow(/the pool is closed/);
