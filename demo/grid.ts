@@ -2,7 +2,7 @@
  * Grid explorer: items of mixed sizes in a SpatialHash2D. Drag to cast a ray
  * (every traversed cell and every hit, in order), click for a radius query and
  * the k nearest, and measure how the cell size trades cells searched against
- * items per cell (the multiplier table of article 004).
+ * items per cell (the multiplier table of Bitsquid's "Finding nearby stuff").
  */
 import { DEFAULT_MAX_CELLS_PER_ITEM, type RayHit, SpatialHash2D } from '../src/index.js';
 import { byId, createSurface, exposeHook, formatFixed, formatInteger, seededRandom, setText } from './common.js';

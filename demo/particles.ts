@@ -120,7 +120,7 @@ function reset(): void {
   if (method === 'grid') {
     grid = new PointGrid2D(positions, { cellSize: diameter });
   } else if (method === 'hash') {
-    // Article 003's rule for boxes: cells about twice the item size (each ball then spans at most 4 cells, mostly 1).
+    // The GameDev.net spatial hashing article's rule for boxes: cells about twice the item size (each ball then spans at most 4 cells, mostly 1).
     hash = new SpatialHash2D<number>({ cellSize: 2 * diameter, initialCapacity: n });
     hashIds = new Int32Array(n);
     for (let i = 0; i < n; i++) {

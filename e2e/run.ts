@@ -213,7 +213,7 @@ async function testParticles(page: Page, origin: string): Promise<void> {
   );
   await page.screenshot({ path: join(outputDir, 'particles-grid.png') });
 
-  // Article 000: for uniformly scattered balls and cells one diameter wide, about pi/9 of the candidates touch.
+  // Basic Spatial Hashing with Boost: for uniformly scattered balls and cells one diameter wide, about pi/9 of the candidates touch.
   await page.locator('#collide').uncheck();
   await waitForFrames(page, 40);
   figures = await hook<Figures>(page, 'h.figures');
@@ -538,7 +538,7 @@ async function testGrid(page: Page, origin: string): Promise<void> {
   );
   await page.locator('#layers').uncheck();
 
-  // The measured multiplier table reproduces article 004's "avg. cells to search".
+  // The measured multiplier table reproduces the "avg. cells to search" of Bitsquid's "Finding nearby stuff".
   const table = await hook<Array<{ multiplier: number; article: number; cells: number }>>(page, 'h.table');
   check(table.length === 6, `grid: multiplier table has ${table.length} rows`);
   for (const row of table) {
