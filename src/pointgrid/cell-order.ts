@@ -61,31 +61,65 @@ export class CellOrder {
       this.xs = new Float64Array(length);
       this.spare = undefined;
     }
+    // Each loop is a function of its own, so that a per-frame rebuild keeps
+    // them optimised (see build-steps.ts).
     const ids = this.ids;
     const keys = table.keys;
     const d = table.dimension;
-    for (let id = 0; id < count; id++) ids[id] = id;
+    identity(ids, count);
     // A row is one number: y in 2D, z * cellsY + y in 3D, exact while the
     // layers hold at most 2^53 rows.
     if (cellsY * cellsZ <= 2 ** 53) {
-      const rows = this.rows;
-      const xs = this.xs;
-      for (let id = 0; id < count; id++) {
-        rows[id] = d === 2 ? keys[2 * id + 1] : keys[3 * id + 2] * cellsY + keys[3 * id + 1];
-        xs[id] = keys[id * d];
-      }
-      sortByRow(rows, xs, ids, 0, count, 2 * Math.floor(Math.log2(count + 1)), keys, d);
+      rowKeys(keys, d, cellsY, this.rows, this.xs, count);
+      sortByRow(this.rows, this.xs, ids, 0, count, 2 * Math.floor(Math.log2(count + 1)), keys, d);
     } else {
       // Points spread over more than 2^53 rows: compare the coordinates themselves.
       sortByCoordinates(ids, keys, d, 0, count);
     }
     const rank = this.rank;
-    for (let r = 0; r < count; r++) rank[ids[r]] = r;
+    invert(ids, rank, count);
     table.renumber(rank);
     // Counts by new id, through `ids` (no longer needed) as the spare array.
-    for (let id = 0; id < count; id++) ids[rank[id]] = cellStart[id];
-    for (let r = 0; r < count; r++) cellStart[r] = ids[r];
+    moveCounts(cellStart, rank, ids, count);
   }
+}
+
+/** ids[i] = i for i < count. */
+function identity(ids: Int32Array, count: number): void {
+  for (let id = 0; id < count; id++) ids[id] = id;
+}
+
+/** The sort keys of cells 0..count-1: row (y in 2D, z * cellsY + y in 3D) and x. */
+function rowKeys(
+  keys: Float64Array,
+  d: number,
+  cellsY: number,
+  rows: Float64Array,
+  xs: Float64Array,
+  count: number,
+): void {
+  if (d === 2) {
+    for (let id = 0; id < count; id++) {
+      rows[id] = keys[2 * id + 1];
+      xs[id] = keys[2 * id];
+    }
+  } else {
+    for (let id = 0; id < count; id++) {
+      rows[id] = keys[3 * id + 2] * cellsY + keys[3 * id + 1];
+      xs[id] = keys[3 * id];
+    }
+  }
+}
+
+/** rank[ids[r]] = r: the new id of each old one, from the old ids in new order. */
+function invert(ids: Int32Array, rank: Int32Array, count: number): void {
+  for (let r = 0; r < count; r++) rank[ids[r]] = r;
+}
+
+/** Moves each cell's count from its old id to its new one, through `spare`. */
+function moveCounts(cellStart: Int32Array, rank: Int32Array, spare: Int32Array, count: number): void {
+  for (let id = 0; id < count; id++) spare[rank[id]] = cellStart[id];
+  for (let r = 0; r < count; r++) cellStart[r] = spare[r];
 }
 
 /** Position a sorts before position b: by row, then x. */

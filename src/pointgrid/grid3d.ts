@@ -10,7 +10,8 @@
 import { hashCell3 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
-import { checkLayout, type NumericArray, pointError } from '../core/validate.js';
+import { checkLayout, type NumericArray } from '../core/validate.js';
+import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import {
   allocateGrid,
@@ -39,7 +40,7 @@ import {
 import { CELL_SCALE } from './margins.js';
 import { NearestHeap } from './nearest-heap.js';
 import { checkPointCount, denseLimit, isFloat32 } from './options.js';
-import { SMALL_CELL, sortCellsByX } from './sort-cells.js';
+import { sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
 export class Grid3D {
@@ -91,6 +92,8 @@ export class Grid3D {
   cellOrder: CellOrder | undefined = undefined;
   /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
   ranges = new Int32Array(64);
+  /** Bounds of the points found by a build: min x, min y, min z, max x, max y, max z. */
+  private readonly bounds = new Float64Array(6);
   /** Reused by nearest queries. */
   readonly heap = new NearestHeap();
 
@@ -198,46 +201,28 @@ export class Grid3D {
     const offset = this.offset;
     const n = checkLayout(positions, 3, stride, offset);
     checkPointCount('PointGrid3D', n);
-
+    // Each loop is a function of build-steps.ts, so that V8 optimises them
+    // one by one rather than this method mid-loop (see there).
     // Validate every point before touching anything, and find the bounds.
-    // (x - x !== 0 is the cheap test for NaN and both infinities.)
-    let minX = Number.POSITIVE_INFINITY;
-    let minY = Number.POSITIVE_INFINITY;
-    let minZ = Number.POSITIVE_INFINITY;
-    let maxX = Number.NEGATIVE_INFINITY;
-    let maxY = Number.NEGATIVE_INFINITY;
-    let maxZ = Number.NEGATIVE_INFINITY;
-    for (let i = 0, p = offset; i < n; i++, p += stride) {
-      const x = positions[p];
-      const y = positions[p + 1];
-      const z = positions[p + 2];
-      if (x - x !== 0) throw pointError('positions', i, 'x', x);
-      if (y - y !== 0) throw pointError('positions', i, 'y', y);
-      if (z - z !== 0) throw pointError('positions', i, 'z', z);
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
-    }
+    const b = this.bounds;
+    if (n > 0) bounds3(positions, n, stride, offset, b);
     // Cells count from the points' minimum corner: the dense box starts at
     // cell 0, and rounding in (x - origin) / width grows with the extent of
     // the points rather than their distance from 0, so a cloud at 1e12 gets
     // cells as exact (and stencils as small) as one at the origin.
     const width = this.cellWidth;
-    const originX = n === 0 ? 0 : minX;
-    const originY = n === 0 ? 0 : minY;
-    const originZ = n === 0 ? 0 : minZ;
-    const cellsX = n === 0 ? 0 : Math.floor((maxX - originX) / width) + 1;
-    const cellsY = n === 0 ? 0 : Math.floor((maxY - originY) / width) + 1;
-    const cellsZ = n === 0 ? 0 : Math.floor((maxZ - originZ) / width) + 1;
+    const originX = n === 0 ? 0 : b[0];
+    const originY = n === 0 ? 0 : b[1];
+    const originZ = n === 0 ? 0 : b[2];
+    const cellsX = n === 0 ? 0 : Math.floor((b[3] - originX) / width) + 1;
+    const cellsY = n === 0 ? 0 : Math.floor((b[4] - originY) / width) + 1;
+    const cellsZ = n === 0 ? 0 : Math.floor((b[5] - originZ) / width) + 1;
     const boxCells = cellsX * cellsY * cellsZ;
     const dense = boxCells <= denseLimit(this.maxDenseCells, n);
 
     // Hashed: the cell starts are sized once the occupied cells are counted.
     this.reserve(n, dense ? boxCells : 0, isFloat32(positions));
-    if (!dense) this.table ??= new CellTable(3, Math.max(64, n >> 2));
+    if (!dense) this.reserveHashed(n);
     this.positions = positions;
     this.points = n;
     this.originX = originX;
@@ -252,46 +237,33 @@ export class Grid3D {
     let cells: number;
     if (dense) {
       cells = boxCells;
-      const cellStart = this.cellStart;
+      this.cellStart.fill(0, 0, cells + 1);
       const layer = cellsX * cellsY;
-      cellStart.fill(0, 0, cells + 1);
-      for (let i = 0, p = offset; i < n; i++, p += stride) {
-        const c =
-          Math.floor((positions[p] - originX) / width) +
-          Math.floor((positions[p + 1] - originY) / width) * cellsX +
-          Math.floor((positions[p + 2] - originZ) / width) * layer;
-        scratch[i] = c;
-        cellStart[c]++;
-      }
+      countDense3(
+        positions,
+        n,
+        stride,
+        offset,
+        originX,
+        originY,
+        originZ,
+        width,
+        cellsX,
+        layer,
+        scratch,
+        this.cellStart,
+      );
     } else {
-      cells = 0;
       const table = this.table!;
       table.clear();
-      let counts = this.cellCounts;
-      for (let i = 0, p = offset; i < n; i++, p += stride) {
-        const cx = Math.floor((positions[p] - originX) / width);
-        const cy = Math.floor((positions[p + 1] - originY) / width);
-        const cz = Math.floor((positions[p + 2] - originZ) / width);
-        const id = table.insert3(cx, cy, cz);
-        // After clear() ids come in first-seen order: a new cell takes the next one.
-        if (id === cells) {
-          if (++cells > counts.length) {
-            const grown = new Int32Array(grownLength(counts.length, Math.max(64, cells)));
-            grown.set(counts);
-            this.cellCounts = counts = grown;
-          }
-          counts[id] = 0;
-        }
-        scratch[i] = id;
-        counts[id]++;
-      }
+      const counts = this.cellCounts;
+      cells = countHashed3(table, positions, n, stride, offset, originX, originY, originZ, width, scratch, counts);
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
-      this.cellOrder ??= new CellOrder();
+      const order = this.cellOrder!;
       // The coordinate copy is filled only below, so the sort may keep its keys there.
       const spare = this.coords instanceof Float64Array ? this.coords : undefined;
-      this.cellOrder.byRow(table, counts, cells, cellsY, cellsZ, spare);
-      const rank = this.cellOrder.rank;
-      for (let i = 0; i < n; i++) scratch[i] = rank[scratch[i]];
+      order.byRow(table, counts, cells, cellsY, cellsZ, spare);
+      renumber(scratch, order.rank, n);
       // Now that the cells are known, make room for their starts, keys and lookup in the buffer.
       this.reserveCells(cells);
       this.cellStart.set(counts.subarray(0, cells));
@@ -299,53 +271,12 @@ export class Grid3D {
     }
     this.cellTotal = cells;
     const cellStart = this.cellStart;
-
-    // Inclusive prefix sums: cellStart[c] becomes the end of cell c, and the
-    // fill below walks it back to the start.
-    let sum = 0;
-    for (let c = 0; c < cells; c++) {
-      sum += cellStart[c];
-      cellStart[c] = sum;
-    }
-    cellStart[cells] = n;
-    // Filling from the last point keeps each cell in ascending index order (then sorted by x).
     const coords = this.coords;
     const sortedIndex = this.sortedIndex;
-    for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
-      const s = --cellStart[scratch[i]];
-      sortedIndex[s] = i;
-      coords[3 * s] = positions[p];
-      coords[3 * s + 1] = positions[p + 1];
-      coords[3 * s + 2] = positions[p + 2];
-    }
-    // Sort each cell by x, ties by index (see sortCellsByX): insertion sort
-    // with the moving point held in locals for the usual handful.
-    for (let c = 0; c < cells; c++) {
-      const start = cellStart[c];
-      const end = cellStart[c + 1];
-      if (end - start < 2 || end - start > SMALL_CELL) continue;
-      for (let s = start + 1; s < end; s++) {
-        const x = coords[3 * s];
-        const y = coords[3 * s + 1];
-        const z = coords[3 * s + 2];
-        const index = sortedIndex[s];
-        let t = s;
-        for (; t > start; t--) {
-          const px = coords[3 * t - 3];
-          if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
-          coords[3 * t] = px;
-          coords[3 * t + 1] = coords[3 * t - 2];
-          coords[3 * t + 2] = coords[3 * t - 1];
-          sortedIndex[t] = sortedIndex[t - 1];
-        }
-        if (t !== s) {
-          coords[3 * t] = x;
-          coords[3 * t + 1] = y;
-          coords[3 * t + 2] = z;
-          sortedIndex[t] = index;
-        }
-      }
-    }
+    prefixSums(cellStart, cells, n);
+    scatter3(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex);
+    // Sort each cell by x, ties by index: the usual handful by insertion, crowded ones by heapsort.
+    sortSmallCells3(coords, sortedIndex, cellStart, cells);
     sortCellsByX(coords, sortedIndex, cellStart, cells, 3);
     if (!dense) this.fillLookup(cells);
     this.publish();
@@ -464,6 +395,14 @@ export class Grid3D {
       });
     }
     if (this.scratch.length < n) this.scratch = new Uint32Array(grownLength(this.scratch.length, n));
+  }
+
+  /** Hashed build: the cell table and order, and room to count up to n cells (there are at most n). */
+  private reserveHashed(n: number): void {
+    this.table ??= new CellTable(3, Math.max(64, n >> 2));
+    this.cellOrder ??= new CellOrder();
+    if (this.cellCounts.length < n)
+      this.cellCounts = new Int32Array(grownLength(this.cellCounts.length, Math.max(64, n)));
   }
 
   /** Hashed build: room for the starts, keys and lookup of `cells` occupied cells, keeping the points' sections. */

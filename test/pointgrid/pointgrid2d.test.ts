@@ -206,6 +206,11 @@ describe('PointGrid2D bad input', () => {
       /point 2 .*x.*Infinity/,
     );
     expect(() => new PointGrid2D([0, 0, 0, 0, Number.POSITIVE_INFINITY, 0], { cellSize: 1 })).toThrow(RangeError);
+    // The first bad coordinate of the first bad point, counted in points whatever the stride and offset.
+    const strided = [9, 0, 0, 9, 1, 1, 9, Number.NaN, Number.NEGATIVE_INFINITY, 9, Number.NaN, 0];
+    expect(() => new PointGrid2D(strided, { cellSize: 1, stride: 3, offset: 1 })).toThrow(/point 2 .*x.*NaN/);
+    strided[7] = 2;
+    expect(() => new PointGrid2D(strided, { cellSize: 1, stride: 3, offset: 1 })).toThrow(/point 2 .*y.*-Infinity/);
   });
 
   it('rejects more points than 32-bit indices with room for a difference can name', () => {

@@ -145,6 +145,7 @@ describe('PointGrid3D bad input', () => {
     expect(() => new PointGrid3D(pos, { cellSize: 1, offset: 7 })).toThrow(/offset/);
     expect(() => new PointGrid3D([0, 0, 0, 1], { cellSize: 1 })).toThrow(/partial point/);
     expect(() => new PointGrid3D([0, 0, 0, 1, 1, Number.NaN], { cellSize: 1 })).toThrow(/point 1 .*z.*NaN/);
+    expect(() => new PointGrid3D([0, 0, 0, 1, Number.NaN, Number.NaN], { cellSize: 1 })).toThrow(/point 1 .*y.*NaN/);
     const huge = { length: 3 * 2 ** 31 } as unknown as number[];
     expect(() => new PointGrid3D(huge, { cellSize: 1 })).toThrow(/at most 2147483647 points, got 2147483648/);
   });
