@@ -49,7 +49,7 @@ function cpuDensity(n: number, side: number, h: number, frames: number): number[
 }
 
 export async function gpuBench(quick: boolean): Promise<string> {
-  const gpu = await openGpuPage();
+  const gpu = await openGpuPage(new URL('./gpu-page.ts', import.meta.url), 'timeDensity');
   try {
     const adapter = await gpu.page.evaluate(() => (globalThis as unknown as PageFns).adapterInfo());
     const software = /swiftshader/i.test(adapter);

@@ -28,8 +28,8 @@ export interface GpuPage {
   close(): Promise<void>;
 }
 
-/** Bundles page.ts (with src/webgpu) into one ES module. */
-async function bundle(): Promise<string> {
+/** Bundles a page module (the tests' page.ts by default, with src/webgpu) into one ES module. */
+async function bundle(entry: URL): Promise<string> {
   const out = mkdtempSync(join(tmpdir(), 'spatialhash-gpu-test-'));
   try {
     await build({
@@ -39,7 +39,7 @@ async function bundle(): Promise<string> {
         outDir: out,
         emptyOutDir: true,
         minify: false,
-        lib: { entry: fileURLToPath(new URL('./page.ts', import.meta.url)), formats: ['es'], fileName: 'page' },
+        lib: { entry: fileURLToPath(entry), formats: ['es'], fileName: 'page' },
       },
     });
     return readFileSync(join(out, 'page.js'), 'utf8');
@@ -48,12 +48,19 @@ async function bundle(): Promise<string> {
   }
 }
 
-/** Starts the server and the browser, loads the page. */
-export async function openGpuPage(): Promise<GpuPage> {
+/**
+ * Starts the server and the browser and loads `entry` (the GPU tests' page by
+ * default; bench/gpu.ts passes its own), ready once the page has put `ready`
+ * on globalThis.
+ */
+export async function openGpuPage(
+  entry = new URL('./page.ts', import.meta.url),
+  ready = 'gridAnswer',
+): Promise<GpuPage> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`The GPU tests need Debian's chromium package (${CHROMIUM} is missing): apt-get install chromium`);
   }
-  const script = await bundle();
+  const script = await bundle(entry);
   const server: Server = createServer((request, response) => {
     if (request.url === '/page.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' });
@@ -73,7 +80,7 @@ export async function openGpuPage(): Promise<GpuPage> {
     });
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => 'gridAnswer' in globalThis);
+    await page.waitForFunction((name) => name in globalThis, ready);
     const opened = browser;
     return {
       page,
