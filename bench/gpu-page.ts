@@ -9,15 +9,7 @@
 /// <reference types="@webgpu/types" />
 
 import { sphDensity } from '../test/webgpu/density.js';
-
-let device: Promise<GPUDevice> | undefined;
-
-async function open(): Promise<GPUDevice> {
-  if (!navigator.gpu) throw new Error('navigator.gpu is missing: Chromium without WebGPU');
-  const adapter = await navigator.gpu.requestAdapter();
-  if (!adapter) throw new Error('no WebGPU adapter (SwiftShader expected)');
-  return adapter.requestDevice();
-}
+import { pageDevice } from '../test/webgpu/device.js';
 
 /**
  * For bench/gpu.ts: milliseconds per frame (grid build + density pass, waited
@@ -25,8 +17,7 @@ async function open(): Promise<GPUDevice> {
  * side `side`, after one warm-up frame.
  */
 async function timeDensity(n: number, side: number, h: number, frames: number): Promise<number[]> {
-  device ??= open();
-  const gpu = await device;
+  const gpu = await pageDevice();
   let state = 12345;
   const rand = () => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;

@@ -127,6 +127,23 @@ export function slotsFor(cells: number): number {
 }
 
 /**
+ * Records a grid's build options in its header, where from() reads them back;
+ * every new buffer gets them (`maxDenseCells` undefined is stored as -1).
+ */
+export function writeGridOptions(
+  header: Float64Array,
+  cellSize: number,
+  stride: number,
+  offset: number,
+  maxDenseCells: number | undefined,
+): void {
+  header[H_CELL_SIZE] = cellSize;
+  header[H_STRIDE] = stride;
+  header[H_OFFSET] = offset;
+  header[H_MAX_DENSE_CELLS] = maxDenseCells ?? -1;
+}
+
+/**
  * A new, zeroed grid buffer (a SharedArrayBuffer when `shared`) with room for
  * `c`, its header stamped with magic, version, dimension and capacities.
  */

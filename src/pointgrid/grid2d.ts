@@ -36,6 +36,7 @@ import {
   H_STRIDE,
   readGrid,
   slotsFor,
+  writeGridOptions,
 } from './grid-data.js';
 import { CELL_SCALE } from './margins.js';
 import { NearestHeap } from './nearest-heap.js';
@@ -122,11 +123,7 @@ export class Grid2D {
     this.slots = v.slots;
     this.slotMask = v.slots.length - 1;
     if (views === undefined) {
-      const h = v.header;
-      h[H_CELL_SIZE] = cellSize;
-      h[H_STRIDE] = stride;
-      h[H_OFFSET] = offset;
-      h[H_MAX_DENSE_CELLS] = maxDenseCells ?? -1;
+      writeGridOptions(v.header, cellSize, stride, offset, maxDenseCells);
       this.publish();
     }
   }
@@ -382,13 +379,9 @@ export class Grid2D {
 
   private reallocate(capacity: Capacities): void {
     const v = allocateGrid(2, capacity, this.shared);
-    const h = v.header;
-    h[H_CELL_SIZE] = this.cellSize;
-    h[H_STRIDE] = this.stride;
-    h[H_OFFSET] = this.offset;
-    h[H_MAX_DENSE_CELLS] = this.maxDenseCells ?? -1;
+    writeGridOptions(v.header, this.cellSize, this.stride, this.offset, this.maxDenseCells);
     this.data = v.data;
-    this.header = h;
+    this.header = v.header;
     this.capacity = capacity;
     this.coords = v.coords;
     this.sortedIndex = v.sortedIndex;

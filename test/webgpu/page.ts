@@ -10,6 +10,7 @@
 
 import { GPUPointGrid2D, GPUPointGrid3D, type GPUPointGridOptions } from '../../src/webgpu/index.js';
 import { sphDensity } from './density.js';
+import { pageDevice } from './device.js';
 
 /** One request: the points (flat, `stride` numbers each), the grid's options, what to read back. */
 export interface GridRequest {
@@ -32,18 +33,8 @@ export interface GridAnswer {
   errorName?: string;
 }
 
-let device: Promise<GPUDevice> | undefined;
-
-async function open(): Promise<GPUDevice> {
-  if (!navigator.gpu) throw new Error('navigator.gpu is missing: Chromium without WebGPU');
-  const adapter = await navigator.gpu.requestAdapter();
-  if (!adapter) throw new Error('no WebGPU adapter (SwiftShader expected)');
-  return adapter.requestDevice();
-}
-
 async function answer(request: GridRequest): Promise<GridAnswer> {
-  device ??= open();
-  const gpu = await device;
+  const gpu = await pageDevice();
   const data = new Float32Array(request.positions);
   const usage = request.usage ?? GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
   const buffer = gpu.createBuffer({ size: Math.max(4, data.byteLength), usage: usage | GPUBufferUsage.COPY_DST });
@@ -71,8 +62,7 @@ async function answer(request: GridRequest): Promise<GridAnswer> {
 async function rejectedBuildKeepsGrid(
   request: GridRequest,
 ): Promise<{ errors: string[]; before: number[]; after: number[] }> {
-  device ??= open();
-  const gpu = await device;
+  const gpu = await pageDevice();
   const data = new Float32Array(request.positions);
   const buffer = gpu.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   gpu.queue.writeBuffer(buffer, 0, data);
@@ -104,8 +94,7 @@ async function rejectedBuildKeepsGrid(
 
 /** Runs the README's density pass over `positions` (3 numbers each) and reads the densities back. */
 async function density(positions: number[], h: number, mass: number): Promise<number[]> {
-  device ??= open();
-  const gpu = await device;
+  const gpu = await pageDevice();
   const count = positions.length / 3;
   const vec4 = new Float32Array(4 * count);
   for (let i = 0; i < count; i++) vec4.set(positions.slice(3 * i, 3 * i + 3), 4 * i);
