@@ -10,6 +10,7 @@
 export type { NumericArray } from './core/validate.js';
 export type {
   NeighborLists,
+  NeighborsOptions,
   PairSearchOptions,
   PointGridLayout,
   PointGridOptions,

@@ -71,6 +71,66 @@ export interface PairSearchOptions {
   parts?: number;
 }
 
+/** Options of `neighbors()` on {@link PointGrid2D} and {@link PointGrid3D}. */
+export interface NeighborsOptions extends PairSearchOptions {
+  /**
+   * An earlier result of `neighbors()` (of this grid or another) to write
+   * into: each of its two arrays is reused when its buffer has room for the
+   * new rows (the returned arrays are then new views of the same buffers, and
+   * the earlier result's contents are overwritten), else fresh memory is
+   * taken, with an eighth to spare so the next frame's slightly longer result
+   * still fits. Passing `out` also lets the grid keep its search scratch
+   * (about half the result's size) for the next call instead of freeing it. A
+   * loop that hands each frame's result back in allocates nothing once warm;
+   * fresh memory costs a page fault per 4 KiB on first touch, which for a
+   * million points is a good part of the call.
+   */
+  out?: NeighborLists;
+}
+
+/**
+ * A view of `length` numbers over `array`'s buffer, from where `array`
+ * starts, when that buffer has room; else undefined. How `out` arrays are
+ * reused, by neighbors() here and by PointGridWorkers (which also requires a
+ * SharedArrayBuffer).
+ */
+export function reuseArray(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
+  if (array === undefined) return undefined;
+  const room = (array.buffer.byteLength - array.byteOffset) >>> 2;
+  return room >= length ? new Uint32Array(array.buffer, array.byteOffset, length) : undefined;
+}
+
+/** Fresh memory for `length` numbers, with an eighth to spare for a later, longer result written over it. */
+export function roomyArray(length: number, shared: boolean): Uint32Array {
+  const capacity = Math.max(1, length + (length >>> 3));
+  const buffer = shared ? new SharedArrayBuffer(4 * capacity) : new ArrayBuffer(4 * capacity);
+  return new Uint32Array(buffer, 0, length);
+}
+
+/** The `out` of neighbors() options, checked (see {@link checkOut}). */
+export function resolveOut(options: NeighborsOptions | undefined): NeighborLists | undefined {
+  return checkOut(options?.out);
+}
+
+/** Checks an `out` to write neighbour lists into: undefined, or an object with two Uint32Arrays over different buffers. */
+export function checkOut(out: NeighborLists | undefined): NeighborLists | undefined {
+  if (out === undefined) return undefined;
+  if (
+    out === null ||
+    typeof out !== 'object' ||
+    !(out.offsets instanceof Uint32Array) ||
+    !(out.indices instanceof Uint32Array)
+  ) {
+    throw new RangeError(
+      `out must be an earlier neighbors() result ({ offsets, indices }, two Uint32Arrays), got ${describe(out)}`,
+    );
+  }
+  if (out.offsets.buffer === out.indices.buffer) {
+    throw new RangeError('out.offsets and out.indices must not share a buffer (pass an earlier neighbors() result)');
+  }
+  return out;
+}
+
 /** Checks pair search options; returns [part, parts]. */
 export function resolvePart(options: PairSearchOptions | undefined): [number, number] {
   if (options === undefined) return [0, 1];

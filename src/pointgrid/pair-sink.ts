@@ -5,7 +5,17 @@
  * @module
  */
 import { checkDistance, describe } from '../core/validate.js';
-import { type NeighborLists, type PairSearchOptions, type PointPairVisitor, partCell, resolvePart } from './options.js';
+import {
+  type NeighborLists,
+  type NeighborsOptions,
+  type PairSearchOptions,
+  type PointPairVisitor,
+  partCell,
+  resolveOut,
+  resolvePart,
+  reuseArray,
+  roomyArray,
+} from './options.js';
 
 /**
  * min(i, j) - j for two point indices, without a branch: (j + m, i - m) is
@@ -112,18 +122,27 @@ export class PairSink {
    * of a search's time on some virtual machines when threads fault at once.
    */
   retain = false;
+  /** Whether the running ROWS search keeps its scratch (retain, or a neighbors() call given `out`). */
+  private keeping = false;
   private keptBuffer = EMPTY;
   private keptRowEnd: Uint32Array = EMPTY;
+  /** neighborRows' row cursors, kept with the rest of the scratch. */
+  private keptCursor: Uint32Array = EMPTY;
 
-  /** Starts a search over a grid whose sorted positions map to `order`; throws when one is already running. */
-  start(mode: number, order: Uint32Array, owner: string): void {
+  /**
+   * Starts a search over a grid whose sorted positions map to `order`; throws
+   * when one is already running. A ROWS search reuses the scratch of the last
+   * kept one when `keep` (default: {@link retain}).
+   */
+  start(mode: number, order: Uint32Array, owner: string, keep = this.retain): void {
     if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
     this.busy = true;
     this.mode = mode;
     this.order = order;
     this.length = 0;
     this.step = mode === ROWS ? 1 : 2;
-    if (this.retain && mode === ROWS) {
+    this.keeping = keep && mode === ROWS;
+    if (this.keeping) {
       this.rowEnd = this.keptRowEnd.length >= order.length ? this.keptRowEnd.fill(0) : new Uint32Array(order.length);
       this.buffer = this.keptBuffer.length >= this.guess ? this.keptBuffer : new Uint32Array(this.guess);
     } else {
@@ -145,10 +164,11 @@ export class PairSink {
   finish(): void {
     if (this.mode === VISIT) this.batch = this.buffer;
     else this.guess = Math.max(32, Math.ceil((this.length / this.step) * 1.125));
-    if (this.retain && this.mode === ROWS) {
+    if (this.keeping) {
       this.keptBuffer = this.buffer;
       this.keptRowEnd = this.rowEnd;
     }
+    this.keeping = false;
     this.busy = false;
     this.visitor = undefined;
     this.withDistance = false;
@@ -223,22 +243,35 @@ export class PairSink {
     }
   }
 
-  /** neighbors() of either grid: every point's neighbours within `radius` as CSR rows. */
+  /**
+   * neighbors() of either grid: every point's neighbours within `radius` as
+   * CSR rows, written into `options.out` when it has room (see
+   * NeighborsOptions), in which case the scratch is kept for the next call.
+   */
   neighbors<G extends SearchedGrid>(
     owner: string,
     grid: G,
     radius: number,
     search: PairSearch<G>,
-    options?: PairSearchOptions,
+    options?: NeighborsOptions,
   ): NeighborLists {
     checkDistance('radius', radius);
     const [part, parts] = resolvePart(options);
-    this.start(ROWS, grid.sortedIndex, owner);
+    const out = resolveOut(options);
+    const keep = out !== undefined || this.retain;
+    this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
     try {
       this.rows(grid, radius, search);
-      const offsets = new Uint32Array(grid.points + 1);
-      const indices = neighborRows(this.order, this.buffer, this.rowEnd, offsets);
+      const n = grid.points;
+      const offsets = reuseArray(out?.offsets, n + 1) ?? roomyArray(n + 1, false);
+      offsets[0] = 0;
+      let cursor = this.keptCursor;
+      if (cursor.length < n) cursor = new Uint32Array(n);
+      if (keep) this.keptCursor = cursor;
+      rowStarts(this.order, this.buffer, this.rowEnd, offsets, cursor);
+      const indices = reuseArray(out?.indices, offsets[n]) ?? roomyArray(offsets[n], false);
+      fillRows(n, this.order, this.buffer, this.rowEnd, cursor, indices);
       return { offsets, indices };
     } finally {
       this.finish();
@@ -271,26 +304,24 @@ export class PairSink {
 
 /**
  * CSR rows in original index order from the partner runs of a ROWS search
- * over `count` points (see {@link ROWS}): `partners[rowEnd[s - 1]..rowEnd[s]]`
- * are the sorted positions paired with sorted position s, each pair once.
- * Row lengths are counted by sorted position, where a pair's two points are
- * close, so the counts stay in cache; then each pair is written into both
- * rows. The rows being filled at any moment belong to the points near the
- * search's current position, so their writes hit a small, cached set of
- * lines even though rows sit in original index order. Fills `offsets`
- * (count + 1 entries, zeroed) and returns the indices.
+ * over `offsets.length - 1` points (see {@link ROWS}), first step:
+ * `partners[rowEnd[s - 1]..rowEnd[s]]` are the sorted positions paired with
+ * sorted position s, each pair once. Row lengths are counted by sorted
+ * position, where a pair's two points are close, so the counts stay in
+ * cache; then `offsets` (whose first entry is 0) gets the row starts, and
+ * `cursor[s]` the start of sorted position s's row.
  * Takes only typed arrays so its optimised code depends on no object shape
  * (a shape that dies in a GC throws the code away).
  */
-export function neighborRows(
+export function rowStarts(
   order: Uint32Array,
   partners: Uint32Array,
   rowEnd: Uint32Array,
   offsets: Uint32Array,
-): Uint32Array {
+  cursor: Uint32Array,
+): void {
   const count = offsets.length - 1;
-  // Row lengths by sorted position, then the write cursor of each row.
-  const cursor = new Uint32Array(count);
+  cursor.fill(0, 0, count);
   for (let s = 0, from = 0; s < count; s++) {
     const to = rowEnd[s];
     cursor[s] += to - from;
@@ -300,7 +331,23 @@ export function neighborRows(
   for (let s = 0; s < count; s++) offsets[order[s] + 1] = cursor[s];
   for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
   for (let s = 0; s < count; s++) cursor[s] = offsets[order[s]];
-  const indices = new Uint32Array(offsets[count]);
+}
+
+/**
+ * Second step: writes each pair among the first `count` sorted positions into
+ * both rows. The rows being filled at
+ * any moment belong to the points near the search's current position, so
+ * their writes hit a small, cached set of lines even though rows sit in
+ * original index order.
+ */
+export function fillRows(
+  count: number,
+  order: Uint32Array,
+  partners: Uint32Array,
+  rowEnd: Uint32Array,
+  cursor: Uint32Array,
+  indices: Uint32Array,
+): void {
   for (let s = 0, from = 0; s < count; s++) {
     const i = order[s];
     const to = rowEnd[s];
@@ -314,5 +361,4 @@ export function neighborRows(
     cursor[s] = own;
     from = to;
   }
-  return indices;
 }

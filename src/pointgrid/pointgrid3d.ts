@@ -11,6 +11,7 @@ import { checkDistance, checkFinite, checkInteger, describe, type NumericArray }
 import { Grid3D } from './grid3d.js';
 import {
   type NeighborLists,
+  type NeighborsOptions,
   type PairSearchOptions,
   type PointGridLayout,
   type PointGridOptions,
@@ -300,15 +301,17 @@ export class PointGrid3D {
    * once and keeps, per point, the run of partners it found; the rows are
    * then counted and filled from those runs. Allocates the two returned
    * arrays plus, transiently, the runs (4 bytes per pair) and two arrays of
-   * 4 bytes per point.
+   * 4 bytes per point; a loop that passes its last result as `options.out`
+   * (see {@link NeighborsOptions}) allocates none of them once warm.
    *
    * With `options.part` / `parts` (see {@link PairSearchOptions}), row i lists
    * the neighbours of i through that slice's pairs only: row i of the slices
    * concatenated in part order is row i of the full search.
    *
-   * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
+   * @throws RangeError for a radius < 0 or NaN, a bad part / parts, or an
+   * `out` that is not an earlier result.
    */
-  neighbors(radius: number, options?: PairSearchOptions): NeighborLists {
+  neighbors(radius: number, options?: NeighborsOptions): NeighborLists {
     return this.sink.neighbors('PointGrid3D', this.grid, radius, forEachPair3D, options);
   }
 

@@ -9,7 +9,15 @@
 import { checkDistance, checkLayout, describe, type NumericArray } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import { checkPointCount, denseLimit, type NeighborLists, partCell } from '../pointgrid/options.js';
+import {
+  checkOut,
+  checkPointCount,
+  denseLimit,
+  type NeighborLists,
+  partCell,
+  reuseArray,
+  roomyArray,
+} from '../pointgrid/options.js';
 import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { type Bounds, badPointError, type Positions, type Task } from './tasks.js';
@@ -145,11 +153,10 @@ class Channel {
 /** A grid the pool works on: built with `{ shared: true }` (or from a SharedArrayBuffer). */
 export type AnyGrid = PointGrid2D | PointGrid3D;
 
-/** A view of `length` numbers at the start of `array`'s SharedArrayBuffer when it is one and big enough. */
+/** `reuseArray` for the pool: only an array over a SharedArrayBuffer can be written by the threads. */
 function reuse(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
   if (array === undefined || !(array.buffer instanceof SharedArrayBuffer)) return undefined;
-  if (array.buffer.byteLength < 4 * length) return undefined;
-  return new Uint32Array(array.buffer, 0, length);
+  return reuseArray(array, length);
 }
 
 /**
@@ -449,6 +456,7 @@ export class PointGridWorkers {
 
   private async neighborsNow(grid: AnyGrid, radius: number, out: NeighborLists | undefined): Promise<NeighborLists> {
     checkDistance('radius', radius);
+    checkOut(out);
     const { g, d, data } = this.internal(grid, 'neighbors');
     const n = g.points;
     const parts = this.threads;
@@ -462,13 +470,13 @@ export class PointGridWorkers {
     }));
     const tcounts = found.map((f) => f.tcount);
     const los = found.map((f) => f.lo);
-    const offsets = reuse(out?.offsets, n + 1) ?? new Uint32Array(new SharedArrayBuffer(4 * (n + 1)));
+    const offsets = reuse(out?.offsets, n + 1) ?? roomyArray(n + 1, true);
     offsets[0] = 0; // every other entry is written by the count
     await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k }));
     for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
     let indices = reuse(out?.indices, offsets[n]);
     if (indices === undefined) {
-      indices = new Uint32Array(new SharedArrayBuffer(4 * Math.max(offsets[n], 1)), 0, offsets[n]);
+      indices = roomyArray(offsets[n], true);
       // Fresh memory faults in on first touch, a page at a time: touched in contiguous shares by all threads
       // first, so the scattered writes of the fill do not fault page by page (and thread against thread).
       const fresh = indices;

@@ -211,7 +211,7 @@ function countRows(tcounts: Int32Array[], los: number[], offsets: Uint32Array, p
 
 /**
  * Last step, once `offsets` holds the row starts: writes each pair of this
- * slice into both rows, as the one-thread neighborRows does. Row t holds
+ * slice into both rows, as the one-thread fillRows (pair-sink.ts) does. Row t holds
  * the points of earlier slices first, then this slice's in ascending sorted
  * position, then t's own run: so each slice's entries of a row start after
  * the counts of the slices before it.

@@ -120,6 +120,7 @@ describe('PointGridWorkers at scale and on bad input', () => {
     const small = { offsets: new Uint32Array(1), indices: new Uint32Array(0) };
     expect(await pool.neighbors(grid, 2, small)).toEqual(grid.neighbors(2));
     await expect(pool.neighbors(grid, -1)).rejects.toThrow(RangeError);
+    await expect(pool.neighbors(grid, 2, { offsets: [0] } as never)).rejects.toThrow(/out must be an earlier/);
     await expect(pool.neighbors(new PointGrid2D(positions, { cellSize: 1 }), 1)).rejects.toThrow(
       /must be built with \{ shared: true \}/,
     );
