@@ -460,7 +460,7 @@ export class PointGridWorkers {
     const { g, d, data } = this.internal(grid, 'neighbors');
     const n = g.points;
     const parts = this.threads;
-    const found = await this.phase<{ lo: number; tcount: Int32Array }>('search', (k) => ({
+    const found = await this.phase<{ lo: number; tcount: Int32Array; pairs: number }>('search', (k) => ({
       op: 'rows',
       data,
       d,
@@ -470,19 +470,23 @@ export class PointGridWorkers {
     }));
     const tcounts = found.map((f) => f.tcount);
     const los = found.map((f) => f.lo);
+    // Each pair is an entry in both its rows: the result's size is known before the rows are counted.
+    let total = 0;
+    for (const f of found) total += 2 * f.pairs;
     const offsets = reuse(out?.offsets, n + 1) ?? roomyArray(n + 1, true);
     offsets[0] = 0; // every other entry is written by the count
-    await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k }));
-    for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
-    let indices = reuse(out?.indices, offsets[n]);
+    let indices = reuse(out?.indices, total);
+    let touch: ((k: number) => { array: Uint32Array; from: number; to: number }) | undefined;
     if (indices === undefined) {
-      indices = roomyArray(offsets[n], true);
       // Fresh memory faults in on first touch, a page at a time: touched in contiguous shares by all threads
-      // first, so the scattered writes of the fill do not fault page by page (and thread against thread).
-      const fresh = indices;
-      const share = (k: number) => Math.floor((k * fresh.length) / parts);
-      await this.phase('touch', (k) => ({ op: 'touch', array: fresh, from: share(k), to: share(k + 1) }));
+      // while they count, so the scattered writes of the fill do not fault page by page (and thread against thread).
+      const fresh = roomyArray(total, true);
+      const share = (k: number) => Math.floor((k * total) / parts);
+      touch = (k) => ({ array: fresh, from: share(k), to: share(k + 1) });
+      indices = fresh;
     }
+    await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k, touch: touch?.(k) }));
+    for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
     const result = indices;
     await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices: result, part: k }));
     return { offsets, indices: result };

@@ -35,8 +35,15 @@ interface SearchTask {
 export type Task =
   | ({ op: 'pairs' } & SearchTask)
   | ({ op: 'rows' } & SearchTask)
-  | { op: 'count'; tcounts: Int32Array[]; los: number[]; offsets: Uint32Array; part: number }
-  | { op: 'touch'; array: Uint32Array; from: number; to: number }
+  | {
+      op: 'count';
+      tcounts: Int32Array[];
+      los: number[];
+      offsets: Uint32Array;
+      part: number;
+      /** Fresh result memory to first-touch meanwhile: this thread's share of it. */
+      touch?: { array: Uint32Array; from: number; to: number };
+    }
   | { op: 'fill'; tcounts: Int32Array[]; los: number[]; offsets: Uint32Array; indices: Uint32Array; part: number }
   | { op: 'bounds'; positions: Positions; d: 2 | 3; stride: number; offset: number; from: number; to: number }
   | {
@@ -117,10 +124,8 @@ export function runTask(task: Task): Done {
       return { result: searchRows(task), transfer: [] };
     case 'count':
       countRows(task.tcounts, task.los, task.offsets, task.part);
-      return { result: null, transfer: [] };
-    case 'touch':
       // Zeros over zeros: only the first touch of fresh shared memory (page faults) matters, split across threads.
-      task.array.fill(0, task.from, task.to);
+      task.touch?.array.fill(0, task.touch.from, task.touch.to);
       return { result: null, transfer: [] };
     case 'fill':
       fillRows(task.tcounts, task.los, task.offsets, task.indices, task.part);
@@ -160,7 +165,7 @@ function searchPairs(task: SearchTask): Uint32Array {
  * position appears as a partner (from the slice's first point on), shared
  * so the other threads can place their entries after this slice's.
  */
-function searchRows(task: SearchTask): { lo: number; tcount: Int32Array } {
+function searchRows(task: SearchTask): { lo: number; tcount: Int32Array; pairs: number } {
   const grid = open(task.data, task.d);
   sink.start(ROWS, grid.sortedIndex, 'PointGridWorkers');
   let partners: Uint32Array;
@@ -183,7 +188,7 @@ function searchRows(task: SearchTask): { lo: number; tcount: Int32Array } {
   const tcount = new Int32Array(new SharedArrayBuffer(4 * (last + 1 - from)));
   for (let k = 0; k < length; k++) tcount[partners[k] - from]++;
   rows = { order: grid.sortedIndex, partners, rowEnd, from, to, lower: new Uint32Array(to - from), tcount };
-  return { lo: from, tcount };
+  return { lo: from, tcount, pairs: length };
 }
 
 /**
