@@ -4,14 +4,26 @@
  * dimension except the number of box coordinates per item; the loops over cell
  * ranges, which do, live in the 2D and 3D classes.
  *
- * Layout ("grid coordinates -> hash map -> linked list in an array"):
+ * Layout ("grid coordinates -> hash map -> one contiguous run per cell"):
  * - an item gets a dense handle, which is also its public id; its box, cell
  *   range, first entry, query stamp, category and mask sit in typed arrays
  *   indexed by the handle;
- * - a cell is a dense id from {@link CellTable}, whose `head` starts a doubly
- *   linked list of entries (one entry per item per cell) in typed arrays;
- * - an item's entries are also chained to each other, so removing it unlinks
- *   each entry in O(1) without searching any cell;
+ * - a cell is a dense id from {@link CellTable}; its slots are one run
+ *   `[cellStart, cellStart + cellEntryCount)` of a shared slot pool, each slot
+ *   holding the handle, a copy of the item's box and on which axes the item's
+ *   cell range starts at this cell. Queries and forEachPair read a cell as one
+ *   stretch of memory instead of chasing a list through the item arrays;
+ * - an entry (one per item per cell) records its cell and slot; an item's
+ *   entries are chained, so a move rewrites its slots' boxes and a remove
+ *   empties its slots in O(1) each, without searching any cell. A slot leaves
+ *   its run by taking the run's last slot into its place;
+ * - a run that fills up moves to the end of the pool with twice the room; the
+ *   pool is compacted (and grown) when its end is reached, so the abandoned
+ *   runs are reclaimed. A released cell id keeps its run for the next cell to
+ *   get that id;
+ * - runs are kept sorted by minX lazily: forEachPair insertion-sorts each run
+ *   in place before sweeping it, which costs next to nothing when few items
+ *   moved since the last call (the common case in a game);
  * - freed handles and entries go on free lists and are reused, so churn does not
  *   grow memory.
  *
@@ -23,11 +35,12 @@ import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
+import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
 
-/** How far addEntry walks a cell's list to keep it sorted by minX. */
-const SORTED_INSERT_STEPS = 32;
+/** Slots a cell's run gets when it first needs room. */
+const FIRST_RUN = 4;
 
 /**
  * Half-width of the cell range a radius query must search around its centre.
@@ -60,10 +73,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   readonly boxStride: number;
   /** @internal Cell coordinates to cell ids. */
   readonly cells: CellTable;
-  /** @internal First entry of each cell's list by cell id, or -1 (free ids too). */
-  cellHead: Int32Array;
-  /** @internal Entries in each cell's list by cell id; a cell leaves the table when it drops to 0. */
+  /** @internal First slot of each cell's run in the slot pool, by cell id. */
+  cellStart: Int32Array;
+  /** @internal Slots in use in each cell's run, by cell id; a cell leaves the table when it drops to 0. */
   cellEntryCount: Int32Array;
+  /** @internal Slots reserved for each cell's run, by cell id (kept by a released id for its next cell). */
+  cellCapacity: Int32Array;
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
   /** @internal Handle by item; kept only when {@link trackItems}. */
@@ -95,18 +110,27 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal One past the highest handle ever used. */
   handleLimit = 0;
 
-  /** @internal Handle owning each entry. */
-  entryHandle: Int32Array;
-  /** @internal Cell id of each entry. */
+  /** @internal Cell id of each entry, or -1 for a free entry. */
   entryCell: Int32Array;
-  /** @internal Next entry in the same cell, or -1; doubles as the free-list link. */
-  entryNext: Int32Array;
-  /** @internal Previous entry in the same cell, or -1. */
-  entryPrev: Int32Array;
-  /** @internal Next entry of the same item, or -1. */
+  /** @internal Slot of each entry in the pool. */
+  entrySlot: Int32Array;
+  /** @internal Next entry of the same item, or -1; doubles as the free-list link. */
   entryItemNext: Int32Array;
   /** @internal Number of entries in use. */
   entryCount = 0;
+
+  /** @internal Handle in each slot of the pool. */
+  slotHandle: Int32Array;
+  /** @internal Entry owning each slot, so a slot that moves can tell its entry where it went. */
+  slotEntry: Int32Array;
+  /** @internal Per slot, the axes on which the item's cell range starts at the slot's cell (bit per axis). */
+  slotStarts: Uint8Array;
+  /** @internal Copy of the item's box per slot, `boxStride` numbers each, for contiguous reads. */
+  slotBox: Float64Array;
+  /** @internal Slots of the pool handed out so far: runs lie below it. */
+  poolUsed = 0;
+  /** @internal Slots reserved by the runs of cell ids (the rest below poolUsed is abandoned). */
+  poolLive = 0;
 
   /**
    * @internal Conservative cell bounds of everything stored in cells: minX,
@@ -170,8 +194,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.boxStride = dim * 2;
     const items = Math.max(16, initialCapacity);
     this.cells = new CellTable(dim, items);
-    this.cellHead = new Int32Array(this.cells.capacity).fill(NONE);
+    this.cellStart = new Int32Array(this.cells.capacity);
     this.cellEntryCount = new Int32Array(this.cells.capacity);
+    this.cellCapacity = new Int32Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
     this.ranges = new Float64Array(items * this.boxStride);
@@ -183,11 +208,14 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.overflow = new Int32Array(16);
     this.freeHandles = new Int32Array(items);
     const entries = items * 2;
-    this.entryHandle = new Int32Array(entries);
     this.entryCell = new Int32Array(entries);
-    this.entryNext = new Int32Array(entries);
-    this.entryPrev = new Int32Array(entries);
+    this.entrySlot = new Int32Array(entries);
     this.entryItemNext = new Int32Array(entries);
+    const slots = entries * 2;
+    this.slotHandle = new Int32Array(slots);
+    this.slotEntry = new Int32Array(slots);
+    this.slotStarts = new Uint8Array(slots);
+    this.slotBox = new Float64Array(slots * this.boxStride);
   }
 
   /** Number of items stored. O(1). */
@@ -359,8 +387,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.handles.clear();
     this.itemCount = 0;
     this.cells.clear();
-    this.cellHead.fill(NONE);
     this.cellEntryCount.fill(0);
+    this.cellCapacity.fill(0);
+    this.poolUsed = 0;
+    this.poolLive = 0;
     this.items.length = 0;
     this.changes++;
     this.alive.fill(0);
@@ -413,82 +443,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
    * broken. O(items + entries + cells). For tests and debugging.
    */
   validate(): void {
-    const fail = (what: string): never => {
-      throw new Error(`SpatialHash invalid: ${what}`);
-    };
-    const cells = this.cells;
-    let live = 0;
-    let entries = 0;
-    const seenEntry = new Uint8Array(this.entryLimit);
-    for (let h = 0; h < this.handleLimit; h++) {
-      if (this.alive[h] !== 1) {
-        if (this.firstEntry[h] !== NONE || this.overflowPos[h] !== NONE) fail(`free handle ${h} still linked`);
-        continue;
-      }
-      live++;
-      if (this.trackItems && this.handles.get(this.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
-      const b = h * this.boxStride;
-      for (let a = 0; a < this.dim; a++) {
-        if (!(this.boxes[b + a] <= this.boxes[b + this.dim + a])) fail(`handle ${h} has min > max on axis ${a}`);
-      }
-      if (this.overflowPos[h] !== NONE) {
-        if (this.overflow[this.overflowPos[h]] !== h) fail(`overflow position of ${h} is wrong`);
-        if (this.firstEntry[h] !== NONE) fail(`overflow item ${h} has cell entries`);
-        continue;
-      }
-      let cellsInRange = 1;
-      for (let a = 0; a < this.dim; a++) {
-        const lo = this.ranges[b + a];
-        const hi = this.ranges[b + this.dim + a];
-        if (lo !== this.cellOf(this.boxes[b + a]) || hi !== this.cellOf(this.boxes[b + this.dim + a])) {
-          fail(`cell range of ${h} does not match its box on axis ${a}`);
-        }
-        cellsInRange *= hi - lo + 1;
-      }
-      let own = 0;
-      for (let e = this.firstEntry[h]; e !== NONE; e = this.entryItemNext[e]) {
-        if (seenEntry[e] === 1) fail(`entry ${e} chained twice`);
-        seenEntry[e] = 1;
-        own++;
-        if (this.entryHandle[e] !== h) fail(`entry ${e} of ${h} names handle ${this.entryHandle[e]}`);
-        const id = this.entryCell[e];
-        for (let a = 0; a < this.dim; a++) {
-          const c = cells.keys[id * this.dim + a];
-          if (c < this.ranges[b + a] || c > this.ranges[b + this.dim + a])
-            fail(`entry ${e} of ${h} is outside its range`);
-        }
-      }
-      if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
-      entries += own;
-    }
-    if (live !== this.itemCount) fail(`${live} live handles but a count of ${this.itemCount}`);
-    if (this.handles.size !== (this.trackItems ? live : 0))
-      fail(`${live} live handles but ${this.handles.size} mapped`);
-    if (entries !== this.entryCount) fail(`${entries} chained entries but entryCount ${this.entryCount}`);
-    let liveCells = 0;
-    for (let id = 0; id < cells.idLimit; id++) {
-      if (this.cellHead[id] === NONE) continue;
-      liveCells++;
-      const found =
-        this.dim === 2
-          ? cells.find2(cells.keys[id * 2], cells.keys[id * 2 + 1])
-          : cells.find3(cells.keys[id * 3], cells.keys[id * 3 + 1], cells.keys[id * 3 + 2]);
-      if (found !== id) fail(`cell ${id} is not found by its own key`);
-      let n = 0;
-      let prev = NONE;
-      for (let e = this.cellHead[id]; e !== NONE; e = this.entryNext[e]) {
-        if (this.entryPrev[e] !== prev) fail(`entry ${e} has a wrong prev link`);
-        if (this.entryCell[e] !== id) fail(`entry ${e} in list of cell ${id} names cell ${this.entryCell[e]}`);
-        if (seenEntry[e] !== 1) fail(`entry ${e} in cell ${id} belongs to no item`);
-        prev = e;
-        n++;
-      }
-      if (n !== this.cellEntryCount[id]) fail(`cell ${id} counts ${this.cellEntryCount[id]} entries but lists ${n}`);
-    }
-    if (liveCells !== cells.size) fail(`${liveCells} non-empty cells but the table holds ${cells.size}`);
-    for (let i = 0; i < this.overflowCount; i++) {
-      if (this.overflowPos[this.overflow[i]] !== i) fail(`overflow slot ${i} is inconsistent`);
-    }
+    validateHash(this);
   }
 
   /** @internal Cell index of one coordinate: floor, never truncation, so cell 0 is not twice as wide. */
@@ -564,63 +519,134 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   protected abstract link(h: number): void;
 
   /**
-   * @internal Takes entry `e` out of its cell's list and onto the free list
-   * (the caller fixes the item's own chain). An emptied cell leaves the table.
+   * @internal Takes entry `e` out of its cell's run and onto the free list
+   * (the caller fixes the item's own chain). The run's last slot fills the
+   * hole, so this is O(1); forEachPair's sort restores the minX order. An
+   * emptied cell leaves the table (its id keeps the run for its next cell).
    */
   protected dropEntry(e: number): void {
     const id = this.entryCell[e];
-    const prev = this.entryPrev[e];
-    const next = this.entryNext[e];
-    if (prev !== NONE) this.entryNext[prev] = next;
-    else this.cellHead[id] = next;
-    if (next !== NONE) this.entryPrev[next] = prev;
-    if (--this.cellEntryCount[id] === 0) this.cells.release(id);
-    // Marks the entry free for forEachPair's sequential pass over all entries.
+    const s = this.entrySlot[e];
+    const last = this.cellStart[id] + --this.cellEntryCount[id];
+    if (s !== last) this.moveSlot(last, s);
+    if (last === this.cellStart[id]) this.cells.release(id);
     this.entryCell[e] = NONE;
-    this.entryNext[e] = this.freeEntry;
+    this.entryItemNext[e] = this.freeEntry;
     this.freeEntry = e;
     this.entryCount--;
   }
 
-  /** @internal Links entry of handle `h` into cell `id` (from the table's insert). */
-  protected addEntry(h: number, id: number): void {
+  /** @internal Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
+  moveSlot(from: number, to: number): void {
+    const stride = this.boxStride;
+    const slotBox = this.slotBox;
+    const e = this.slotEntry[from];
+    this.slotHandle[to] = this.slotHandle[from];
+    this.slotEntry[to] = e;
+    this.slotStarts[to] = this.slotStarts[from];
+    for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
+    this.entrySlot[e] = to;
+  }
+
+  /**
+   * @internal Files handle `h`, whose box and range are written, in cell `id`
+   * (from the table's insert) at the end of the cell's run. `starts` has a bit
+   * per axis on which the item's range starts at this cell.
+   */
+  protected addEntry(h: number, id: number, starts: number): void {
     let e = this.freeEntry;
     if (e !== NONE) {
-      this.freeEntry = this.entryNext[e];
+      this.freeEntry = this.entryItemNext[e];
     } else {
-      if (this.entryLimit === this.entryHandle.length) this.growEntries();
+      if (this.entryLimit === this.entryCell.length) this.growEntries();
       e = this.entryLimit++;
     }
-    if (id >= this.cellHead.length) this.growCellArrays();
-    // Keep each cell's list roughly ascending by minX: forEachPair sorts each
-    // cell that way, and an already sorted list costs it no moves. The walk is
-    // capped so a crowded cell never makes insertion slow; past the cap the
-    // entry goes to the front and forEachPair's sort puts it in place.
-    const boxes = this.boxes;
+    if (id >= this.cellStart.length) this.growCellArrays();
+    const n = this.cellEntryCount[id];
+    if (n === this.cellCapacity[id]) this.growRun(id);
+    const s = this.cellStart[id] + n;
+    this.cellEntryCount[id] = n + 1;
+    this.slotHandle[s] = h;
+    this.slotEntry[s] = e;
+    this.slotStarts[s] = starts;
     const stride = this.boxStride;
-    const minX = boxes[h * stride];
-    let prev = NONE;
-    let next = this.cellHead[id];
-    for (let steps = 0; next !== NONE && boxes[this.entryHandle[next] * stride] < minX; steps++) {
-      if (steps === SORTED_INSERT_STEPS) {
-        prev = NONE;
-        next = this.cellHead[id];
-        break;
-      }
-      prev = next;
-      next = this.entryNext[next];
-    }
-    this.entryHandle[e] = h;
+    for (let k = 0; k < stride; k++) this.slotBox[s * stride + k] = this.boxes[h * stride + k];
     this.entryCell[e] = id;
-    this.entryNext[e] = next;
-    this.entryPrev[e] = prev;
-    if (next !== NONE) this.entryPrev[next] = e;
-    if (prev !== NONE) this.entryNext[prev] = e;
-    else this.cellHead[id] = e;
-    this.cellEntryCount[id]++;
+    this.entrySlot[e] = s;
     this.entryItemNext[e] = this.firstEntry[h];
     this.firstEntry[h] = e;
     this.entryCount++;
+  }
+
+  /**
+   * @internal Doubles the run of cell `id`: at the end of the pool when there
+   * is room there, else by compacting every run into a fresh pool.
+   */
+  private growRun(id: number): void {
+    const old = this.cellCapacity[id];
+    const capacity = old === 0 ? FIRST_RUN : old * 2;
+    if (this.poolUsed + capacity > this.slotHandle.length) {
+      this.repack(id, capacity);
+      return;
+    }
+    const start = this.poolUsed;
+    const from = this.cellStart[id];
+    for (let k = 0; k < this.cellEntryCount[id]; k++) this.moveSlot(from + k, start + k);
+    this.cellStart[id] = start;
+    this.cellCapacity[id] = capacity;
+    this.poolUsed += capacity;
+    this.poolLive += capacity - old;
+  }
+
+  /**
+   * Lays every run out again, back to back in a fresh pool with room for as
+   * much again, giving cell `grown` a run of `capacity`; the abandoned runs
+   * are dropped. O(pool), amortised by the doubling.
+   */
+  private repack(grown: number, capacity: number): void {
+    const idLimit = this.cells.idLimit;
+    const count = this.cellEntryCount;
+    const runs = this.cellCapacity;
+    runs[grown] = capacity;
+    // Released ids keep their runs: the cell table hands them out again first.
+    let needed = 0;
+    for (let id = 0; id < idLimit; id++) needed += runs[id];
+    const size = Math.max(64, needed * 2);
+    const stride = this.boxStride;
+    const oldHandle = this.slotHandle;
+    const oldEntry = this.slotEntry;
+    const oldStarts = this.slotStarts;
+    const oldBox = this.slotBox;
+    this.slotHandle = new Int32Array(size);
+    this.slotEntry = new Int32Array(size);
+    this.slotStarts = new Uint8Array(size);
+    this.slotBox = new Float64Array(size * stride);
+    let at = 0;
+    for (let id = 0; id < idLimit; id++) {
+      const from = this.cellStart[id];
+      const n = count[id];
+      this.slotHandle.set(oldHandle.subarray(from, from + n), at);
+      this.slotEntry.set(oldEntry.subarray(from, from + n), at);
+      this.slotStarts.set(oldStarts.subarray(from, from + n), at);
+      this.slotBox.set(oldBox.subarray(from * stride, (from + n) * stride), at * stride);
+      for (let k = 0; k < n; k++) this.entrySlot[this.slotEntry[at + k]] = at + k;
+      this.cellStart[id] = at;
+      at += runs[id];
+    }
+    this.poolUsed = at;
+    this.poolLive = at;
+  }
+
+  /** @internal Copies the box of handle `h` into each of its slots (after a move within the same cells). */
+  writeSlotBoxes(h: number): void {
+    const stride = this.boxStride;
+    const boxes = this.boxes;
+    const slotBox = this.slotBox;
+    const b = h * stride;
+    for (let e = this.firstEntry[h]; e !== NONE; e = this.entryItemNext[e]) {
+      const s = this.entrySlot[e] * stride;
+      for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
+    }
   }
 
   /** @internal Widens {@link cellBounds} to the cell range of handle `h` (already in `ranges`). */
@@ -709,25 +735,27 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** Sizes the per-cell arrays to the cell table's capacity after it grew. */
   private growCellArrays(): void {
-    const head = new Int32Array(this.cells.capacity).fill(NONE);
-    head.set(this.cellHead);
-    this.cellHead = head;
-    const count = new Int32Array(this.cells.capacity);
+    const n = this.cells.capacity;
+    const start = new Int32Array(n);
+    start.set(this.cellStart);
+    this.cellStart = start;
+    const count = new Int32Array(n);
     count.set(this.cellEntryCount);
     this.cellEntryCount = count;
+    const capacity = new Int32Array(n);
+    capacity.set(this.cellCapacity);
+    this.cellCapacity = capacity;
   }
 
   private growEntries(): void {
-    const n = this.entryHandle.length * 2;
+    const n = this.entryCell.length * 2;
     const grow = (old: Int32Array) => {
       const a = new Int32Array(n);
       a.set(old);
       return a;
     };
-    this.entryHandle = grow(this.entryHandle);
     this.entryCell = grow(this.entryCell);
-    this.entryNext = grow(this.entryNext);
-    this.entryPrev = grow(this.entryPrev);
+    this.entrySlot = grow(this.entrySlot);
     this.entryItemNext = grow(this.entryItemNext);
   }
 }

@@ -142,7 +142,20 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const cx1 = this.cellOf(maxX);
     const cy1 = this.cellOf(maxY);
     this.writeBox(h, minX, minY, maxX, maxY);
-    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) return;
+    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
+      // Same cells: only the box copies in the item's slots change.
+      const slotBox = this.slotBox;
+      const entrySlot = this.entrySlot;
+      const entryItemNext = this.entryItemNext;
+      for (let e = this.firstEntry[h]; e !== NONE; e = entryItemNext[e]) {
+        const s = entrySlot[e] * 4;
+        slotBox[s] = minX;
+        slotBox[s + 1] = minY;
+        slotBox[s + 2] = maxX;
+        slotBox[s + 3] = maxY;
+      }
+      return;
+    }
     if (
       this.overflowPos[h] !== NONE ||
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
@@ -166,6 +179,13 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         else entryItemNext[prev] = next;
         this.dropEntry(e);
       } else {
+        // A kept cell: new box copy, and the range may now start here or no longer.
+        const s = this.entrySlot[e];
+        this.slotStarts[s] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
+        this.slotBox[s * 4] = minX;
+        this.slotBox[s * 4 + 1] = minY;
+        this.slotBox[s * 4 + 2] = maxX;
+        this.slotBox[s * 4 + 3] = maxY;
         prev = e;
       }
       e = next;
@@ -179,7 +199,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
         if (keptX && cy >= oy0 && cy <= oy1) continue;
-        this.addEntry(h, this.cells.insert2(cx, cy));
+        this.addEntry(h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
       }
     }
   }
@@ -231,13 +251,15 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     if (Math.abs(cx) <= MAX_CELL_INDEX && Math.abs(cy) <= MAX_CELL_INDEX) {
       const id = this.cells.find2(cx, cy);
       if (id !== NONE) {
-        const entryNext = this.entryNext;
-        const entryHandle = this.entryHandle;
-        for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
-          const b = h * 4;
-          if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3] && (categories[h] & m) !== 0)
-            out.push(items[h] as T);
+        const slotHandle = this.slotHandle;
+        const slotBox = this.slotBox;
+        const end = this.cellStart[id] + this.cellEntryCount[id];
+        for (let s = this.cellStart[id]; s < end; s++) {
+          const b = s * 4;
+          if (slotBox[b] <= x && x <= slotBox[b + 2] && slotBox[b + 1] <= y && y <= slotBox[b + 3]) {
+            const h = slotHandle[s];
+            if ((categories[h] & m) !== 0) out.push(items[h] as T);
+          }
         }
       }
     }
@@ -487,12 +509,13 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   ): boolean {
     const categories = this.categories;
     const cells = this.cells;
-    const cellHead = this.cellHead;
+    const cellStart = this.cellStart;
+    const cellEntryCount = this.cellEntryCount;
     const boxes = this.boxes;
+    const slotBox = this.slotBox;
     const items = this.items;
     const stamps = this.stamps;
-    const entryNext = this.entryNext;
-    const entryHandle = this.entryHandle;
+    const slotHandle = this.slotHandle;
     const s = this.nextStamp();
     // Cells past MAX_CELL_INDEX are never stored (such items overflow), so clamp.
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
@@ -505,15 +528,17 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       // A query covering more cells than are occupied walks the occupied ones.
       const keys = cells.keys;
       for (let id = 0; id < cells.idLimit; id++) {
-        if (cellHead[id] === NONE) continue;
+        const n = cellEntryCount[id];
+        if (n === 0) continue;
         const kx = keys[id * 2];
         const ky = keys[id * 2 + 1];
         if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
-        for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
+        for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
+          if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+          const h = slotHandle[slot];
           if (stamps[h] === s) continue;
           stamps[h] = s;
-          if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+          if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
         }
@@ -523,11 +548,12 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         for (let cy = cy0; cy <= cy1; cy++) {
           const id = cells.find2(cx, cy);
           if (id === NONE) continue;
-          for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-            const h = entryHandle[e];
+          for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
+            if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+            const h = slotHandle[slot];
             if (stamps[h] === s) continue;
             stamps[h] = s;
-            if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+            if ((categories[h] & m) === 0) continue;
             if (out !== undefined) out.push(items[h] as T);
             else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
           }
@@ -572,7 +598,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     }
     this.growCellBounds(h);
     for (let cx = cx0; cx <= cx1; cx++) {
-      for (let cy = cy0; cy <= cy1; cy++) this.addEntry(h, this.cells.insert2(cx, cy));
+      for (let cy = cy0; cy <= cy1; cy++)
+        this.addEntry(h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
     }
   }
 }

@@ -164,7 +164,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const cz1 = this.cellOf(maxZ);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     const inOverflow = this.overflowPos[h] !== NONE;
-    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) return;
+    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
+      this.writeSlotBoxes(h);
+      return;
+    }
     if (
       inOverflow ||
       !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
@@ -189,6 +192,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         else entryItemNext[prev] = next;
         this.dropEntry(e);
       } else {
+        // A kept cell: the range may now start here or no longer (boxes are copied below).
+        this.slotStarts[this.entrySlot[e]] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0) | (kz === cz0 ? 4 : 0);
         prev = e;
       }
       e = next;
@@ -200,13 +205,14 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     ranges[r + 4] = cy1;
     ranges[r + 5] = cz1;
     this.growCellBounds(h);
+    this.writeSlotBoxes(h);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
         const keptXY = keptX && cy >= oy0 && cy <= oy1;
         for (let cz = cz0; cz <= cz1; cz++) {
           if (keptXY && cz >= oz0 && cz <= oz1) continue;
-          this.addEntry(h, this.cells.insert3(cx, cy, cz));
+          this.addEntry(h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
         }
       }
     }
@@ -260,11 +266,12 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     if (Math.max(Math.abs(cx), Math.abs(cy), Math.abs(cz)) <= MAX_CELL_INDEX) {
       const id = this.cells.find3(cx, cy, cz);
       if (id !== NONE) {
-        const entryNext = this.entryNext;
-        const entryHandle = this.entryHandle;
-        for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
-          if (containsPoint(boxes, h * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
+        const slotHandle = this.slotHandle;
+        const slotBox = this.slotBox;
+        const end = this.cellStart[id] + this.cellEntryCount[id];
+        for (let s = this.cellStart[id]; s < end; s++) {
+          const h = slotHandle[s];
+          if (containsPoint(slotBox, s * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
         }
       }
     }
@@ -519,12 +526,13 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   ): boolean {
     const categories = this.categories;
     const cells = this.cells;
-    const cellHead = this.cellHead;
+    const cellStart = this.cellStart;
+    const cellEntryCount = this.cellEntryCount;
     const boxes = this.boxes;
+    const slotBox = this.slotBox;
     const items = this.items;
     const stamps = this.stamps;
-    const entryNext = this.entryNext;
-    const entryHandle = this.entryHandle;
+    const slotHandle = this.slotHandle;
     const s = this.nextStamp();
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
@@ -537,16 +545,17 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     } else if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > cells.size) {
       const keys = cells.keys;
       for (let id = 0; id < cells.idLimit; id++) {
-        if (cellHead[id] === NONE) continue;
+        const n = cellEntryCount[id];
+        if (n === 0) continue;
         const k = id * 3;
         if (keys[k] < cx0 || keys[k] > cx1 || keys[k + 1] < cy0 || keys[k + 1] > cy1) continue;
         if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
-        for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
+        for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
+          if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
+          const h = slotHandle[slot];
           if (stamps[h] === s) continue;
           stamps[h] = s;
-          if ((categories[h] & m) === 0 || !keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2))
-            continue;
+          if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
         }
@@ -557,12 +566,12 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
           for (let cz = cz0; cz <= cz1; cz++) {
             const id = cells.find3(cx, cy, cz);
             if (id === NONE) continue;
-            for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-              const h = entryHandle[e];
+            for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
+              if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
+              const h = slotHandle[slot];
               if (stamps[h] === s) continue;
               stamps[h] = s;
               if ((categories[h] & m) === 0) continue;
-              if (!keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
               if (out !== undefined) out.push(items[h] as T);
               else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
             }
@@ -611,10 +620,16 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.growCellBounds(h);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++) {
-        for (let cz = cz0; cz <= cz1; cz++) this.addEntry(h, this.cells.insert3(cx, cy, cz));
+        for (let cz = cz0; cz <= cz1; cz++)
+          this.addEntry(h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
       }
     }
   }
+}
+
+/** The start bits of a slot: on which axes the item's cell range starts at cell (cx, cy, cz). */
+function startBits3(cx: number, cy: number, cz: number, cx0: number, cy0: number, cz0: number): number {
+  return (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0) | (cz === cz0 ? 4 : 0);
 }
 
 /** Category and mask read from an insert's filter argument (scratch: insert allocates nothing for it). */
