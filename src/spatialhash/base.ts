@@ -21,6 +21,9 @@
  *   pool is compacted (and grown) when its end is reached, so the abandoned
  *   runs are reclaimed. A released cell id keeps its run for the next cell to
  *   get that id;
+ * - a cell whose last slot leaves stays in the table, empty, so an item
+ *   crossing back and forth over a border does not delete and re-create it;
+ *   empty cells are purged when they outnumber the occupied ones;
  * - runs are kept sorted by minX lazily: forEachPair insertion-sorts each run
  *   in place before sweeping it, which costs next to nothing when few items
  *   moved since the last call (the common case in a game);
@@ -79,6 +82,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   cellEntryCount: Int32Array;
   /** @internal Slots reserved for each cell's run, by cell id (kept by a released id for its next cell). */
   cellCapacity: Int32Array;
+  /** @internal 1 while a cell id is in the table, occupied or empty. */
+  cellListed: Uint8Array;
+  /** @internal Number of cells holding at least one slot. */
+  occupiedCells = 0;
+  /** @internal Live items whose category or mask is not the default: forEachPair skips the filter reads while 0. */
+  filteredCount = 0;
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
   /** @internal Handle by item; kept only when {@link trackItems}. */
@@ -197,6 +206,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellStart = new Int32Array(this.cells.capacity);
     this.cellEntryCount = new Int32Array(this.cells.capacity);
     this.cellCapacity = new Int32Array(this.cells.capacity);
+    this.cellListed = new Uint8Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
     this.ranges = new Float64Array(items * this.boxStride);
@@ -225,7 +235,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** Number of occupied cells (cells holding at least one entry). O(1). */
   get cellCount(): number {
-    return this.cells.size;
+    return this.occupiedCells;
   }
 
   /** Number of items kept in the overflow list (boxes covering more than `maxCellsPerItem` cells). O(1). */
@@ -333,8 +343,16 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const c = toBits('category', category);
     const m = toBits('mask', mask);
     this.checkWritable(method);
-    this.categories[h] = c;
-    this.masks[h] = m;
+    this.setFilterBits(h, c, m);
+  }
+
+  /** @internal Stores the filter of handle `h`, keeping {@link filteredCount} up to date. */
+  setFilterBits(h: number, category: number, mask: number): void {
+    const was = this.categories[h] !== DEFAULT_CATEGORY || this.masks[h] !== ALL_BITS;
+    const is = category !== DEFAULT_CATEGORY || mask !== ALL_BITS;
+    this.categories[h] = category;
+    this.masks[h] = mask;
+    this.filteredCount += (is ? 1 : 0) - (was ? 1 : 0);
   }
 
   /**
@@ -363,11 +381,15 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   protected release(h: number): void {
     this.unlink(h);
     if (this.trackItems) this.handles.delete(this.items[h] as T);
+    this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
     this.changes++;
-    if (--this.itemCount === 0) this.resetCellBounds();
+    if (--this.itemCount === 0) {
+      this.purgeEmptyCells();
+      this.resetCellBounds();
+    }
   }
 
   /**
@@ -389,6 +411,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cells.clear();
     this.cellEntryCount.fill(0);
     this.cellCapacity.fill(0);
+    this.cellListed.fill(0);
+    this.occupiedCells = 0;
+    this.filteredCount = 0;
     this.poolUsed = 0;
     this.poolLive = 0;
     this.items.length = 0;
@@ -529,11 +554,26 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const s = this.entrySlot[e];
     const last = this.cellStart[id] + --this.cellEntryCount[id];
     if (s !== last) this.moveSlot(last, s);
-    if (last === this.cellStart[id]) this.cells.release(id);
     this.entryCell[e] = NONE;
     this.entryItemNext[e] = this.freeEntry;
     this.freeEntry = e;
     this.entryCount--;
+    if (last === this.cellStart[id]) {
+      this.occupiedCells--;
+      if (this.cells.size - this.occupiedCells > this.occupiedCells + 64) this.purgeEmptyCells();
+    }
+  }
+
+  /** @internal Takes every empty cell out of the table (their ids keep their runs for reuse). O(cell ids). */
+  purgeEmptyCells(): void {
+    const listed = this.cellListed;
+    const count = this.cellEntryCount;
+    for (let id = 0; id < this.cells.idLimit; id++) {
+      if (listed[id] === 1 && count[id] === 0) {
+        this.cells.release(id);
+        listed[id] = 0;
+      }
+    }
   }
 
   /** @internal Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
@@ -563,6 +603,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     }
     if (id >= this.cellStart.length) this.growCellArrays();
     const n = this.cellEntryCount[id];
+    if (n === 0) {
+      this.occupiedCells++;
+      this.cellListed[id] = 1;
+    }
     if (n === this.cellCapacity[id]) this.growRun(id);
     const s = this.cellStart[id] + n;
     this.cellEntryCount[id] = n + 1;
@@ -745,6 +789,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const capacity = new Int32Array(n);
     capacity.set(this.cellCapacity);
     this.cellCapacity = capacity;
+    const listed = new Uint8Array(n);
+    listed.set(this.cellListed);
+    this.cellListed = listed;
   }
 
   private growEntries(): void {

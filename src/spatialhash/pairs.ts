@@ -132,11 +132,13 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
   const items = hash.items;
   const categories = hash.categories;
   const masks = hash.masks;
+  // Without any filter set every pair is accepted: no per-item reads for it.
+  const filtered = hash.filteredCount !== 0;
   for (let p = start; p < end; p++) {
     const sp = starts[p];
     const hp = handle[p];
-    const cp = categories[hp];
-    const mp = masks[hp];
+    const cp = filtered ? categories[hp] : -1;
+    const mp = filtered ? masks[hp] : -1;
     const minY = box[p * 4 + 1];
     const maxX = box[p * 4 + 2];
     const maxY = box[p * 4 + 3];
@@ -146,7 +148,7 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       if (box[b] > maxX) break;
       if ((sp | starts[q]) !== 3 || minY > box[b + 3] || box[b + 1] > maxY) continue;
       const hq = handle[q];
-      if ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0) continue;
+      if (filtered && ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0)) continue;
       visit(items[hp] as T, items[hq] as T);
     }
   }
@@ -213,6 +215,7 @@ function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
   const items = hash.items;
   const categories = hash.categories;
   const masks = hash.masks;
+  const filtered = hash.filteredCount !== 0;
   for (let p = start; p < end; p++) {
     const sp = starts[p];
     const b1 = p * 6;
@@ -221,7 +224,7 @@ function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       const b2 = q * 6;
       if (box[b2] > maxX) break;
       if ((sp | starts[q]) !== 7 || !intersects(box, b1, box, b2, 3)) continue;
-      if (!accepts(categories, masks, handle[p], handle[q])) continue;
+      if (filtered && !accepts(categories, masks, handle[p], handle[q])) continue;
       visit(items[handle[p]] as T, items[handle[q]] as T);
     }
   }

@@ -78,8 +78,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.categories[h] = FILTER[0];
-    this.masks[h] = FILTER[1];
+    this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, maxX, maxY);
     this.link(h);
     return h;

@@ -98,8 +98,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.categories[h] = FILTER[0];
-    this.masks[h] = FILTER[1];
+    this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     this.link(h);
     return h;

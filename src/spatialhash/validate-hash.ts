@@ -17,6 +17,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   };
   const { cells, dim, boxStride: stride, boxes, ranges } = hash;
   let live = 0;
+  let filtered = 0;
   let entries = 0;
   const seenEntry = new Uint8Array(hash.entryLimit);
   for (let h = 0; h < hash.handleLimit; h++) {
@@ -25,6 +26,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
       continue;
     }
     live++;
+    if (hash.categories[h] !== 1 || hash.masks[h] !== -1) filtered++;
     if (hash.trackItems && hash.handles.get(hash.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
     const b = h * stride;
     for (let a = 0; a < dim; a++) {
@@ -70,6 +72,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     entries += own;
   }
   if (live !== hash.itemCount) fail(`${live} live handles but a count of ${hash.itemCount}`);
+  if (filtered !== hash.filteredCount) fail(`${filtered} items with a filter but filteredCount ${hash.filteredCount}`);
   if (hash.handles.size !== (hash.trackItems ? live : 0)) fail(`${live} live handles but ${hash.handles.size} mapped`);
   if (entries !== hash.entryCount) fail(`${entries} chained entries but entryCount ${hash.entryCount}`);
   for (let e = 0; e < hash.entryLimit; e++) {
@@ -78,6 +81,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   // Runs: inside the used pool, no two overlapping, every slot in use owned by a chained entry.
   const owner = new Int32Array(hash.poolUsed).fill(NONE);
   let liveCells = 0;
+  let listedCells = 0;
   let reserved = 0;
   for (let id = 0; id < cells.idLimit; id++) {
     const start = hash.cellStart[id];
@@ -90,8 +94,12 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
       if (owner[s] !== NONE) fail(`runs of cells ${owner[s]} and ${id} overlap`);
       owner[s] = id;
     }
-    if (n === 0) continue;
-    liveCells++;
+    if (hash.cellListed[id] === 0) {
+      if (n > 0) fail(`cell ${id} holds ${n} slots but is not in the table`);
+      continue;
+    }
+    listedCells++;
+    if (n > 0) liveCells++;
     const found =
       dim === 2
         ? cells.find2(cells.keys[id * 2], cells.keys[id * 2 + 1])
@@ -104,7 +112,9 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     }
   }
   if (reserved !== hash.poolLive) fail(`runs reserve ${reserved} slots but poolLive is ${hash.poolLive}`);
-  if (liveCells !== cells.size) fail(`${liveCells} non-empty cells but the table holds ${cells.size}`);
+  if (liveCells !== hash.occupiedCells) fail(`${liveCells} non-empty cells but occupiedCells ${hash.occupiedCells}`);
+  if (listedCells !== cells.size) fail(`${listedCells} cells listed but the table holds ${cells.size}`);
+  if (hash.itemCount === 0 && cells.size !== 0) fail(`an empty hash keeps ${cells.size} cells`);
   for (let i = 0; i < hash.overflowCount; i++) {
     if (hash.overflowPos[hash.overflow[i]] !== i) fail(`overflow slot ${i} is inconsistent`);
   }
