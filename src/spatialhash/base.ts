@@ -629,6 +629,17 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   private growRun(id: number): void {
     const old = this.cellCapacity[id];
     const capacity = old === 0 ? FIRST_RUN : old * 2;
+    if (
+      old > 0 &&
+      this.cellStart[id] + old === this.poolUsed &&
+      this.cellStart[id] + capacity <= this.slotHandle.length
+    ) {
+      // The run is the last in the pool: it grows where it is.
+      this.cellCapacity[id] = capacity;
+      this.poolUsed += capacity - old;
+      this.poolLive += capacity - old;
+      return;
+    }
     if (this.poolUsed + capacity > this.slotHandle.length) {
       this.repack(id, capacity);
       return;
@@ -655,7 +666,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     // Released ids keep their runs: the cell table hands them out again first.
     let needed = 0;
     for (let id = 0; id < idLimit; id++) needed += runs[id];
-    const size = Math.max(64, needed * 2);
+    // Never smaller than before: a pool that churn keeps filling with
+    // abandoned runs is then repacked less and less often.
+    const size = Math.max(64, needed * 2, this.slotHandle.length);
     const stride = this.boxStride;
     const oldHandle = this.slotHandle;
     const oldEntry = this.slotEntry;
@@ -665,15 +678,25 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.slotEntry = new Int32Array(size);
     this.slotStarts = new Uint8Array(size);
     this.slotBox = new Float64Array(size * stride);
+    const handle = this.slotHandle;
+    const entry = this.slotEntry;
+    const starts = this.slotStarts;
+    const box = this.slotBox;
+    const entrySlot = this.entrySlot;
     let at = 0;
     for (let id = 0; id < idLimit; id++) {
       const from = this.cellStart[id];
       const n = count[id];
-      this.slotHandle.set(oldHandle.subarray(from, from + n), at);
-      this.slotEntry.set(oldEntry.subarray(from, from + n), at);
-      this.slotStarts.set(oldStarts.subarray(from, from + n), at);
-      this.slotBox.set(oldBox.subarray(from * stride, (from + n) * stride), at * stride);
-      for (let k = 0; k < n; k++) this.entrySlot[this.slotEntry[at + k]] = at + k;
+      // Plain loops: runs are short, and a subarray per run would allocate.
+      for (let k = 0; k < n; k++) {
+        const s = from + k;
+        const t = at + k;
+        handle[t] = oldHandle[s];
+        entry[t] = oldEntry[s];
+        starts[t] = oldStarts[s];
+        for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
+        entrySlot[oldEntry[s]] = t;
+      }
       this.cellStart[id] = at;
       at += runs[id];
     }

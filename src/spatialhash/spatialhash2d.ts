@@ -49,9 +49,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * Adds `item` at the point (x, y), or with the box [minX, maxX] x [minY,
    * maxY]: 2 or 4 numbers, never 3. An optional last argument sets the item's
    * collision `category` and `mask` (default 1 and 0xFFFFFFFF; see
-   * {@link SpatialHash2D.setFilterById}). O(cells covered), amortised, times a
-   * walk of at most 32 entries per cell that keeps each cell's list sorted by
-   * minX for forEachPair.
+   * {@link SpatialHash2D.setFilterById}). O(cells covered), amortised: the item
+   * goes at the end of each cell's run, and forEachPair sorts the runs by minX
+   * when it next runs.
    * @returns the item's id: a small integer >= 0, stable until the item is
    * removed, for {@link SpatialHash2D.updateById}, {@link SpatialHash2D.removeById}
    * and {@link SpatialHash2D.itemById}. Ids of removed items are reused.
@@ -481,9 +481,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * other, `(a.category & b.mask) !== 0 && (b.category & a.mask) !== 0`, in no
    * particular order: the broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
-   * it throw an Error.
+   * it throw an Error. Each cell's run is sorted by minX in place, so a call
+   * after few moves costs little more than the sweep.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
+   * @throws Error if called from inside a predicate or a forEachOverlap visitor.
    */
   forEachPair(visit: PairVisitor<T>): void {
     forEachPair(this, visit);

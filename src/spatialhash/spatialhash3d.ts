@@ -49,9 +49,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * Adds `item` at the point (x, y, z), or with the box [minX, maxX] x [minY,
    * maxY] x [minZ, maxZ]: 3 or 6 numbers, never 4 or 5. An optional last
    * argument sets the item's collision `category` and `mask` (see
-   * {@link SpatialHash3D.setFilterById}). O(cells covered), amortised, times a
-   * walk of at most 32 entries per cell that keeps each cell's list sorted by
-   * minX for forEachPair.
+   * {@link SpatialHash3D.setFilterById}). O(cells covered), amortised: the item
+   * goes at the end of each cell's run, and forEachPair sorts the runs by minX
+   * when it next runs.
    * @returns the item's id: a small integer >= 0, stable until the item is
    * removed. Ids of removed items are reused.
    * @throws RangeError if a coordinate is not finite, a min exceeds its max, 4
@@ -499,9 +499,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * other (see {@link SpatialHash2D.forEachPair}), in no particular order: the
    * broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
-   * it throw an Error.
+   * it throw an Error. Each cell's run is sorted by minX in place, so a call
+   * after few moves costs little more than the sweep.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
+   * @throws Error if called from inside a predicate or a forEachOverlap visitor.
    */
   forEachPair(visit: PairVisitor<T>): void {
     forEachPair(this, visit);
