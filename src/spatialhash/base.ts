@@ -24,6 +24,10 @@
  * - a cell whose last slot leaves stays in the table, empty, so an item
  *   crossing back and forth over a border does not delete and re-create it;
  *   empty cells are purged when they outnumber the occupied ones;
+ * - a move that stays in the same cells writes only the item's own box and
+ *   puts the item on a "moved" list; the box copies in its slots are written
+ *   when something next reads the runs (a query or forEachPair), so an item
+ *   moved many times between reads is copied once;
  * - runs are kept sorted by minX lazily: forEachPair insertion-sorts each run
  *   in place before sweeping it, which costs next to nothing when few items
  *   moved since the last call (the common case in a game);
@@ -33,6 +37,7 @@
  * @module
  */
 
+import { nextPowerOfTwo } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
@@ -136,6 +141,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   slotStarts: Uint8Array;
   /** @internal Copy of the item's box per slot, `boxStride` numbers each, for contiguous reads. */
   slotBox: Float64Array;
+  /** @internal Handles whose slots may hold an old box copy (each once; see {@link syncSlots}). */
+  moved: Int32Array;
+  /** @internal Number of handles in {@link moved}. */
+  movedCount = 0;
+  /** @internal 1 for a handle in {@link moved}. */
+  movedFlag: Uint8Array;
   /** @internal Slots of the pool handed out so far: runs lie below it. */
   poolUsed = 0;
   /** @internal Slots reserved by the runs of cell ids (the rest below poolUsed is abandoned). */
@@ -217,6 +228,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.masks = new Int32Array(items).fill(ALL_BITS);
     this.overflow = new Int32Array(16);
     this.freeHandles = new Int32Array(items);
+    this.moved = new Int32Array(items);
+    this.movedFlag = new Uint8Array(items);
     const entries = items * 2;
     this.entryCell = new Int32Array(entries);
     this.entrySlot = new Int32Array(entries);
@@ -414,6 +427,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed.fill(0);
     this.occupiedCells = 0;
     this.filteredCount = 0;
+    this.movedCount = 0;
+    this.movedFlag.fill(0);
     this.poolUsed = 0;
     this.poolLive = 0;
     this.items.length = 0;
@@ -628,7 +643,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
    */
   private growRun(id: number): void {
     const old = this.cellCapacity[id];
-    const capacity = old === 0 ? FIRST_RUN : old * 2;
+    // A new run starts with room for as many slots as cells hold on average,
+    // so cells filling up to the usual count do not move two or three times.
+    const usual = this.occupiedCells > 0 ? Math.ceil(this.entryCount / this.occupiedCells) : 0;
+    const capacity = old === 0 ? Math.max(FIRST_RUN, nextPowerOfTwo(usual)) : old * 2;
     if (
       old > 0 &&
       this.cellStart[id] + old === this.poolUsed &&
@@ -704,7 +722,34 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.poolLive = at;
   }
 
-  /** @internal Copies the box of handle `h` into each of its slots (after a move within the same cells). */
+  /**
+   * @internal Notes that handle `h` moved within its cells: its box is
+   * written, its slots' copies are not yet. O(1).
+   */
+  markMoved(h: number): void {
+    if (this.movedFlag[h] === 1) return;
+    this.movedFlag[h] = 1;
+    this.moved[this.movedCount++] = h;
+  }
+
+  /**
+   * @internal Brings the box copies in the slots of every moved handle up to
+   * date; called by everything that reads slot boxes before it reads them.
+   * A handle freed or refiled since it moved has no stale slots: rewriting
+   * whatever slots it has now is harmless. O(moved handles x their cells).
+   */
+  syncSlots(): void {
+    const moved = this.moved;
+    const flag = this.movedFlag;
+    for (let i = 0; i < this.movedCount; i++) {
+      const h = moved[i];
+      flag[h] = 0;
+      this.writeSlotBoxes(h);
+    }
+    this.movedCount = 0;
+  }
+
+  /** @internal Copies the box of handle `h` into each of its slots. */
   writeSlotBoxes(h: number): void {
     const stride = this.boxStride;
     const boxes = this.boxes;
@@ -796,6 +841,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.firstEntry = grow(this.firstEntry, (k) => new Int32Array(k), NONE);
     this.overflowPos = grow(this.overflowPos, (k) => new Int32Array(k), NONE);
     this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
+    this.moved = grow(this.moved, (k) => new Int32Array(k));
+    this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));
     this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
     this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
   }

@@ -56,6 +56,7 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
     // a run, which forEachPair's sort could reorder under it.
     throw new Error('forEachPair cannot run inside a predicate or a forEachOverlap visitor');
   }
+  hash.syncSlots();
   hash.visiting++;
   try {
     if (hash.dim === 2) cellPairs2(hash, visit);

@@ -142,17 +142,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const cy1 = this.cellOf(maxY);
     this.writeBox(h, minX, minY, maxX, maxY);
     if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
-      // Same cells: only the box copies in the item's slots change.
-      const slotBox = this.slotBox;
-      const entrySlot = this.entrySlot;
-      const entryItemNext = this.entryItemNext;
-      for (let e = this.firstEntry[h]; e !== NONE; e = entryItemNext[e]) {
-        const s = entrySlot[e] * 4;
-        slotBox[s] = minX;
-        slotBox[s + 1] = minY;
-        slotBox[s + 2] = maxX;
-        slotBox[s + 3] = maxY;
-      }
+      // Same cells: the slots' box copies are brought up to date at the next read.
+      this.markMoved(h);
       return;
     }
     if (
@@ -242,6 +233,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const m = toBits('mask', mask);
     const categories = this.categories;
     out.length = 0;
+    this.syncSlots();
     const boxes = this.boxes;
     const items = this.items;
     const cx = this.cellOf(x);
@@ -518,6 +510,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const stamps = this.stamps;
     const slotHandle = this.slotHandle;
     const s = this.nextStamp();
+    this.syncSlots();
     // Cells past MAX_CELL_INDEX are never stored (such items overflow), so clamp.
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);

@@ -164,7 +164,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     const inOverflow = this.overflowPos[h] !== NONE;
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
-      this.writeSlotBoxes(h);
+      // Same cells: the slots' box copies are brought up to date at the next read.
+      this.markMoved(h);
       return;
     }
     if (
@@ -257,6 +258,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const m = toBits('mask', mask);
     const categories = this.categories;
     out.length = 0;
+    this.syncSlots();
     const boxes = this.boxes;
     const items = this.items;
     const cx = this.cellOf(x);
@@ -535,6 +537,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const stamps = this.stamps;
     const slotHandle = this.slotHandle;
     const s = this.nextStamp();
+    this.syncSlots();
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
     const cz0 = Math.max(this.cellOf(minZ), -MAX_CELL_INDEX);

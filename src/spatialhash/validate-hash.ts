@@ -64,12 +64,23 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
         if (c === ranges[b + a]) starts |= 1 << a;
       }
       if (hash.slotStarts[s] !== starts) fail(`slot ${s} of ${h} has start bits ${hash.slotStarts[s]}, not ${starts}`);
-      for (let k = 0; k < stride; k++) {
+      // A moved handle's copies may be stale until the next read syncs them.
+      for (let k = 0; k < stride && hash.movedFlag[h] === 0; k++) {
         if (!Object.is(hash.slotBox[s * stride + k], boxes[b + k])) fail(`slot ${s} holds a stale box of ${h}`);
       }
     }
     if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
     entries += own;
+  }
+  const listed = new Uint8Array(hash.movedFlag.length);
+  for (let i = 0; i < hash.movedCount; i++) {
+    const h = hash.moved[i];
+    if (hash.movedFlag[h] !== 1 || listed[h] === 1)
+      fail(`moved list entry ${i} (handle ${h}) is unflagged or repeated`);
+    listed[h] = 1;
+  }
+  for (let h = 0; h < hash.movedFlag.length; h++) {
+    if (hash.movedFlag[h] === 1 && listed[h] === 0) fail(`handle ${h} is flagged moved but not listed`);
   }
   if (live !== hash.itemCount) fail(`${live} live handles but a count of ${hash.itemCount}`);
   if (filtered !== hash.filteredCount) fail(`${filtered} items with a filter but filteredCount ${hash.filteredCount}`);

@@ -155,6 +155,39 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
     hash.validate();
   });
 
+  it('shows a move within the same cells to the next query and pair pass, however many moves came first', () => {
+    const hash = make(dim, { cellSize: 10 });
+    const at = (lo: number, hi: number): Box => [...Array(dim).fill(lo), ...Array(dim).fill(hi)];
+    put(hash, 1, at(1, 2));
+    put(hash, 2, at(5, 6));
+    // Many moves inside cell 0 before anything reads the runs.
+    for (let k = 0; k < 20; k++) move(hash, 1, at(1 + k * 0.1, 2 + k * 0.1));
+    expect(hash.movedCount).toBe(1);
+    hash.validate();
+    expect(pairsOf(hash)).toEqual([]);
+    move(hash, 1, at(4, 5));
+    expect(pairsOf(hash)).toEqual(['1|2']);
+    move(hash, 2, at(7, 8));
+    const point = Array(dim).fill(7.5);
+    const found =
+      hash instanceof SpatialHash2D
+        ? hash.queryPoint(point[0], point[1])
+        : hash.queryPoint(point[0], point[1], point[2]);
+    expect(found).toEqual([2]);
+    move(hash, 2, at(8, 9));
+    const hits =
+      hash instanceof SpatialHash2D ? hash.queryBox(4.5, 4.5, 8.5, 8.5) : hash.queryBox(4.5, 4.5, 4.5, 8.5, 8.5, 8.5);
+    expect(hits.sort()).toEqual([1, 2]);
+    expect(hash.movedCount).toBe(0);
+    // A moved item that is then removed, and its id reused, leaves nothing stale.
+    move(hash, 2, at(8.5, 9.5));
+    hash.remove(2);
+    put(hash, 3, at(0, 0.5));
+    hash.validate();
+    expect(pairsOf(hash)).toEqual([]);
+    hash.validate();
+  });
+
   it('skips the filter reads only while no item has a filter', () => {
     const hash = make(dim, { cellSize: 1 });
     const boxes = new Map<number, Box>();
