@@ -485,8 +485,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
 
   /**
    * Shared body of the box and radius queries: visits the cells of the range
-   * (or every occupied cell when that is fewer), each item once by stamp, and
-   * keeps those passing the box test, or the distance test when `r2 >= 0`.
+   * (or every occupied cell when that is fewer) and keeps the items passing
+   * the box test, or the distance test when `r2 >= 0`. An item is looked at
+   * only in the lowest cell its range shares with the query's range (per
+   * axis, where either starts: the slot's start bits, or the query range's
+   * first cell), so each is reported once without per-item stamps.
    */
   private collect(
     minX: number,
@@ -507,9 +510,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const boxes = this.boxes;
     const slotBox = this.slotBox;
     const items = this.items;
-    const stamps = this.stamps;
     const slotHandle = this.slotHandle;
-    const s = this.nextStamp();
+    const slotStarts = this.slotStarts;
+    // No stamps needed here, but taking one keeps the rule that no box or
+    // radius query runs inside a predicate or forEachOverlap visitor.
+    this.nextStamp();
     this.syncSlots();
     // Cells past MAX_CELL_INDEX are never stored (such items overflow), so clamp.
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
@@ -527,11 +532,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         const kx = keys[id * 2];
         const ky = keys[id * 2 + 1];
         if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
+        const need = (kx === cx0 ? 0 : 1) | (ky === cy0 ? 0 : 2);
         for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
+          if ((slotStarts[slot] & need) !== need) continue;
           if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
           const h = slotHandle[slot];
-          if (stamps[h] === s) continue;
-          stamps[h] = s;
           if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -542,11 +547,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         for (let cy = cy0; cy <= cy1; cy++) {
           const id = cells.find2(cx, cy);
           if (id === NONE) continue;
+          const need = (cx === cx0 ? 0 : 1) | (cy === cy0 ? 0 : 2);
           for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
+            if ((slotStarts[slot] & need) !== need) continue;
             if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
             const h = slotHandle[slot];
-            if (stamps[h] === s) continue;
-            stamps[h] = s;
             if ((categories[h] & m) === 0) continue;
             if (out !== undefined) out.push(items[h] as T);
             else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;

@@ -534,9 +534,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const boxes = this.boxes;
     const slotBox = this.slotBox;
     const items = this.items;
-    const stamps = this.stamps;
     const slotHandle = this.slotHandle;
-    const s = this.nextStamp();
+    const slotStarts = this.slotStarts;
+    this.nextStamp();
     this.syncSlots();
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
@@ -554,11 +554,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         const k = id * 3;
         if (keys[k] < cx0 || keys[k] > cx1 || keys[k + 1] < cy0 || keys[k + 1] > cy1) continue;
         if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
+        const need = startsNeeded3(keys[k] === cx0, keys[k + 1] === cy0, keys[k + 2] === cz0);
         for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
+          if ((slotStarts[slot] & need) !== need) continue;
           if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
           const h = slotHandle[slot];
-          if (stamps[h] === s) continue;
-          stamps[h] = s;
           if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -570,11 +570,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
           for (let cz = cz0; cz <= cz1; cz++) {
             const id = cells.find3(cx, cy, cz);
             if (id === NONE) continue;
+            const need = startsNeeded3(cx === cx0, cy === cy0, cz === cz0);
             for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
+              if ((slotStarts[slot] & need) !== need) continue;
               if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
               const h = slotHandle[slot];
-              if (stamps[h] === s) continue;
-              stamps[h] = s;
               if ((categories[h] & m) === 0) continue;
               if (out !== undefined) out.push(items[h] as T);
               else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -629,6 +629,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       }
     }
   }
+}
+
+/**
+ * The start bits a slot needs in a cell of a query's range for its item to be
+ * reported there: on an axis where the cell is not the range's first, the
+ * item's own range must start at the cell (the lowest shared cell).
+ */
+function startsNeeded3(firstX: boolean, firstY: boolean, firstZ: boolean): number {
+  return (firstX ? 0 : 1) | (firstY ? 0 : 2) | (firstZ ? 0 : 4);
 }
 
 /** The start bits of a slot: on which axes the item's cell range starts at cell (cx, cy, cz). */
