@@ -1,6 +1,7 @@
 /**
  * What SpatialHash2D and SpatialHash3D share: item bookkeeping, the cell
- * table, the entry lists and the overflow list. Nothing here depends on the
+ * table, the entries and the overflow list (the cell runs' operations are in
+ * cell-runs.ts). Nothing here depends on the
  * dimension except the number of box coordinates per item; the loops over cell
  * ranges, which do, live in the 2D and 3D classes.
  *
@@ -37,18 +38,15 @@
  * @module
  */
 
-import { nextPowerOfTwo } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
+import { dropEntry, purgeEmptyCells } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
 import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
-
-/** Slots a cell's run gets when it first needs room. */
-const FIRST_RUN = 4;
 
 /**
  * Half-width of the cell range a radius query must search around its centre.
@@ -192,7 +190,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   freeHandles: Int32Array;
   /** @internal Number of free handles. */
   freeHandleCount = 0;
-  private freeEntry = NONE;
+  /** @internal Head of the free entry list (linked through entryItemNext), or -1. */
+  freeEntry = NONE;
   /** @internal One past the highest entry ever used (free entries below it have entryCell -1). */
   entryLimit = 0;
   private stamp = 0;
@@ -400,7 +399,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.freeHandles[this.freeHandleCount++] = h;
     this.changes++;
     if (--this.itemCount === 0) {
-      this.purgeEmptyCells();
+      purgeEmptyCells(this);
       this.resetCellBounds();
     }
   }
@@ -558,209 +557,6 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Files handle `h`, whose box is written, under its cells or in the overflow list. */
   protected abstract link(h: number): void;
 
-  /**
-   * @internal Takes entry `e` out of its cell's run and onto the free list
-   * (the caller fixes the item's own chain). The run's last slot fills the
-   * hole, so this is O(1); forEachPair's sort restores the minX order. An
-   * emptied cell leaves the table (its id keeps the run for its next cell).
-   */
-  protected dropEntry(e: number): void {
-    const id = this.entryCell[e];
-    const s = this.entrySlot[e];
-    const last = this.cellStart[id] + --this.cellEntryCount[id];
-    if (s !== last) this.moveSlot(last, s);
-    this.entryCell[e] = NONE;
-    this.entryItemNext[e] = this.freeEntry;
-    this.freeEntry = e;
-    this.entryCount--;
-    if (last === this.cellStart[id]) {
-      this.occupiedCells--;
-      if (this.cells.size - this.occupiedCells > this.occupiedCells + 64) this.purgeEmptyCells();
-    }
-  }
-
-  /** @internal Takes every empty cell out of the table (their ids keep their runs for reuse). O(cell ids). */
-  purgeEmptyCells(): void {
-    const listed = this.cellListed;
-    const count = this.cellEntryCount;
-    for (let id = 0; id < this.cells.idLimit; id++) {
-      if (listed[id] === 1 && count[id] === 0) {
-        this.cells.release(id);
-        listed[id] = 0;
-      }
-    }
-  }
-
-  /** @internal Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
-  moveSlot(from: number, to: number): void {
-    const stride = this.boxStride;
-    const slotBox = this.slotBox;
-    const e = this.slotEntry[from];
-    this.slotHandle[to] = this.slotHandle[from];
-    this.slotEntry[to] = e;
-    this.slotStarts[to] = this.slotStarts[from];
-    for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
-    this.entrySlot[e] = to;
-  }
-
-  /**
-   * @internal Files handle `h`, whose box and range are written, in cell `id`
-   * (from the table's insert) at the end of the cell's run. `starts` has a bit
-   * per axis on which the item's range starts at this cell.
-   */
-  protected addEntry(h: number, id: number, starts: number): void {
-    let e = this.freeEntry;
-    if (e !== NONE) {
-      this.freeEntry = this.entryItemNext[e];
-    } else {
-      if (this.entryLimit === this.entryCell.length) this.growEntries();
-      e = this.entryLimit++;
-    }
-    if (id >= this.cellStart.length) this.growCellArrays();
-    const n = this.cellEntryCount[id];
-    if (n === 0) {
-      this.occupiedCells++;
-      this.cellListed[id] = 1;
-    }
-    if (n === this.cellCapacity[id]) this.growRun(id);
-    const s = this.cellStart[id] + n;
-    this.cellEntryCount[id] = n + 1;
-    this.slotHandle[s] = h;
-    this.slotEntry[s] = e;
-    this.slotStarts[s] = starts;
-    const stride = this.boxStride;
-    for (let k = 0; k < stride; k++) this.slotBox[s * stride + k] = this.boxes[h * stride + k];
-    this.entryCell[e] = id;
-    this.entrySlot[e] = s;
-    this.entryItemNext[e] = this.firstEntry[h];
-    this.firstEntry[h] = e;
-    this.entryCount++;
-  }
-
-  /**
-   * @internal Doubles the run of cell `id`: at the end of the pool when there
-   * is room there, else by compacting every run into a fresh pool.
-   */
-  private growRun(id: number): void {
-    const old = this.cellCapacity[id];
-    // A new run starts with room for as many slots as cells hold on average,
-    // so cells filling up to the usual count do not move two or three times.
-    const usual = this.occupiedCells > 0 ? Math.ceil(this.entryCount / this.occupiedCells) : 0;
-    const capacity = old === 0 ? Math.max(FIRST_RUN, nextPowerOfTwo(usual)) : old * 2;
-    if (
-      old > 0 &&
-      this.cellStart[id] + old === this.poolUsed &&
-      this.cellStart[id] + capacity <= this.slotHandle.length
-    ) {
-      // The run is the last in the pool: it grows where it is.
-      this.cellCapacity[id] = capacity;
-      this.poolUsed += capacity - old;
-      this.poolLive += capacity - old;
-      return;
-    }
-    if (this.poolUsed + capacity > this.slotHandle.length) {
-      this.repack(id, capacity);
-      return;
-    }
-    const start = this.poolUsed;
-    const from = this.cellStart[id];
-    for (let k = 0; k < this.cellEntryCount[id]; k++) this.moveSlot(from + k, start + k);
-    this.cellStart[id] = start;
-    this.cellCapacity[id] = capacity;
-    this.poolUsed += capacity;
-    this.poolLive += capacity - old;
-  }
-
-  /**
-   * Lays every run out again, back to back in a fresh pool with room for as
-   * much again, giving cell `grown` a run of `capacity`; the abandoned runs
-   * are dropped. O(pool), amortised by the doubling.
-   */
-  private repack(grown: number, capacity: number): void {
-    const idLimit = this.cells.idLimit;
-    const count = this.cellEntryCount;
-    const runs = this.cellCapacity;
-    runs[grown] = capacity;
-    // Released ids keep their runs: the cell table hands them out again first.
-    let needed = 0;
-    for (let id = 0; id < idLimit; id++) needed += runs[id];
-    // Never smaller than before: a pool that churn keeps filling with
-    // abandoned runs is then repacked less and less often.
-    const size = Math.max(64, needed * 2, this.slotHandle.length);
-    const stride = this.boxStride;
-    const oldHandle = this.slotHandle;
-    const oldEntry = this.slotEntry;
-    const oldStarts = this.slotStarts;
-    const oldBox = this.slotBox;
-    this.slotHandle = new Int32Array(size);
-    this.slotEntry = new Int32Array(size);
-    this.slotStarts = new Uint8Array(size);
-    this.slotBox = new Float64Array(size * stride);
-    const handle = this.slotHandle;
-    const entry = this.slotEntry;
-    const starts = this.slotStarts;
-    const box = this.slotBox;
-    const entrySlot = this.entrySlot;
-    let at = 0;
-    for (let id = 0; id < idLimit; id++) {
-      const from = this.cellStart[id];
-      const n = count[id];
-      // Plain loops: runs are short, and a subarray per run would allocate.
-      for (let k = 0; k < n; k++) {
-        const s = from + k;
-        const t = at + k;
-        handle[t] = oldHandle[s];
-        entry[t] = oldEntry[s];
-        starts[t] = oldStarts[s];
-        for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
-        entrySlot[oldEntry[s]] = t;
-      }
-      this.cellStart[id] = at;
-      at += runs[id];
-    }
-    this.poolUsed = at;
-    this.poolLive = at;
-  }
-
-  /**
-   * @internal Notes that handle `h` moved within its cells: its box is
-   * written, its slots' copies are not yet. O(1).
-   */
-  markMoved(h: number): void {
-    if (this.movedFlag[h] === 1) return;
-    this.movedFlag[h] = 1;
-    this.moved[this.movedCount++] = h;
-  }
-
-  /**
-   * @internal Brings the box copies in the slots of every moved handle up to
-   * date; called by everything that reads slot boxes before it reads them.
-   * A handle freed or refiled since it moved has no stale slots: rewriting
-   * whatever slots it has now is harmless. O(moved handles x their cells).
-   */
-  syncSlots(): void {
-    const moved = this.moved;
-    const flag = this.movedFlag;
-    for (let i = 0; i < this.movedCount; i++) {
-      const h = moved[i];
-      flag[h] = 0;
-      this.writeSlotBoxes(h);
-    }
-    this.movedCount = 0;
-  }
-
-  /** @internal Copies the box of handle `h` into each of its slots. */
-  writeSlotBoxes(h: number): void {
-    const stride = this.boxStride;
-    const boxes = this.boxes;
-    const slotBox = this.slotBox;
-    const b = h * stride;
-    for (let e = this.firstEntry[h]; e !== NONE; e = this.entryItemNext[e]) {
-      const s = this.entrySlot[e] * stride;
-      for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
-    }
-  }
-
   /** @internal Widens {@link cellBounds} to the cell range of handle `h` (already in `ranges`). */
   protected growCellBounds(h: number): void {
     const dim = this.dim;
@@ -806,7 +602,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     let e = this.firstEntry[h];
     while (e !== NONE) {
       const following = this.entryItemNext[e];
-      this.dropEntry(e);
+      dropEntry(this, e);
       e = following;
     }
     this.firstEntry[h] = NONE;
@@ -845,34 +641,5 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));
     this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
     this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
-  }
-
-  /** Sizes the per-cell arrays to the cell table's capacity after it grew. */
-  private growCellArrays(): void {
-    const n = this.cells.capacity;
-    const start = new Int32Array(n);
-    start.set(this.cellStart);
-    this.cellStart = start;
-    const count = new Int32Array(n);
-    count.set(this.cellEntryCount);
-    this.cellEntryCount = count;
-    const capacity = new Int32Array(n);
-    capacity.set(this.cellCapacity);
-    this.cellCapacity = capacity;
-    const listed = new Uint8Array(n);
-    listed.set(this.cellListed);
-    this.cellListed = listed;
-  }
-
-  private growEntries(): void {
-    const n = this.entryCell.length * 2;
-    const grow = (old: Int32Array) => {
-      const a = new Int32Array(n);
-      a.set(old);
-      return a;
-    };
-    this.entryCell = grow(this.entryCell);
-    this.entrySlot = grow(this.entrySlot);
-    this.entryItemNext = grow(this.entryItemNext);
   }
 }

@@ -29,6 +29,7 @@
 
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
+import { syncSlots } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -56,7 +57,7 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
     // a run, which forEachPair's sort could reorder under it.
     throw new Error('forEachPair cannot run inside a predicate or a forEachOverlap visitor');
   }
-  hash.syncSlots();
+  syncSlots(hash);
   hash.visiting++;
   try {
     if (hash.dim === 2) cellPairs2(hash, visit);

@@ -10,6 +10,7 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
+import { addEntry, dropEntry, markMoved, syncSlots } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
@@ -143,7 +144,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     this.writeBox(h, minX, minY, maxX, maxY);
     if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
       // Same cells: the slots' box copies are brought up to date at the next read.
-      this.markMoved(h);
+      markMoved(this, h);
       return;
     }
     if (
@@ -167,7 +168,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
         if (prev === NONE) this.firstEntry[h] = next;
         else entryItemNext[prev] = next;
-        this.dropEntry(e);
+        dropEntry(this, e);
       } else {
         // A kept cell: new box copy, and the range may now start here or no longer.
         const s = this.entrySlot[e];
@@ -189,7 +190,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
         if (keptX && cy >= oy0 && cy <= oy1) continue;
-        this.addEntry(h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
+        addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
       }
     }
   }
@@ -233,7 +234,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const m = toBits('mask', mask);
     const categories = this.categories;
     out.length = 0;
-    this.syncSlots();
+    syncSlots(this);
     const boxes = this.boxes;
     const items = this.items;
     const cx = this.cellOf(x);
@@ -515,7 +516,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     // No stamps needed here, but taking one keeps the rule that no box or
     // radius query runs inside a predicate or forEachOverlap visitor.
     this.nextStamp();
-    this.syncSlots();
+    syncSlots(this);
     // Cells past MAX_CELL_INDEX are never stored (such items overflow), so clamp.
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
@@ -598,7 +599,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     this.growCellBounds(h);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++)
-        this.addEntry(h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
+        addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
     }
   }
 }

@@ -9,6 +9,7 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
+import { addEntry, dropEntry, markMoved, syncSlots, writeSlotBoxes } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
@@ -165,7 +166,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const inOverflow = this.overflowPos[h] !== NONE;
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
       // Same cells: the slots' box copies are brought up to date at the next read.
-      this.markMoved(h);
+      markMoved(this, h);
       return;
     }
     if (
@@ -190,7 +191,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
         if (prev === NONE) this.firstEntry[h] = next;
         else entryItemNext[prev] = next;
-        this.dropEntry(e);
+        dropEntry(this, e);
       } else {
         // A kept cell: the range may now start here or no longer (boxes are copied below).
         this.slotStarts[this.entrySlot[e]] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0) | (kz === cz0 ? 4 : 0);
@@ -205,14 +206,14 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     ranges[r + 4] = cy1;
     ranges[r + 5] = cz1;
     this.growCellBounds(h);
-    this.writeSlotBoxes(h);
+    writeSlotBoxes(this, h);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
         const keptXY = keptX && cy >= oy0 && cy <= oy1;
         for (let cz = cz0; cz <= cz1; cz++) {
           if (keptXY && cz >= oz0 && cz <= oz1) continue;
-          this.addEntry(h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
+          addEntry(this, h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
         }
       }
     }
@@ -258,7 +259,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const m = toBits('mask', mask);
     const categories = this.categories;
     out.length = 0;
-    this.syncSlots();
+    syncSlots(this);
     const boxes = this.boxes;
     const items = this.items;
     const cx = this.cellOf(x);
@@ -537,7 +538,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const slotHandle = this.slotHandle;
     const slotStarts = this.slotStarts;
     this.nextStamp();
-    this.syncSlots();
+    syncSlots(this);
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
     const cz0 = Math.max(this.cellOf(minZ), -MAX_CELL_INDEX);
@@ -625,7 +626,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++) {
         for (let cz = cz0; cz <= cz1; cz++)
-          this.addEntry(h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
+          addEntry(this, h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
       }
     }
   }
