@@ -44,7 +44,6 @@ import { dropEntry, purgeEmptyCells } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
-import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
 
@@ -475,14 +474,6 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     } finally {
       this.visiting--;
     }
-  }
-
-  /**
-   * Checks every internal invariant and throws an Error describing the first one
-   * broken. O(items + entries + cells). For tests and debugging.
-   */
-  validate(): void {
-    validateHash(this);
   }
 
   /** @internal Cell index of one coordinate: floor, never truncation, so cell 0 is not twice as wide. */

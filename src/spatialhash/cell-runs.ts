@@ -9,7 +9,39 @@
  */
 
 import { nextPowerOfTwo } from '../core/cell-hash.js';
-import type { SpatialHashBase } from './base.js';
+import type { CellTable } from '../core/cell-table.js';
+
+/**
+ * The fields of a spatial hash that the run operations read and write (the
+ * hash in base.ts has them all; declared here so this module needs nothing
+ * from base.ts, which calls it).
+ */
+export interface CellRuns {
+  readonly cells: CellTable;
+  readonly boxStride: number;
+  boxes: Float64Array;
+  firstEntry: Int32Array;
+  cellStart: Int32Array;
+  cellEntryCount: Int32Array;
+  cellCapacity: Int32Array;
+  cellListed: Uint8Array;
+  occupiedCells: number;
+  entryCell: Int32Array;
+  entrySlot: Int32Array;
+  entryItemNext: Int32Array;
+  entryCount: number;
+  entryLimit: number;
+  freeEntry: number;
+  slotHandle: Int32Array;
+  slotEntry: Int32Array;
+  slotStarts: Uint8Array;
+  slotBox: Float64Array;
+  poolUsed: number;
+  poolLive: number;
+  moved: Int32Array;
+  movedCount: number;
+  movedFlag: Uint8Array;
+}
 
 const NONE = -1;
 
@@ -23,7 +55,7 @@ const FIRST_RUN = 4;
  * emptied cell stays in the table, empty, until empty cells outnumber the
  * occupied ones (plus 64); then they are all purged.
  */
-export function dropEntry(hash: SpatialHashBase<unknown>, e: number): void {
+export function dropEntry(hash: CellRuns, e: number): void {
   const id = hash.entryCell[e];
   const s = hash.entrySlot[e];
   const last = hash.cellStart[id] + --hash.cellEntryCount[id];
@@ -39,7 +71,7 @@ export function dropEntry(hash: SpatialHashBase<unknown>, e: number): void {
 }
 
 /** Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
-export function moveSlot(hash: SpatialHashBase<unknown>, from: number, to: number): void {
+export function moveSlot(hash: CellRuns, from: number, to: number): void {
   const stride = hash.boxStride;
   const slotBox = hash.slotBox;
   const e = hash.slotEntry[from];
@@ -55,7 +87,7 @@ export function moveSlot(hash: SpatialHashBase<unknown>, from: number, to: numbe
  * (from the table's insert) at the end of the cell's run. `starts` has a bit
  * per axis on which the item's range starts at this cell.
  */
-export function addEntry(hash: SpatialHashBase<unknown>, h: number, id: number, starts: number): void {
+export function addEntry(hash: CellRuns, h: number, id: number, starts: number): void {
   let e = hash.freeEntry;
   if (e !== NONE) {
     hash.freeEntry = hash.entryItemNext[e];
@@ -88,7 +120,7 @@ export function addEntry(hash: SpatialHashBase<unknown>, h: number, id: number, 
  * Doubles the run of cell `id`: at the end of the pool when there
  * is room there, else by compacting every run into a fresh pool.
  */
-function growRun(hash: SpatialHashBase<unknown>, id: number): void {
+function growRun(hash: CellRuns, id: number): void {
   const old = hash.cellCapacity[id];
   // A new run starts with room for as many slots as cells hold on average,
   // so cells filling up to the usual count do not move two or three times.
@@ -123,7 +155,7 @@ function growRun(hash: SpatialHashBase<unknown>, id: number): void {
  * much again, giving cell `grown` a run of `capacity`; the abandoned runs
  * are dropped. O(pool), amortised by the doubling.
  */
-function repack(hash: SpatialHashBase<unknown>, grown: number, capacity: number): void {
+function repack(hash: CellRuns, grown: number, capacity: number): void {
   const idLimit = hash.cells.idLimit;
   const count = hash.cellEntryCount;
   const runs = hash.cellCapacity;
@@ -173,7 +205,7 @@ function repack(hash: SpatialHashBase<unknown>, grown: number, capacity: number)
  * Notes that handle `h` moved within its cells: its box is
  * written, its slots' copies are not yet. O(1).
  */
-export function markMoved(hash: SpatialHashBase<unknown>, h: number): void {
+export function markMoved(hash: CellRuns, h: number): void {
   if (hash.movedFlag[h] === 1) return;
   hash.movedFlag[h] = 1;
   hash.moved[hash.movedCount++] = h;
@@ -185,7 +217,7 @@ export function markMoved(hash: SpatialHashBase<unknown>, h: number): void {
  * A handle freed or refiled since it moved has no stale slots: rewriting
  * whatever slots it has now is harmless. O(moved handles x their cells).
  */
-export function syncSlots(hash: SpatialHashBase<unknown>): void {
+export function syncSlots(hash: CellRuns): void {
   const moved = hash.moved;
   const flag = hash.movedFlag;
   for (let i = 0; i < hash.movedCount; i++) {
@@ -197,7 +229,7 @@ export function syncSlots(hash: SpatialHashBase<unknown>): void {
 }
 
 /** Copies the box of handle `h` into each of its slots. */
-export function writeSlotBoxes(hash: SpatialHashBase<unknown>, h: number): void {
+export function writeSlotBoxes(hash: CellRuns, h: number): void {
   const stride = hash.boxStride;
   const boxes = hash.boxes;
   const slotBox = hash.slotBox;
@@ -209,7 +241,7 @@ export function writeSlotBoxes(hash: SpatialHashBase<unknown>, h: number): void 
 }
 
 /** Takes every empty cell out of the table (their ids keep their runs for reuse). O(cell ids). */
-export function purgeEmptyCells(hash: SpatialHashBase<unknown>): void {
+export function purgeEmptyCells(hash: CellRuns): void {
   const listed = hash.cellListed;
   const count = hash.cellEntryCount;
   for (let id = 0; id < hash.cells.idLimit; id++) {
@@ -221,7 +253,7 @@ export function purgeEmptyCells(hash: SpatialHashBase<unknown>): void {
 }
 
 /** Sizes the per-cell arrays to the cell table's capacity after it grew. */
-function growCellArrays(hash: SpatialHashBase<unknown>): void {
+function growCellArrays(hash: CellRuns): void {
   const n = hash.cells.capacity;
   const start = new Int32Array(n);
   start.set(hash.cellStart);
@@ -237,7 +269,7 @@ function growCellArrays(hash: SpatialHashBase<unknown>): void {
   hash.cellListed = listed;
 }
 
-function growEntries(hash: SpatialHashBase<unknown>): void {
+function growEntries(hash: CellRuns): void {
   const n = hash.entryCell.length * 2;
   const grow = (old: Int32Array) => {
     const a = new Int32Array(n);

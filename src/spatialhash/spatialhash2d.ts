@@ -17,6 +17,7 @@ import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
+import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
 
@@ -482,6 +483,14 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    */
   forEachPair(visit: PairVisitor<T>): void {
     forEachPair(this, visit);
+  }
+
+  /**
+   * Checks every internal invariant and throws an Error describing the first one
+   * broken. O(items + entries + cells). For tests and debugging.
+   */
+  validate(): void {
+    validateHash(this);
   }
 
   /**

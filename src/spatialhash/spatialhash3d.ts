@@ -16,6 +16,7 @@ import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor3D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
+import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
 
@@ -510,6 +511,14 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    */
   forEachPair(visit: PairVisitor<T>): void {
     forEachPair(this, visit);
+  }
+
+  /**
+   * Checks every internal invariant and throws an Error describing the first one
+   * broken. O(items + entries + cells). For tests and debugging.
+   */
+  validate(): void {
+    validateHash(this);
   }
 
   /** Shared body of the box and radius queries; see SpatialHash2D's. */
