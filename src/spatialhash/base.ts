@@ -1,17 +1,37 @@
 /**
  * What SpatialHash2D and SpatialHash3D share: item bookkeeping, the cell
- * table, the entry lists and the overflow list. Nothing here depends on the
+ * table, the entries and the overflow list (the cell runs' operations are in
+ * cell-runs.ts). Nothing here depends on the
  * dimension except the number of box coordinates per item; the loops over cell
  * ranges, which do, live in the 2D and 3D classes.
  *
- * Layout ("grid coordinates -> hash map -> linked list in an array"):
+ * Layout ("grid coordinates -> hash map -> one contiguous run per cell"):
  * - an item gets a dense handle, which is also its public id; its box, cell
  *   range, first entry, query stamp, category and mask sit in typed arrays
  *   indexed by the handle;
- * - a cell is a dense id from {@link CellTable}, whose `head` starts a doubly
- *   linked list of entries (one entry per item per cell) in typed arrays;
- * - an item's entries are also chained to each other, so removing it unlinks
- *   each entry in O(1) without searching any cell;
+ * - a cell is a dense id from {@link CellTable}; its slots are one run
+ *   `[cellStart, cellStart + cellEntryCount)` of a shared slot pool, each slot
+ *   holding the handle, a copy of the item's box and on which axes the item's
+ *   cell range starts at this cell. Queries and forEachPair read a cell as one
+ *   stretch of memory instead of chasing a list through the item arrays;
+ * - an entry (one per item per cell) records its cell and slot; an item's
+ *   entries are chained, so a move rewrites its slots' boxes and a remove
+ *   empties its slots in O(1) each, without searching any cell. A slot leaves
+ *   its run by taking the run's last slot into its place;
+ * - a run that fills up moves to the end of the pool with twice the room; the
+ *   pool is compacted (and grown) when its end is reached, so the abandoned
+ *   runs are reclaimed. A released cell id keeps its run for the next cell to
+ *   get that id;
+ * - a cell whose last slot leaves stays in the table, empty, so an item
+ *   crossing back and forth over a border does not delete and re-create it;
+ *   empty cells are purged when they outnumber the occupied ones;
+ * - a move that stays in the same cells writes only the item's own box and
+ *   puts the item on a "moved" list; the box copies in its slots are written
+ *   when something next reads the runs (a query or forEachPair), so an item
+ *   moved many times between reads is copied once;
+ * - runs are kept sorted by minX lazily: forEachPair insertion-sorts each run
+ *   in place before sweeping it, which costs next to nothing when few items
+ *   moved since the last call (the common case in a game);
  * - freed handles and entries go on free lists and are reused, so churn does not
  *   grow memory.
  *
@@ -20,14 +40,12 @@
 
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
+import { dropEntry, purgeEmptyCells } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
 
 const NONE = -1;
-
-/** How far addEntry walks a cell's list to keep it sorted by minX. */
-const SORTED_INSERT_STEPS = 32;
 
 /**
  * Half-width of the cell range a radius query must search around its centre.
@@ -60,10 +78,18 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   readonly boxStride: number;
   /** @internal Cell coordinates to cell ids. */
   readonly cells: CellTable;
-  /** @internal First entry of each cell's list by cell id, or -1 (free ids too). */
-  cellHead: Int32Array;
-  /** @internal Entries in each cell's list by cell id; a cell leaves the table when it drops to 0. */
+  /** @internal First slot of each cell's run in the slot pool, by cell id. */
+  cellStart: Int32Array;
+  /** @internal Slots in use in each cell's run, by cell id; a cell leaves the table when it drops to 0. */
   cellEntryCount: Int32Array;
+  /** @internal Slots reserved for each cell's run, by cell id (kept by a released id for its next cell). */
+  cellCapacity: Int32Array;
+  /** @internal 1 while a cell id is in the table, occupied or empty. */
+  cellListed: Uint8Array;
+  /** @internal Number of cells holding at least one slot. */
+  occupiedCells = 0;
+  /** @internal Live items whose category or mask is not the default: forEachPair skips the filter reads while 0. */
+  filteredCount = 0;
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
   /** @internal Handle by item; kept only when {@link trackItems}. */
@@ -95,18 +121,33 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal One past the highest handle ever used. */
   handleLimit = 0;
 
-  /** @internal Handle owning each entry. */
-  entryHandle: Int32Array;
-  /** @internal Cell id of each entry. */
+  /** @internal Cell id of each entry, or -1 for a free entry. */
   entryCell: Int32Array;
-  /** @internal Next entry in the same cell, or -1; doubles as the free-list link. */
-  entryNext: Int32Array;
-  /** @internal Previous entry in the same cell, or -1. */
-  entryPrev: Int32Array;
-  /** @internal Next entry of the same item, or -1. */
+  /** @internal Slot of each entry in the pool. */
+  entrySlot: Int32Array;
+  /** @internal Next entry of the same item, or -1; doubles as the free-list link. */
   entryItemNext: Int32Array;
   /** @internal Number of entries in use. */
   entryCount = 0;
+
+  /** @internal Handle in each slot of the pool. */
+  slotHandle: Int32Array;
+  /** @internal Entry owning each slot, so a slot that moves can tell its entry where it went. */
+  slotEntry: Int32Array;
+  /** @internal Per slot, the axes on which the item's cell range starts at the slot's cell (bit per axis). */
+  slotStarts: Uint8Array;
+  /** @internal Copy of the item's box per slot, `boxStride` numbers each, for contiguous reads. */
+  slotBox: Float64Array;
+  /** @internal Handles whose slots may hold an old box copy (each once; see {@link syncSlots}). */
+  moved: Int32Array;
+  /** @internal Number of handles in {@link moved}. */
+  movedCount = 0;
+  /** @internal 1 for a handle in {@link moved}. */
+  movedFlag: Uint8Array;
+  /** @internal Slots of the pool handed out so far: runs lie below it. */
+  poolUsed = 0;
+  /** @internal Slots reserved by the runs of cell ids (the rest below poolUsed is abandoned). */
+  poolLive = 0;
 
   /**
    * @internal Conservative cell bounds of everything stored in cells: minX,
@@ -148,7 +189,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   freeHandles: Int32Array;
   /** @internal Number of free handles. */
   freeHandleCount = 0;
-  private freeEntry = NONE;
+  /** @internal Head of the free entry list (linked through entryItemNext), or -1. */
+  freeEntry = NONE;
   /** @internal One past the highest entry ever used (free entries below it have entryCell -1). */
   entryLimit = 0;
   private stamp = 0;
@@ -170,8 +212,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.boxStride = dim * 2;
     const items = Math.max(16, initialCapacity);
     this.cells = new CellTable(dim, items);
-    this.cellHead = new Int32Array(this.cells.capacity).fill(NONE);
+    this.cellStart = new Int32Array(this.cells.capacity);
     this.cellEntryCount = new Int32Array(this.cells.capacity);
+    this.cellCapacity = new Int32Array(this.cells.capacity);
+    this.cellListed = new Uint8Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
     this.ranges = new Float64Array(items * this.boxStride);
@@ -182,12 +226,17 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.masks = new Int32Array(items).fill(ALL_BITS);
     this.overflow = new Int32Array(16);
     this.freeHandles = new Int32Array(items);
+    this.moved = new Int32Array(items);
+    this.movedFlag = new Uint8Array(items);
     const entries = items * 2;
-    this.entryHandle = new Int32Array(entries);
     this.entryCell = new Int32Array(entries);
-    this.entryNext = new Int32Array(entries);
-    this.entryPrev = new Int32Array(entries);
+    this.entrySlot = new Int32Array(entries);
     this.entryItemNext = new Int32Array(entries);
+    const slots = entries * 2;
+    this.slotHandle = new Int32Array(slots);
+    this.slotEntry = new Int32Array(slots);
+    this.slotStarts = new Uint8Array(slots);
+    this.slotBox = new Float64Array(slots * this.boxStride);
   }
 
   /** Number of items stored. O(1). */
@@ -197,7 +246,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** Number of occupied cells (cells holding at least one entry). O(1). */
   get cellCount(): number {
-    return this.cells.size;
+    return this.occupiedCells;
   }
 
   /** Number of items kept in the overflow list (boxes covering more than `maxCellsPerItem` cells). O(1). */
@@ -305,8 +354,16 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const c = toBits('category', category);
     const m = toBits('mask', mask);
     this.checkWritable(method);
-    this.categories[h] = c;
-    this.masks[h] = m;
+    this.setFilterBits(h, c, m);
+  }
+
+  /** @internal Stores the filter of handle `h`, keeping {@link filteredCount} up to date. */
+  setFilterBits(h: number, category: number, mask: number): void {
+    const was = this.categories[h] !== DEFAULT_CATEGORY || this.masks[h] !== ALL_BITS;
+    const is = category !== DEFAULT_CATEGORY || mask !== ALL_BITS;
+    this.categories[h] = category;
+    this.masks[h] = mask;
+    this.filteredCount += (is ? 1 : 0) - (was ? 1 : 0);
   }
 
   /**
@@ -335,11 +392,15 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   protected release(h: number): void {
     this.unlink(h);
     if (this.trackItems) this.handles.delete(this.items[h] as T);
+    this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
     this.changes++;
-    if (--this.itemCount === 0) this.resetCellBounds();
+    if (--this.itemCount === 0) {
+      purgeEmptyCells(this);
+      this.resetCellBounds();
+    }
   }
 
   /**
@@ -359,8 +420,15 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.handles.clear();
     this.itemCount = 0;
     this.cells.clear();
-    this.cellHead.fill(NONE);
     this.cellEntryCount.fill(0);
+    this.cellCapacity.fill(0);
+    this.cellListed.fill(0);
+    this.occupiedCells = 0;
+    this.filteredCount = 0;
+    this.movedCount = 0;
+    this.movedFlag.fill(0);
+    this.poolUsed = 0;
+    this.poolLive = 0;
     this.items.length = 0;
     this.changes++;
     this.alive.fill(0);
@@ -405,89 +473,6 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       }
     } finally {
       this.visiting--;
-    }
-  }
-
-  /**
-   * Checks every internal invariant and throws an Error describing the first one
-   * broken. O(items + entries + cells). For tests and debugging.
-   */
-  validate(): void {
-    const fail = (what: string): never => {
-      throw new Error(`SpatialHash invalid: ${what}`);
-    };
-    const cells = this.cells;
-    let live = 0;
-    let entries = 0;
-    const seenEntry = new Uint8Array(this.entryLimit);
-    for (let h = 0; h < this.handleLimit; h++) {
-      if (this.alive[h] !== 1) {
-        if (this.firstEntry[h] !== NONE || this.overflowPos[h] !== NONE) fail(`free handle ${h} still linked`);
-        continue;
-      }
-      live++;
-      if (this.trackItems && this.handles.get(this.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
-      const b = h * this.boxStride;
-      for (let a = 0; a < this.dim; a++) {
-        if (!(this.boxes[b + a] <= this.boxes[b + this.dim + a])) fail(`handle ${h} has min > max on axis ${a}`);
-      }
-      if (this.overflowPos[h] !== NONE) {
-        if (this.overflow[this.overflowPos[h]] !== h) fail(`overflow position of ${h} is wrong`);
-        if (this.firstEntry[h] !== NONE) fail(`overflow item ${h} has cell entries`);
-        continue;
-      }
-      let cellsInRange = 1;
-      for (let a = 0; a < this.dim; a++) {
-        const lo = this.ranges[b + a];
-        const hi = this.ranges[b + this.dim + a];
-        if (lo !== this.cellOf(this.boxes[b + a]) || hi !== this.cellOf(this.boxes[b + this.dim + a])) {
-          fail(`cell range of ${h} does not match its box on axis ${a}`);
-        }
-        cellsInRange *= hi - lo + 1;
-      }
-      let own = 0;
-      for (let e = this.firstEntry[h]; e !== NONE; e = this.entryItemNext[e]) {
-        if (seenEntry[e] === 1) fail(`entry ${e} chained twice`);
-        seenEntry[e] = 1;
-        own++;
-        if (this.entryHandle[e] !== h) fail(`entry ${e} of ${h} names handle ${this.entryHandle[e]}`);
-        const id = this.entryCell[e];
-        for (let a = 0; a < this.dim; a++) {
-          const c = cells.keys[id * this.dim + a];
-          if (c < this.ranges[b + a] || c > this.ranges[b + this.dim + a])
-            fail(`entry ${e} of ${h} is outside its range`);
-        }
-      }
-      if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
-      entries += own;
-    }
-    if (live !== this.itemCount) fail(`${live} live handles but a count of ${this.itemCount}`);
-    if (this.handles.size !== (this.trackItems ? live : 0))
-      fail(`${live} live handles but ${this.handles.size} mapped`);
-    if (entries !== this.entryCount) fail(`${entries} chained entries but entryCount ${this.entryCount}`);
-    let liveCells = 0;
-    for (let id = 0; id < cells.idLimit; id++) {
-      if (this.cellHead[id] === NONE) continue;
-      liveCells++;
-      const found =
-        this.dim === 2
-          ? cells.find2(cells.keys[id * 2], cells.keys[id * 2 + 1])
-          : cells.find3(cells.keys[id * 3], cells.keys[id * 3 + 1], cells.keys[id * 3 + 2]);
-      if (found !== id) fail(`cell ${id} is not found by its own key`);
-      let n = 0;
-      let prev = NONE;
-      for (let e = this.cellHead[id]; e !== NONE; e = this.entryNext[e]) {
-        if (this.entryPrev[e] !== prev) fail(`entry ${e} has a wrong prev link`);
-        if (this.entryCell[e] !== id) fail(`entry ${e} in list of cell ${id} names cell ${this.entryCell[e]}`);
-        if (seenEntry[e] !== 1) fail(`entry ${e} in cell ${id} belongs to no item`);
-        prev = e;
-        n++;
-      }
-      if (n !== this.cellEntryCount[id]) fail(`cell ${id} counts ${this.cellEntryCount[id]} entries but lists ${n}`);
-    }
-    if (liveCells !== cells.size) fail(`${liveCells} non-empty cells but the table holds ${cells.size}`);
-    for (let i = 0; i < this.overflowCount; i++) {
-      if (this.overflowPos[this.overflow[i]] !== i) fail(`overflow slot ${i} is inconsistent`);
     }
   }
 
@@ -563,66 +548,6 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Files handle `h`, whose box is written, under its cells or in the overflow list. */
   protected abstract link(h: number): void;
 
-  /**
-   * @internal Takes entry `e` out of its cell's list and onto the free list
-   * (the caller fixes the item's own chain). An emptied cell leaves the table.
-   */
-  protected dropEntry(e: number): void {
-    const id = this.entryCell[e];
-    const prev = this.entryPrev[e];
-    const next = this.entryNext[e];
-    if (prev !== NONE) this.entryNext[prev] = next;
-    else this.cellHead[id] = next;
-    if (next !== NONE) this.entryPrev[next] = prev;
-    if (--this.cellEntryCount[id] === 0) this.cells.release(id);
-    // Marks the entry free for forEachPair's sequential pass over all entries.
-    this.entryCell[e] = NONE;
-    this.entryNext[e] = this.freeEntry;
-    this.freeEntry = e;
-    this.entryCount--;
-  }
-
-  /** @internal Links entry of handle `h` into cell `id` (from the table's insert). */
-  protected addEntry(h: number, id: number): void {
-    let e = this.freeEntry;
-    if (e !== NONE) {
-      this.freeEntry = this.entryNext[e];
-    } else {
-      if (this.entryLimit === this.entryHandle.length) this.growEntries();
-      e = this.entryLimit++;
-    }
-    if (id >= this.cellHead.length) this.growCellArrays();
-    // Keep each cell's list roughly ascending by minX: forEachPair sorts each
-    // cell that way, and an already sorted list costs it no moves. The walk is
-    // capped so a crowded cell never makes insertion slow; past the cap the
-    // entry goes to the front and forEachPair's sort puts it in place.
-    const boxes = this.boxes;
-    const stride = this.boxStride;
-    const minX = boxes[h * stride];
-    let prev = NONE;
-    let next = this.cellHead[id];
-    for (let steps = 0; next !== NONE && boxes[this.entryHandle[next] * stride] < minX; steps++) {
-      if (steps === SORTED_INSERT_STEPS) {
-        prev = NONE;
-        next = this.cellHead[id];
-        break;
-      }
-      prev = next;
-      next = this.entryNext[next];
-    }
-    this.entryHandle[e] = h;
-    this.entryCell[e] = id;
-    this.entryNext[e] = next;
-    this.entryPrev[e] = prev;
-    if (next !== NONE) this.entryPrev[next] = e;
-    if (prev !== NONE) this.entryNext[prev] = e;
-    else this.cellHead[id] = e;
-    this.cellEntryCount[id]++;
-    this.entryItemNext[e] = this.firstEntry[h];
-    this.firstEntry[h] = e;
-    this.entryCount++;
-  }
-
   /** @internal Widens {@link cellBounds} to the cell range of handle `h` (already in `ranges`). */
   protected growCellBounds(h: number): void {
     const dim = this.dim;
@@ -668,7 +593,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     let e = this.firstEntry[h];
     while (e !== NONE) {
       const following = this.entryItemNext[e];
-      this.dropEntry(e);
+      dropEntry(this, e);
       e = following;
     }
     this.firstEntry[h] = NONE;
@@ -703,31 +628,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.firstEntry = grow(this.firstEntry, (k) => new Int32Array(k), NONE);
     this.overflowPos = grow(this.overflowPos, (k) => new Int32Array(k), NONE);
     this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
+    this.moved = grow(this.moved, (k) => new Int32Array(k));
+    this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));
     this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
     this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
-  }
-
-  /** Sizes the per-cell arrays to the cell table's capacity after it grew. */
-  private growCellArrays(): void {
-    const head = new Int32Array(this.cells.capacity).fill(NONE);
-    head.set(this.cellHead);
-    this.cellHead = head;
-    const count = new Int32Array(this.cells.capacity);
-    count.set(this.cellEntryCount);
-    this.cellEntryCount = count;
-  }
-
-  private growEntries(): void {
-    const n = this.entryHandle.length * 2;
-    const grow = (old: Int32Array) => {
-      const a = new Int32Array(n);
-      a.set(old);
-      return a;
-    };
-    this.entryHandle = grow(this.entryHandle);
-    this.entryCell = grow(this.entryCell);
-    this.entryNext = grow(this.entryNext);
-    this.entryPrev = grow(this.entryPrev);
-    this.entryItemNext = grow(this.entryItemNext);
   }
 }

@@ -173,8 +173,7 @@ export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options
     hash.items[h] = item;
     hash.alive[h] = 1;
     hash.boxes.set(d.boxes.subarray(i * stride, i * stride + stride), h * stride);
-    hash.categories[h] = d.categories[i];
-    hash.masks[h] = d.masks[i];
+    hash.setFilterBits(h, d.categories[i], d.masks[i]);
   }
   for (let i = 0; i < d.freeIds.length; i++) {
     const h = d.freeIds[i];

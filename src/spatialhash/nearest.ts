@@ -101,13 +101,13 @@ function siftDown(dist: Float64Array, handles: Int32Array, d2: number, h: number
 /** Offers every not yet seen item of cell `id`. */
 function scoreCell<T>(hash: SpatialHashBase<T>, id: number): void {
   const stamps = hash.stamps;
-  const entryNext = hash.entryNext;
-  const entryHandle = hash.entryHandle;
+  const slotHandle = hash.slotHandle;
   const boxes = hash.boxes;
   const stride = hash.boxStride;
   const dim = hash.dim;
-  for (let e = hash.cellHead[id]; e !== NONE; e = entryNext[e]) {
-    const h = entryHandle[e];
+  const end = hash.cellStart[id] + hash.cellEntryCount[id];
+  for (let s = hash.cellStart[id]; s < end; s++) {
+    const h = slotHandle[s];
     if (stamps[h] === stamp) continue;
     stamps[h] = stamp;
     const d2 = boxDistance2(boxes, h * stride, dim);
@@ -216,11 +216,11 @@ function gapOutside<T>(hash: SpatialHashBase<T>, R: number): number {
 function scanOccupied<T>(hash: SpatialHashBase<T>): void {
   const cells = hash.cells;
   const keys = cells.keys;
-  const head = hash.cellHead;
+  const count = hash.cellEntryCount;
   const dim = hash.dim;
   const cs = hash.cellSize;
   for (let id = 0; id < cells.idLimit; id++) {
-    if (head[id] === NONE) continue;
+    if (count[id] === 0) continue;
     let lb2 = 0;
     for (let a = 0; a < dim; a++) {
       const lo = keys[id * dim + a] * cs;

@@ -239,9 +239,9 @@ function castCells<T>(
     const stamps = hash.stamps;
     walker.busy = true;
     if (walker.start(hash.cellSize, tLimit, LOW, HIGH)) {
-      const head = hash.cellHead;
-      const entryNext = hash.entryNext;
-      const entryHandle = hash.entryHandle;
+      const cellStart = hash.cellStart;
+      const cellEntryCount = hash.cellEntryCount;
+      const slotHandle = hash.slotHandle;
       // A ray crossing many more cells than there are items (sparse data, far
       // apart) stops walking and tests the remaining items directly instead. A
       // step costs about as much as eight slab tests, hence the budget.
@@ -260,8 +260,9 @@ function castCells<T>(
         }
         const id = findCell(hash, walker.cell);
         if (id === NONE) continue;
-        for (let e = head[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
+        const end = cellStart[id] + cellEntryCount[id];
+        for (let slot = cellStart[id]; slot < end; slot++) {
+          const h = slotHandle[slot];
           if (stamps[h] === s) continue;
           stamps[h] = s;
           testHandle(hash, walker, h, maxDistance);

@@ -10,12 +10,14 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
+import { addEntry, dropEntry, markMoved, syncSlots } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
+import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
 
@@ -49,9 +51,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * Adds `item` at the point (x, y), or with the box [minX, maxX] x [minY,
    * maxY]: 2 or 4 numbers, never 3. An optional last argument sets the item's
    * collision `category` and `mask` (default 1 and 0xFFFFFFFF; see
-   * {@link SpatialHash2D.setFilterById}). O(cells covered), amortised, times a
-   * walk of at most 32 entries per cell that keeps each cell's list sorted by
-   * minX for forEachPair.
+   * {@link SpatialHash2D.setFilterById}). O(cells covered), amortised: the item
+   * goes at the end of each cell's run, and forEachPair sorts the runs by minX
+   * when it next runs.
    * @returns the item's id: a small integer >= 0, stable until the item is
    * removed, for {@link SpatialHash2D.updateById}, {@link SpatialHash2D.removeById}
    * and {@link SpatialHash2D.itemById}. Ids of removed items are reused.
@@ -78,8 +80,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.categories[h] = FILTER[0];
-    this.masks[h] = FILTER[1];
+    this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, maxX, maxY);
     this.link(h);
     return h;
@@ -142,7 +143,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const cx1 = this.cellOf(maxX);
     const cy1 = this.cellOf(maxY);
     this.writeBox(h, minX, minY, maxX, maxY);
-    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) return;
+    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
+      // Same cells: the slots' box copies are brought up to date at the next read.
+      markMoved(this, h);
+      return;
+    }
     if (
       this.overflowPos[h] !== NONE ||
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
@@ -164,8 +169,15 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
         if (prev === NONE) this.firstEntry[h] = next;
         else entryItemNext[prev] = next;
-        this.dropEntry(e);
+        dropEntry(this, e);
       } else {
+        // A kept cell: new box copy, and the range may now start here or no longer.
+        const s = this.entrySlot[e];
+        this.slotStarts[s] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
+        this.slotBox[s * 4] = minX;
+        this.slotBox[s * 4 + 1] = minY;
+        this.slotBox[s * 4 + 2] = maxX;
+        this.slotBox[s * 4 + 3] = maxY;
         prev = e;
       }
       e = next;
@@ -179,7 +191,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
         if (keptX && cy >= oy0 && cy <= oy1) continue;
-        this.addEntry(h, this.cells.insert2(cx, cy));
+        addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
       }
     }
   }
@@ -223,6 +235,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const m = toBits('mask', mask);
     const categories = this.categories;
     out.length = 0;
+    syncSlots(this);
     const boxes = this.boxes;
     const items = this.items;
     const cx = this.cellOf(x);
@@ -231,13 +244,15 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     if (Math.abs(cx) <= MAX_CELL_INDEX && Math.abs(cy) <= MAX_CELL_INDEX) {
       const id = this.cells.find2(cx, cy);
       if (id !== NONE) {
-        const entryNext = this.entryNext;
-        const entryHandle = this.entryHandle;
-        for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
-          const b = h * 4;
-          if (boxes[b] <= x && x <= boxes[b + 2] && boxes[b + 1] <= y && y <= boxes[b + 3] && (categories[h] & m) !== 0)
-            out.push(items[h] as T);
+        const slotHandle = this.slotHandle;
+        const slotBox = this.slotBox;
+        const end = this.cellStart[id] + this.cellEntryCount[id];
+        for (let s = this.cellStart[id]; s < end; s++) {
+          const b = s * 4;
+          if (slotBox[b] <= x && x <= slotBox[b + 2] && slotBox[b + 1] <= y && y <= slotBox[b + 3]) {
+            const h = slotHandle[s];
+            if ((categories[h] & m) !== 0) out.push(items[h] as T);
+          }
         }
       }
     }
@@ -460,18 +475,31 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * other, `(a.category & b.mask) !== 0 && (b.category & a.mask) !== 0`, in no
    * particular order: the broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
-   * it throw an Error.
+   * it throw an Error. Each cell's run is sorted by minX in place, so a call
+   * after few moves costs little more than the sweep.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
+   * @throws Error if called from inside a predicate or a forEachOverlap visitor.
    */
   forEachPair(visit: PairVisitor<T>): void {
     forEachPair(this, visit);
   }
 
   /**
+   * Checks every internal invariant and throws an Error describing the first one
+   * broken. O(items + entries + cells). For tests and debugging.
+   */
+  validate(): void {
+    validateHash(this);
+  }
+
+  /**
    * Shared body of the box and radius queries: visits the cells of the range
-   * (or every occupied cell when that is fewer), each item once by stamp, and
-   * keeps those passing the box test, or the distance test when `r2 >= 0`.
+   * (or every occupied cell when that is fewer) and keeps the items passing
+   * the box test, or the distance test when `r2 >= 0`. An item is looked at
+   * only in the lowest cell its range shares with the query's range (per
+   * axis, where either starts: the slot's start bits, or the query range's
+   * first cell), so each is reported once without per-item stamps.
    */
   private collect(
     minX: number,
@@ -487,13 +515,17 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   ): boolean {
     const categories = this.categories;
     const cells = this.cells;
-    const cellHead = this.cellHead;
+    const cellStart = this.cellStart;
+    const cellEntryCount = this.cellEntryCount;
     const boxes = this.boxes;
+    const slotBox = this.slotBox;
     const items = this.items;
-    const stamps = this.stamps;
-    const entryNext = this.entryNext;
-    const entryHandle = this.entryHandle;
-    const s = this.nextStamp();
+    const slotHandle = this.slotHandle;
+    const slotStarts = this.slotStarts;
+    // No stamps needed here, but taking one keeps the rule that no box or
+    // radius query runs inside a predicate or forEachOverlap visitor.
+    this.nextStamp();
+    syncSlots(this);
     // Cells past MAX_CELL_INDEX are never stored (such items overflow), so clamp.
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
@@ -505,15 +537,17 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       // A query covering more cells than are occupied walks the occupied ones.
       const keys = cells.keys;
       for (let id = 0; id < cells.idLimit; id++) {
-        if (cellHead[id] === NONE) continue;
+        const n = cellEntryCount[id];
+        if (n === 0) continue;
         const kx = keys[id * 2];
         const ky = keys[id * 2 + 1];
         if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
-        for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
-          if (stamps[h] === s) continue;
-          stamps[h] = s;
-          if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+        const need = (kx === cx0 ? 0 : 1) | (ky === cy0 ? 0 : 2);
+        for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
+          if ((slotStarts[slot] & need) !== need) continue;
+          if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+          const h = slotHandle[slot];
+          if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
         }
@@ -523,11 +557,12 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         for (let cy = cy0; cy <= cy1; cy++) {
           const id = cells.find2(cx, cy);
           if (id === NONE) continue;
-          for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-            const h = entryHandle[e];
-            if (stamps[h] === s) continue;
-            stamps[h] = s;
-            if ((categories[h] & m) === 0 || !keep(boxes, h * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+          const need = (cx === cx0 ? 0 : 1) | (cy === cy0 ? 0 : 2);
+          for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
+            if ((slotStarts[slot] & need) !== need) continue;
+            if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
+            const h = slotHandle[slot];
+            if ((categories[h] & m) === 0) continue;
             if (out !== undefined) out.push(items[h] as T);
             else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
           }
@@ -572,7 +607,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     }
     this.growCellBounds(h);
     for (let cx = cx0; cx <= cx1; cx++) {
-      for (let cy = cy0; cy <= cy1; cy++) this.addEntry(h, this.cells.insert2(cx, cy));
+      for (let cy = cy0; cy <= cy1; cy++)
+        addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
     }
   }
 }

@@ -9,12 +9,14 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
+import { addEntry, dropEntry, markMoved, syncSlots, writeSlotBoxes } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor3D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
+import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
 
@@ -49,9 +51,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * Adds `item` at the point (x, y, z), or with the box [minX, maxX] x [minY,
    * maxY] x [minZ, maxZ]: 3 or 6 numbers, never 4 or 5. An optional last
    * argument sets the item's collision `category` and `mask` (see
-   * {@link SpatialHash3D.setFilterById}). O(cells covered), amortised, times a
-   * walk of at most 32 entries per cell that keeps each cell's list sorted by
-   * minX for forEachPair.
+   * {@link SpatialHash3D.setFilterById}). O(cells covered), amortised: the item
+   * goes at the end of each cell's run, and forEachPair sorts the runs by minX
+   * when it next runs.
    * @returns the item's id: a small integer >= 0, stable until the item is
    * removed. Ids of removed items are reused.
    * @throws RangeError if a coordinate is not finite, a min exceeds its max, 4
@@ -98,8 +100,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.categories[h] = FILTER[0];
-    this.masks[h] = FILTER[1];
+    this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     this.link(h);
     return h;
@@ -164,7 +165,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const cz1 = this.cellOf(maxZ);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     const inOverflow = this.overflowPos[h] !== NONE;
-    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) return;
+    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
+      // Same cells: the slots' box copies are brought up to date at the next read.
+      markMoved(this, h);
+      return;
+    }
     if (
       inOverflow ||
       !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
@@ -187,8 +192,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
         if (prev === NONE) this.firstEntry[h] = next;
         else entryItemNext[prev] = next;
-        this.dropEntry(e);
+        dropEntry(this, e);
       } else {
+        // A kept cell: the range may now start here or no longer (boxes are copied below).
+        this.slotStarts[this.entrySlot[e]] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0) | (kz === cz0 ? 4 : 0);
         prev = e;
       }
       e = next;
@@ -200,13 +207,14 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     ranges[r + 4] = cy1;
     ranges[r + 5] = cz1;
     this.growCellBounds(h);
+    writeSlotBoxes(this, h);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
         const keptXY = keptX && cy >= oy0 && cy <= oy1;
         for (let cz = cz0; cz <= cz1; cz++) {
           if (keptXY && cz >= oz0 && cz <= oz1) continue;
-          this.addEntry(h, this.cells.insert3(cx, cy, cz));
+          addEntry(this, h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
         }
       }
     }
@@ -252,6 +260,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const m = toBits('mask', mask);
     const categories = this.categories;
     out.length = 0;
+    syncSlots(this);
     const boxes = this.boxes;
     const items = this.items;
     const cx = this.cellOf(x);
@@ -260,11 +269,12 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     if (Math.max(Math.abs(cx), Math.abs(cy), Math.abs(cz)) <= MAX_CELL_INDEX) {
       const id = this.cells.find3(cx, cy, cz);
       if (id !== NONE) {
-        const entryNext = this.entryNext;
-        const entryHandle = this.entryHandle;
-        for (let e = this.cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
-          if (containsPoint(boxes, h * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
+        const slotHandle = this.slotHandle;
+        const slotBox = this.slotBox;
+        const end = this.cellStart[id] + this.cellEntryCount[id];
+        for (let s = this.cellStart[id]; s < end; s++) {
+          const h = slotHandle[s];
+          if (containsPoint(slotBox, s * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
         }
       }
     }
@@ -493,12 +503,22 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * other (see {@link SpatialHash2D.forEachPair}), in no particular order: the
    * broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
-   * it throw an Error.
+   * it throw an Error. Each cell's run is sorted by minX in place, so a call
+   * after few moves costs little more than the sweep.
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
+   * @throws Error if called from inside a predicate or a forEachOverlap visitor.
    */
   forEachPair(visit: PairVisitor<T>): void {
     forEachPair(this, visit);
+  }
+
+  /**
+   * Checks every internal invariant and throws an Error describing the first one
+   * broken. O(items + entries + cells). For tests and debugging.
+   */
+  validate(): void {
+    validateHash(this);
   }
 
   /** Shared body of the box and radius queries; see SpatialHash2D's. */
@@ -519,13 +539,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   ): boolean {
     const categories = this.categories;
     const cells = this.cells;
-    const cellHead = this.cellHead;
+    const cellStart = this.cellStart;
+    const cellEntryCount = this.cellEntryCount;
     const boxes = this.boxes;
+    const slotBox = this.slotBox;
     const items = this.items;
-    const stamps = this.stamps;
-    const entryNext = this.entryNext;
-    const entryHandle = this.entryHandle;
-    const s = this.nextStamp();
+    const slotHandle = this.slotHandle;
+    const slotStarts = this.slotStarts;
+    this.nextStamp();
+    syncSlots(this);
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
     const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
     const cz0 = Math.max(this.cellOf(minZ), -MAX_CELL_INDEX);
@@ -537,16 +559,17 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     } else if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > cells.size) {
       const keys = cells.keys;
       for (let id = 0; id < cells.idLimit; id++) {
-        if (cellHead[id] === NONE) continue;
+        const n = cellEntryCount[id];
+        if (n === 0) continue;
         const k = id * 3;
         if (keys[k] < cx0 || keys[k] > cx1 || keys[k + 1] < cy0 || keys[k + 1] > cy1) continue;
         if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
-        for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-          const h = entryHandle[e];
-          if (stamps[h] === s) continue;
-          stamps[h] = s;
-          if ((categories[h] & m) === 0 || !keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2))
-            continue;
+        const need = startsNeeded3(keys[k] === cx0, keys[k + 1] === cy0, keys[k + 2] === cz0);
+        for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
+          if ((slotStarts[slot] & need) !== need) continue;
+          if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
+          const h = slotHandle[slot];
+          if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
         }
@@ -557,12 +580,12 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
           for (let cz = cz0; cz <= cz1; cz++) {
             const id = cells.find3(cx, cy, cz);
             if (id === NONE) continue;
-            for (let e = cellHead[id]; e !== NONE; e = entryNext[e]) {
-              const h = entryHandle[e];
-              if (stamps[h] === s) continue;
-              stamps[h] = s;
+            const need = startsNeeded3(cx === cx0, cy === cy0, cz === cz0);
+            for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
+              if ((slotStarts[slot] & need) !== need) continue;
+              if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
+              const h = slotHandle[slot];
               if ((categories[h] & m) === 0) continue;
-              if (!keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
               if (out !== undefined) out.push(items[h] as T);
               else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
             }
@@ -611,10 +634,25 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.growCellBounds(h);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++) {
-        for (let cz = cz0; cz <= cz1; cz++) this.addEntry(h, this.cells.insert3(cx, cy, cz));
+        for (let cz = cz0; cz <= cz1; cz++)
+          addEntry(this, h, this.cells.insert3(cx, cy, cz), startBits3(cx, cy, cz, cx0, cy0, cz0));
       }
     }
   }
+}
+
+/**
+ * The start bits a slot needs in a cell of a query's range for its item to be
+ * reported there: on an axis where the cell is not the range's first, the
+ * item's own range must start at the cell (the lowest shared cell).
+ */
+function startsNeeded3(firstX: boolean, firstY: boolean, firstZ: boolean): number {
+  return (firstX ? 0 : 1) | (firstY ? 0 : 2) | (firstZ ? 0 : 4);
+}
+
+/** The start bits of a slot: on which axes the item's cell range starts at cell (cx, cy, cz). */
+function startBits3(cx: number, cy: number, cz: number, cx0: number, cy0: number, cz0: number): number {
+  return (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0) | (cz === cz0 ? 4 : 0);
 }
 
 /** Category and mask read from an insert's filter argument (scratch: insert allocates nothing for it). */

@@ -1,0 +1,282 @@
+/**
+ * The cell runs of SpatialHash2D / SpatialHash3D (see the layout in base.ts):
+ * adding and dropping an item's slot, growing a run, compacting the pool,
+ * bringing moved items' box copies up to date and purging empty cells. Plain
+ * functions over the hash's arrays, so the 2D and 3D move loops call them
+ * without a virtual dispatch.
+ *
+ * @module
+ */
+
+import { nextPowerOfTwo } from '../core/cell-hash.js';
+import type { CellTable } from '../core/cell-table.js';
+
+/**
+ * The fields of a spatial hash that the run operations read and write (the
+ * hash in base.ts has them all; declared here so this module needs nothing
+ * from base.ts, which calls it).
+ */
+export interface CellRuns {
+  readonly cells: CellTable;
+  readonly boxStride: number;
+  boxes: Float64Array;
+  firstEntry: Int32Array;
+  cellStart: Int32Array;
+  cellEntryCount: Int32Array;
+  cellCapacity: Int32Array;
+  cellListed: Uint8Array;
+  occupiedCells: number;
+  entryCell: Int32Array;
+  entrySlot: Int32Array;
+  entryItemNext: Int32Array;
+  entryCount: number;
+  entryLimit: number;
+  freeEntry: number;
+  slotHandle: Int32Array;
+  slotEntry: Int32Array;
+  slotStarts: Uint8Array;
+  slotBox: Float64Array;
+  poolUsed: number;
+  poolLive: number;
+  moved: Int32Array;
+  movedCount: number;
+  movedFlag: Uint8Array;
+}
+
+const NONE = -1;
+
+/** Slots a cell's run gets when it first needs room. */
+const FIRST_RUN = 4;
+
+/**
+ * Takes entry `e` out of its cell's run and onto the free list
+ * (the caller fixes the item's own chain). The run's last slot fills the
+ * hole, so this is O(1); forEachPair's sort restores the minX order. An
+ * emptied cell stays in the table, empty, until empty cells outnumber the
+ * occupied ones (plus 64); then they are all purged.
+ */
+export function dropEntry(hash: CellRuns, e: number): void {
+  const id = hash.entryCell[e];
+  const s = hash.entrySlot[e];
+  const last = hash.cellStart[id] + --hash.cellEntryCount[id];
+  if (s !== last) moveSlot(hash, last, s);
+  hash.entryCell[e] = NONE;
+  hash.entryItemNext[e] = hash.freeEntry;
+  hash.freeEntry = e;
+  hash.entryCount--;
+  if (last === hash.cellStart[id]) {
+    hash.occupiedCells--;
+    if (hash.cells.size - hash.occupiedCells > hash.occupiedCells + 64) purgeEmptyCells(hash);
+  }
+}
+
+/** Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
+export function moveSlot(hash: CellRuns, from: number, to: number): void {
+  const stride = hash.boxStride;
+  const slotBox = hash.slotBox;
+  const e = hash.slotEntry[from];
+  hash.slotHandle[to] = hash.slotHandle[from];
+  hash.slotEntry[to] = e;
+  hash.slotStarts[to] = hash.slotStarts[from];
+  for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
+  hash.entrySlot[e] = to;
+}
+
+/**
+ * Files handle `h`, whose box and range are written, in cell `id`
+ * (from the table's insert) at the end of the cell's run. `starts` has a bit
+ * per axis on which the item's range starts at this cell.
+ */
+export function addEntry(hash: CellRuns, h: number, id: number, starts: number): void {
+  let e = hash.freeEntry;
+  if (e !== NONE) {
+    hash.freeEntry = hash.entryItemNext[e];
+  } else {
+    if (hash.entryLimit === hash.entryCell.length) growEntries(hash);
+    e = hash.entryLimit++;
+  }
+  if (id >= hash.cellStart.length) growCellArrays(hash);
+  const n = hash.cellEntryCount[id];
+  if (n === 0) {
+    hash.occupiedCells++;
+    hash.cellListed[id] = 1;
+  }
+  if (n === hash.cellCapacity[id]) growRun(hash, id);
+  const s = hash.cellStart[id] + n;
+  hash.cellEntryCount[id] = n + 1;
+  hash.slotHandle[s] = h;
+  hash.slotEntry[s] = e;
+  hash.slotStarts[s] = starts;
+  const stride = hash.boxStride;
+  for (let k = 0; k < stride; k++) hash.slotBox[s * stride + k] = hash.boxes[h * stride + k];
+  hash.entryCell[e] = id;
+  hash.entrySlot[e] = s;
+  hash.entryItemNext[e] = hash.firstEntry[h];
+  hash.firstEntry[h] = e;
+  hash.entryCount++;
+}
+
+/**
+ * Doubles the run of cell `id`: at the end of the pool when there
+ * is room there, else by compacting every run into a fresh pool.
+ */
+function growRun(hash: CellRuns, id: number): void {
+  const old = hash.cellCapacity[id];
+  // A new run starts with room for as many slots as cells hold on average,
+  // so cells filling up to the usual count do not move two or three times.
+  const usual = hash.occupiedCells > 0 ? Math.ceil(hash.entryCount / hash.occupiedCells) : 0;
+  const capacity = old === 0 ? Math.max(FIRST_RUN, nextPowerOfTwo(usual)) : old * 2;
+  if (
+    old > 0 &&
+    hash.cellStart[id] + old === hash.poolUsed &&
+    hash.cellStart[id] + capacity <= hash.slotHandle.length
+  ) {
+    // The run is the last in the pool: it grows where it is.
+    hash.cellCapacity[id] = capacity;
+    hash.poolUsed += capacity - old;
+    hash.poolLive += capacity - old;
+    return;
+  }
+  if (hash.poolUsed + capacity > hash.slotHandle.length) {
+    repack(hash, id, capacity);
+    return;
+  }
+  const start = hash.poolUsed;
+  const from = hash.cellStart[id];
+  for (let k = 0; k < hash.cellEntryCount[id]; k++) moveSlot(hash, from + k, start + k);
+  hash.cellStart[id] = start;
+  hash.cellCapacity[id] = capacity;
+  hash.poolUsed += capacity;
+  hash.poolLive += capacity - old;
+}
+
+/**
+ * Lays every run out again, back to back in a fresh pool with room for as
+ * much again, giving cell `grown` a run of `capacity`; the abandoned runs
+ * are dropped. O(pool), amortised by the doubling.
+ */
+function repack(hash: CellRuns, grown: number, capacity: number): void {
+  const idLimit = hash.cells.idLimit;
+  const count = hash.cellEntryCount;
+  const runs = hash.cellCapacity;
+  runs[grown] = capacity;
+  // Released ids keep their runs: the cell table hands them out again first.
+  let needed = 0;
+  for (let id = 0; id < idLimit; id++) needed += runs[id];
+  // Never smaller than before: a pool that churn keeps filling with
+  // abandoned runs is then repacked less and less often.
+  const size = Math.max(64, needed * 2, hash.slotHandle.length);
+  const stride = hash.boxStride;
+  const oldHandle = hash.slotHandle;
+  const oldEntry = hash.slotEntry;
+  const oldStarts = hash.slotStarts;
+  const oldBox = hash.slotBox;
+  hash.slotHandle = new Int32Array(size);
+  hash.slotEntry = new Int32Array(size);
+  hash.slotStarts = new Uint8Array(size);
+  hash.slotBox = new Float64Array(size * stride);
+  const handle = hash.slotHandle;
+  const entry = hash.slotEntry;
+  const starts = hash.slotStarts;
+  const box = hash.slotBox;
+  const entrySlot = hash.entrySlot;
+  let at = 0;
+  for (let id = 0; id < idLimit; id++) {
+    const from = hash.cellStart[id];
+    const n = count[id];
+    // Plain loops: runs are short, and a subarray per run would allocate.
+    for (let k = 0; k < n; k++) {
+      const s = from + k;
+      const t = at + k;
+      handle[t] = oldHandle[s];
+      entry[t] = oldEntry[s];
+      starts[t] = oldStarts[s];
+      for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
+      entrySlot[oldEntry[s]] = t;
+    }
+    hash.cellStart[id] = at;
+    at += runs[id];
+  }
+  hash.poolUsed = at;
+  hash.poolLive = at;
+}
+
+/**
+ * Notes that handle `h` moved within its cells: its box is
+ * written, its slots' copies are not yet. O(1).
+ */
+export function markMoved(hash: CellRuns, h: number): void {
+  if (hash.movedFlag[h] === 1) return;
+  hash.movedFlag[h] = 1;
+  hash.moved[hash.movedCount++] = h;
+}
+
+/**
+ * Brings the box copies in the slots of every moved handle up to
+ * date; called by everything that reads slot boxes before it reads them.
+ * A handle freed or refiled since it moved has no stale slots: rewriting
+ * whatever slots it has now is harmless. O(moved handles x their cells).
+ */
+export function syncSlots(hash: CellRuns): void {
+  const moved = hash.moved;
+  const flag = hash.movedFlag;
+  for (let i = 0; i < hash.movedCount; i++) {
+    const h = moved[i];
+    flag[h] = 0;
+    writeSlotBoxes(hash, h);
+  }
+  hash.movedCount = 0;
+}
+
+/** Copies the box of handle `h` into each of its slots. */
+export function writeSlotBoxes(hash: CellRuns, h: number): void {
+  const stride = hash.boxStride;
+  const boxes = hash.boxes;
+  const slotBox = hash.slotBox;
+  const b = h * stride;
+  for (let e = hash.firstEntry[h]; e !== NONE; e = hash.entryItemNext[e]) {
+    const s = hash.entrySlot[e] * stride;
+    for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
+  }
+}
+
+/** Takes every empty cell out of the table (their ids keep their runs for reuse). O(cell ids). */
+export function purgeEmptyCells(hash: CellRuns): void {
+  const listed = hash.cellListed;
+  const count = hash.cellEntryCount;
+  for (let id = 0; id < hash.cells.idLimit; id++) {
+    if (listed[id] === 1 && count[id] === 0) {
+      hash.cells.release(id);
+      listed[id] = 0;
+    }
+  }
+}
+
+/** Sizes the per-cell arrays to the cell table's capacity after it grew. */
+function growCellArrays(hash: CellRuns): void {
+  const n = hash.cells.capacity;
+  const start = new Int32Array(n);
+  start.set(hash.cellStart);
+  hash.cellStart = start;
+  const count = new Int32Array(n);
+  count.set(hash.cellEntryCount);
+  hash.cellEntryCount = count;
+  const capacity = new Int32Array(n);
+  capacity.set(hash.cellCapacity);
+  hash.cellCapacity = capacity;
+  const listed = new Uint8Array(n);
+  listed.set(hash.cellListed);
+  hash.cellListed = listed;
+}
+
+function growEntries(hash: CellRuns): void {
+  const n = hash.entryCell.length * 2;
+  const grow = (old: Int32Array) => {
+    const a = new Int32Array(n);
+    a.set(old);
+    return a;
+  };
+  hash.entryCell = grow(hash.entryCell);
+  hash.entrySlot = grow(hash.entrySlot);
+  hash.entryItemNext = grow(hash.entryItemNext);
+}

@@ -1,0 +1,132 @@
+/**
+ * `validate()` of SpatialHash2D / SpatialHash3D: every invariant of the item
+ * arrays, the entries, the cell runs in the slot pool and the overflow list,
+ * checked from scratch. For tests and debugging, so written for clarity.
+ *
+ * @module
+ */
+
+import type { SpatialHashBase } from './base.js';
+
+const NONE = -1;
+
+/** Throws an Error describing the first broken invariant of `hash`. O(items + entries + cells + pool). */
+export function validateHash<T>(hash: SpatialHashBase<T>): void {
+  const fail = (what: string): never => {
+    throw new Error(`SpatialHash invalid: ${what}`);
+  };
+  const { cells, dim, boxStride: stride, boxes, ranges } = hash;
+  let live = 0;
+  let filtered = 0;
+  let entries = 0;
+  const seenEntry = new Uint8Array(hash.entryLimit);
+  for (let h = 0; h < hash.handleLimit; h++) {
+    if (hash.alive[h] !== 1) {
+      if (hash.firstEntry[h] !== NONE || hash.overflowPos[h] !== NONE) fail(`free handle ${h} still linked`);
+      continue;
+    }
+    live++;
+    if (hash.categories[h] !== 1 || hash.masks[h] !== -1) filtered++;
+    if (hash.trackItems && hash.handles.get(hash.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
+    const b = h * stride;
+    for (let a = 0; a < dim; a++) {
+      if (!(boxes[b + a] <= boxes[b + dim + a])) fail(`handle ${h} has min > max on axis ${a}`);
+    }
+    if (hash.overflowPos[h] !== NONE) {
+      if (hash.overflow[hash.overflowPos[h]] !== h) fail(`overflow position of ${h} is wrong`);
+      if (hash.firstEntry[h] !== NONE) fail(`overflow item ${h} has cell entries`);
+      continue;
+    }
+    let cellsInRange = 1;
+    for (let a = 0; a < dim; a++) {
+      const lo = ranges[b + a];
+      const hi = ranges[b + dim + a];
+      if (lo !== hash.cellOf(boxes[b + a]) || hi !== hash.cellOf(boxes[b + dim + a])) {
+        fail(`cell range of ${h} does not match its box on axis ${a}`);
+      }
+      cellsInRange *= hi - lo + 1;
+    }
+    let own = 0;
+    for (let e = hash.firstEntry[h]; e !== NONE; e = hash.entryItemNext[e]) {
+      if (e >= hash.entryLimit || seenEntry[e] === 1) fail(`entry ${e} chained twice or out of range`);
+      seenEntry[e] = 1;
+      own++;
+      const id = hash.entryCell[e];
+      if (id < 0 || id >= cells.idLimit || hash.cellEntryCount[id] === 0) fail(`entry ${e} of ${h} names no live cell`);
+      const s = hash.entrySlot[e];
+      if (s < hash.cellStart[id] || s >= hash.cellStart[id] + hash.cellEntryCount[id])
+        fail(`entry ${e} of ${h} points outside its cell's run`);
+      if (hash.slotEntry[s] !== e || hash.slotHandle[s] !== h) fail(`slot ${s} does not point back to entry ${e}`);
+      let starts = 0;
+      for (let a = 0; a < dim; a++) {
+        const c = cells.keys[id * dim + a];
+        if (c < ranges[b + a] || c > ranges[b + dim + a]) fail(`entry ${e} of ${h} is outside its range`);
+        if (c === ranges[b + a]) starts |= 1 << a;
+      }
+      if (hash.slotStarts[s] !== starts) fail(`slot ${s} of ${h} has start bits ${hash.slotStarts[s]}, not ${starts}`);
+      // A moved handle's copies may be stale until the next read syncs them.
+      for (let k = 0; k < stride && hash.movedFlag[h] === 0; k++) {
+        if (!Object.is(hash.slotBox[s * stride + k], boxes[b + k])) fail(`slot ${s} holds a stale box of ${h}`);
+      }
+    }
+    if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
+    entries += own;
+  }
+  const listed = new Uint8Array(hash.movedFlag.length);
+  for (let i = 0; i < hash.movedCount; i++) {
+    const h = hash.moved[i];
+    if (hash.movedFlag[h] !== 1 || listed[h] === 1)
+      fail(`moved list entry ${i} (handle ${h}) is unflagged or repeated`);
+    listed[h] = 1;
+  }
+  for (let h = 0; h < hash.movedFlag.length; h++) {
+    if (hash.movedFlag[h] === 1 && listed[h] === 0) fail(`handle ${h} is flagged moved but not listed`);
+  }
+  if (live !== hash.itemCount) fail(`${live} live handles but a count of ${hash.itemCount}`);
+  if (filtered !== hash.filteredCount) fail(`${filtered} items with a filter but filteredCount ${hash.filteredCount}`);
+  if (hash.handles.size !== (hash.trackItems ? live : 0)) fail(`${live} live handles but ${hash.handles.size} mapped`);
+  if (entries !== hash.entryCount) fail(`${entries} chained entries but entryCount ${hash.entryCount}`);
+  for (let e = 0; e < hash.entryLimit; e++) {
+    if (seenEntry[e] === 0 && hash.entryCell[e] !== NONE) fail(`unchained entry ${e} is not marked free`);
+  }
+  // Runs: inside the used pool, no two overlapping, every slot in use owned by a chained entry.
+  const owner = new Int32Array(hash.poolUsed).fill(NONE);
+  let liveCells = 0;
+  let listedCells = 0;
+  let reserved = 0;
+  for (let id = 0; id < cells.idLimit; id++) {
+    const start = hash.cellStart[id];
+    const n = hash.cellEntryCount[id];
+    const capacity = hash.cellCapacity[id];
+    reserved += capacity;
+    if (n > capacity) fail(`cell ${id} uses ${n} slots of ${capacity}`);
+    if (capacity > 0 && (start < 0 || start + capacity > hash.poolUsed)) fail(`run of cell ${id} is outside the pool`);
+    for (let s = start; s < start + capacity; s++) {
+      if (owner[s] !== NONE) fail(`runs of cells ${owner[s]} and ${id} overlap`);
+      owner[s] = id;
+    }
+    if (hash.cellListed[id] === 0) {
+      if (n > 0) fail(`cell ${id} holds ${n} slots but is not in the table`);
+      continue;
+    }
+    listedCells++;
+    if (n > 0) liveCells++;
+    const found =
+      dim === 2
+        ? cells.find2(cells.keys[id * 2], cells.keys[id * 2 + 1])
+        : cells.find3(cells.keys[id * 3], cells.keys[id * 3 + 1], cells.keys[id * 3 + 2]);
+    if (found !== id) fail(`cell ${id} is not found by its own key`);
+    for (let s = start; s < start + n; s++) {
+      const e = hash.slotEntry[s];
+      if (e < 0 || e >= hash.entryLimit || seenEntry[e] !== 1 || hash.entrySlot[e] !== s || hash.entryCell[e] !== id)
+        fail(`slot ${s} of cell ${id} belongs to no entry of that cell`);
+    }
+  }
+  if (reserved !== hash.poolLive) fail(`runs reserve ${reserved} slots but poolLive is ${hash.poolLive}`);
+  if (liveCells !== hash.occupiedCells) fail(`${liveCells} non-empty cells but occupiedCells ${hash.occupiedCells}`);
+  if (listedCells !== cells.size) fail(`${listedCells} cells listed but the table holds ${cells.size}`);
+  if (hash.itemCount === 0 && cells.size !== 0) fail(`an empty hash keeps ${cells.size} cells`);
+  for (let i = 0; i < hash.overflowCount; i++) {
+    if (hash.overflowPos[hash.overflow[i]] !== i) fail(`overflow slot ${i} is inconsistent`);
+  }
+}

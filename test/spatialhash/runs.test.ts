@@ -1,0 +1,254 @@
+/**
+ * The cell runs of SpatialHash2D / SpatialHash3D: slot pool growth and
+ * compaction, empty cells kept in the table and purged, forEachPair's in-place
+ * sort, the lowest-shared-cell dedup on cell borders, zero-size, huge and far
+ * boxes, and the skipped filter reads when no filter is set. Every answer is
+ * compared with brute force and validate() runs after each step.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
+import { type Box, boxesIntersect } from '../support/box-oracle.js';
+
+type AnyHash = SpatialHash2D<number> | SpatialHash3D<number>;
+
+function make(dim: 2 | 3, options: ConstructorParameters<typeof SpatialHash2D>[0]): AnyHash {
+  return dim === 2 ? new SpatialHash2D<number>(options) : new SpatialHash3D<number>(options);
+}
+
+function put(hash: AnyHash, item: number, box: Box): void {
+  if (hash instanceof SpatialHash2D) hash.insert(item, box[0], box[1], box[2], box[3]);
+  else hash.insert(item, box[0], box[1], box[2], box[3], box[4], box[5]);
+}
+
+function move(hash: AnyHash, item: number, box: Box): void {
+  if (hash instanceof SpatialHash2D) hash.update(item, box[0], box[1], box[2], box[3]);
+  else hash.update(item, box[0], box[1], box[2], box[3], box[4], box[5]);
+}
+
+/** forEachPair's pairs as sorted "a|b" keys; a pair reported twice shows up twice. */
+function pairsOf(hash: AnyHash): string[] {
+  const keys: string[] = [];
+  hash.forEachPair((a, b) => keys.push(a < b ? `${a}|${b}` : `${b}|${a}`));
+  return keys.sort();
+}
+
+/** Every intersecting pair of the stored boxes whose filters accept each other. */
+function brutePairs(boxes: Map<number, Box>, filters?: Map<number, [number, number]>): string[] {
+  const keys: string[] = [];
+  const list = [...boxes.entries()];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const [a, boxA] = list[i];
+      const [b, boxB] = list[j];
+      if (!boxesIntersect(boxA, boxB)) continue;
+      const [ca, ma] = filters?.get(a) ?? [1, -1];
+      const [cb, mb] = filters?.get(b) ?? [1, -1];
+      if ((ca & mb) === 0 || (cb & ma) === 0) continue;
+      keys.push(a < b ? `${a}|${b}` : `${b}|${a}`);
+    }
+  }
+  return keys.sort();
+}
+
+describe.each([2, 3] as const)('%iD cell runs', (dim) => {
+  it('grow, move to the pool end and compact while one cell fills up and empties again', () => {
+    // initialCapacity 0: the smallest pool, so runs relocate and the pool repacks many times.
+    const hash = make(dim, { cellSize: 100, initialCapacity: 0 });
+    const boxes = new Map<number, Box>();
+    const boxOf = (i: number): Box => {
+      const lo = Array.from({ length: dim }, (_, a) => (i * (7 + a)) % 97);
+      return [...lo, ...lo.map((v, a) => v + 1 + ((i + a) % 5))];
+    };
+    for (let i = 0; i < 400; i++) {
+      boxes.set(i, boxOf(i));
+      put(hash, i, boxOf(i));
+      if (i % 50 === 0) hash.validate();
+    }
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    // Spread half of them over other cells, remove a quarter, refill.
+    for (let i = 0; i < 400; i += 2) {
+      const box = boxOf(i).map((v) => v + (i % 3) * 150 - 150);
+      boxes.set(i, box);
+      move(hash, i, box);
+    }
+    for (let i = 1; i < 400; i += 4) {
+      hash.remove(i);
+      boxes.delete(i);
+    }
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    for (let i = 400; i < 600; i++) {
+      boxes.set(i, boxOf(i));
+      put(hash, i, boxOf(i));
+    }
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    // A second call finds the runs sorted and reports the same pairs.
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    hash.validate();
+  });
+
+  it('keeps emptied cells listed but not counted, purges them when they outnumber the occupied, and holds none when empty', () => {
+    const hash = make(dim, { cellSize: 1 });
+    const zero = Array.from({ length: dim }, () => 0.5);
+    put(hash, 0, [...zero, ...zero]);
+    expect(hash.cellCount).toBe(1);
+    // One point walking along x through 300 cells: each cell it leaves empties.
+    for (let step = 1; step <= 300; step++) {
+      const at = [step + 0.5, ...zero.slice(1)];
+      move(hash, 0, [...at, ...at]);
+      expect(hash.cellCount).toBe(1);
+      if (step % 37 === 0) hash.validate();
+    }
+    // Purged along the way: never more than occupied + 64 empty cells listed.
+    expect(hash.cells.size).toBeLessThanOrEqual(1 + 64 + 1);
+    hash.validate();
+    const far = [300.5, ...zero.slice(1)];
+    const found =
+      hash instanceof SpatialHash2D ? hash.queryPoint(far[0], far[1]) : hash.queryPoint(far[0], far[1], far[2]);
+    expect(found).toEqual([0]);
+    hash.remove(0);
+    expect(hash.cellCount).toBe(0);
+    expect(hash.cells.size).toBe(0);
+    hash.validate();
+  });
+
+  it('refuses forEachPair inside a predicate or a forEachOverlap visitor and stays unchanged', () => {
+    const hash = make(dim, { cellSize: 1 });
+    const unit = (v: number): Box => [...Array(dim).fill(v), ...Array(dim).fill(v + 2)];
+    put(hash, 1, unit(0));
+    put(hash, 2, unit(1));
+    const nested = () => hash.forEachPair(() => {});
+    if (hash instanceof SpatialHash2D) {
+      expect(() =>
+        hash.forEachOverlap(-1, -1, 5, 5, () => {
+          nested();
+        }),
+      ).toThrow(/forEachPair cannot run inside/);
+      const callsNested = (): boolean => {
+        nested();
+        return true;
+      };
+      expect(() => hash.nearest(0, 0, 1, Number.POSITIVE_INFINITY, [], -1, callsNested)).toThrow(
+        /forEachPair cannot run inside/,
+      );
+      expect(() => hash.raycast(-1, -1, 1, 1, Number.POSITIVE_INFINITY, -1, callsNested)).toThrow(
+        /forEachPair cannot run inside/,
+      );
+    } else {
+      expect(() =>
+        hash.forEachOverlap(-1, -1, -1, 5, 5, 5, () => {
+          nested();
+        }),
+      ).toThrow(/forEachPair cannot run inside/);
+    }
+    hash.validate();
+    // A forEachPair nested in a forEachPair visitor is fine: the runs it sorts are sorted already.
+    const outer: string[] = [];
+    hash.forEachPair((a, b) => {
+      outer.push(`${Math.min(a, b)}|${Math.max(a, b)}`);
+      expect(pairsOf(hash)).toEqual(['1|2']);
+    });
+    expect(outer).toEqual(['1|2']);
+    hash.validate();
+  });
+
+  it('shows a move within the same cells to the next query and pair pass, however many moves came first', () => {
+    const hash = make(dim, { cellSize: 10 });
+    const at = (lo: number, hi: number): Box => [...Array(dim).fill(lo), ...Array(dim).fill(hi)];
+    put(hash, 1, at(1, 2));
+    put(hash, 2, at(5, 6));
+    // Many moves inside cell 0 before anything reads the runs.
+    for (let k = 0; k < 20; k++) move(hash, 1, at(1 + k * 0.1, 2 + k * 0.1));
+    expect(hash.movedCount).toBe(1);
+    hash.validate();
+    expect(pairsOf(hash)).toEqual([]);
+    move(hash, 1, at(4, 5));
+    expect(pairsOf(hash)).toEqual(['1|2']);
+    move(hash, 2, at(7, 8));
+    const point = Array(dim).fill(7.5);
+    const found =
+      hash instanceof SpatialHash2D
+        ? hash.queryPoint(point[0], point[1])
+        : hash.queryPoint(point[0], point[1], point[2]);
+    expect(found).toEqual([2]);
+    move(hash, 2, at(8, 9));
+    const hits =
+      hash instanceof SpatialHash2D ? hash.queryBox(4.5, 4.5, 8.5, 8.5) : hash.queryBox(4.5, 4.5, 4.5, 8.5, 8.5, 8.5);
+    expect(hits.sort()).toEqual([1, 2]);
+    expect(hash.movedCount).toBe(0);
+    // A moved item that is then removed, and its id reused, leaves nothing stale.
+    move(hash, 2, at(8.5, 9.5));
+    hash.remove(2);
+    put(hash, 3, at(0, 0.5));
+    hash.validate();
+    expect(pairsOf(hash)).toEqual([]);
+    hash.validate();
+  });
+
+  it('skips the filter reads only while no item has a filter', () => {
+    const hash = make(dim, { cellSize: 1 });
+    const boxes = new Map<number, Box>();
+    const filters = new Map<number, [number, number]>();
+    for (let i = 0; i < 6; i++) {
+      const box = [...Array(dim).fill(i * 0.4), ...Array(dim).fill(i * 0.4 + 1)];
+      boxes.set(i, box);
+      put(hash, i, box);
+    }
+    expect(hash.filteredCount).toBe(0);
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    hash.setFilterById(2, 2, ~2);
+    filters.set(2, [2, ~2]);
+    hash.setFilterById(3, 2, -1);
+    filters.set(3, [2, -1]);
+    expect(hash.filteredCount).toBe(2);
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes, filters));
+    hash.setFilterById(2, 1, -1);
+    filters.delete(2);
+    hash.removeById(3);
+    boxes.delete(3);
+    filters.delete(3);
+    expect(hash.filteredCount).toBe(0);
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes, filters));
+  });
+
+  it('reports each pair once on cell borders, with zero-size, huge and far boxes (seeded)', () => {
+    const cellSize = 4;
+    // Coordinates on and next to cell borders, around the origin and far from it.
+    const coordinate = fc
+      .tuple(fc.constantFrom(0, 1e9, -1e12), fc.integer({ min: -6, max: 6 }), fc.constantFrom(0, 0.5, 1, 2))
+      .map(([origin, cell, part]) => origin + cell * cellSize + (part === 0 ? 0 : cellSize / (part * 2)));
+    const span = fc.constantFrom(0, 0, cellSize, cellSize * 2, 2.5, 1e3);
+    const boxArb = fc
+      .tuple(
+        fc.array(coordinate, { minLength: dim, maxLength: dim }),
+        fc.array(span, { minLength: dim, maxLength: dim }),
+      )
+      .map(([lo, size]) => [...lo, ...lo.map((v, a) => v + size[a])]);
+    const op = fc.tuple(fc.nat(19), boxArb, fc.boolean());
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), fc.constantFrom(4, 64, 1e6), (ops, maxCells) => {
+        const hash = make(dim, { cellSize, maxCellsPerItem: maxCells, initialCapacity: 0 });
+        const boxes = new Map<number, Box>();
+        for (const [item, box, remove] of ops) {
+          if (boxes.has(item) && remove) {
+            hash.remove(item);
+            boxes.delete(item);
+          } else if (boxes.has(item)) {
+            move(hash, item, box);
+            boxes.set(item, box);
+          } else {
+            put(hash, item, box);
+            boxes.set(item, box);
+          }
+          hash.validate();
+          expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+        }
+      }),
+      { seed: 0x5eed13 + dim, numRuns: dim === 2 ? 60 : 25 },
+    );
+  });
+});
