@@ -173,7 +173,7 @@ function placeCells(
  * @returns the number of representatives.
  */
 export function weldNear3(
-  coords: Float64Array,
+  coords: Float32Array | Float64Array,
   min: Float64Array,
   max: Float64Array,
   tolerance: number,
@@ -295,9 +295,10 @@ export function weldNear3(
     if (best < 0) {
       best = count++;
       representatives[best] = i;
-      repCoords[best * 3] = x;
-      repCoords[best * 3 + 1] = y;
-      repCoords[best * 3 + 2] = z;
+      // + 0: welded positions never hold -0, whether coords are the packed copy (already +0) or the input itself.
+      repCoords[best * 3] = x + 0;
+      repCoords[best * 3 + 1] = y + 0;
+      repCoords[best * 3 + 2] = z + 0;
       if (own >= 0) {
         next[best] = heads[own];
         heads[own] = best;
@@ -335,7 +336,7 @@ export function weldNear3(
 
 /** Welds 2D vertices within `tolerance`: {@link weldNear3} without z. */
 export function weldNear2(
-  coords: Float64Array,
+  coords: Float32Array | Float64Array,
   min: Float64Array,
   max: Float64Array,
   tolerance: number,
@@ -438,8 +439,8 @@ export function weldNear2(
     if (best < 0) {
       best = count++;
       representatives[best] = i;
-      repCoords[best * 2] = x;
-      repCoords[best * 2 + 1] = y;
+      repCoords[best * 2] = x + 0;
+      repCoords[best * 2 + 1] = y + 0;
       if (own >= 0) {
         next[best] = heads[own];
         heads[own] = best;
