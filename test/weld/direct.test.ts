@@ -57,6 +57,30 @@ describe('weld reading typed arrays in place', () => {
     );
   });
 
+  it('answers as the exact path on mostly distinct input of thousands of vertices, 2D and 3D', () => {
+    // 6000 vertices: 4000 distinct lattice points (well apart) and 2000 exact copies, shuffled by a fixed step.
+    for (const dimension of [2, 3] as const) {
+      const distinct = 4000;
+      const points: number[][] = [];
+      for (let k = 0; k < distinct; k++)
+        points.push([k % 17, Math.floor(k / 17) % 13, Math.floor(k / 221)].slice(0, dimension));
+      if (dimension === 2) for (let k = 0; k < distinct; k++) points[k] = [k % 61, Math.floor(k / 61)];
+      const order: number[][] = [];
+      for (let k = 0; k < 6000; k++) order.push(points[(k * 7919) % distinct]);
+      const flat = Float64Array.from(order.flat());
+      // Lattice points are 1 apart, so tolerance 0.25 merges exactly the exact duplicates: the exact path is the oracle.
+      const exact = weld(flat, 0, { dimension });
+      const near = weld(flat, 0.25, { dimension });
+      expect(near.count).toBe(exact.count);
+      expect(near.remap).toEqual(exact.remap);
+      expect(near.representatives).toEqual(exact.representatives);
+      const mesh = weldMesh(Float32Array.from(flat), undefined, 0.25, { dimension });
+      const exactMesh = weldMesh(Float32Array.from(flat), undefined, 0, { dimension });
+      expect(mesh.positions).toEqual(exactMesh.positions);
+      expect(mesh.indices).toEqual(exactMesh.indices);
+    }
+  });
+
   it('returns -0 as +0 and leaves the input as it was', () => {
     const input = new Float32Array([-0, -0, -0, 1, 1, 1, -0, 0, -0]);
     const copy = input.slice();
