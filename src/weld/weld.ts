@@ -363,6 +363,7 @@ function remapTriangles(
   out: Uint32Array,
   removeDegenerate: boolean,
 ): number {
+  if (indices === undefined) return remapSoup(remap, out, removeDegenerate);
   let written = 0;
   for (let corner = 0; corner < out.length; corner += 3) {
     const a = remap[indices === undefined ? corner : indices[corner]];
@@ -373,6 +374,26 @@ function remapTriangles(
     out[written + 1] = b;
     out[written + 2] = c;
     written += 3;
+  }
+  return written;
+}
+
+/** {@link remapTriangles} of a soup: corner k is vertex k, a loop of its own over typed arrays only. */
+function remapSoup(remap: Uint32Array, out: Uint32Array, removeDegenerate: boolean): number {
+  if (!removeDegenerate) {
+    out.set(remap.subarray(0, out.length));
+    return out.length;
+  }
+  let written = 0;
+  for (let corner = 0; corner < out.length; corner += 3) {
+    const a = remap[corner];
+    const b = remap[corner + 1];
+    const c = remap[corner + 2];
+    out[written] = a;
+    out[written + 1] = b;
+    out[written + 2] = c;
+    // Written either way, kept only when no two corners share a welded vertex: no hard-to-predict branch.
+    written += a === b || b === c || a === c ? 0 : 3;
   }
   return written;
 }
