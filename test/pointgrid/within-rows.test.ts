@@ -42,10 +42,10 @@ function expectQuery(grid: PointGrid2D, points: number[][], x: number, y: number
   expect(new Set(short).size).toBe(short.length);
 }
 
-/** Both layouts of the same points: dense (default) and hashed (maxDenseCells 0). */
+/** Both layouts of the same points: dense (room for 1e7 cells) and hashed (maxDenseCells 0). */
 function grids(points: number[][], cellSize: number): PointGrid2D[] {
   const flat = Float64Array.from(points.flat());
-  const dense = new PointGrid2D(flat, { cellSize });
+  const dense = new PointGrid2D(flat, { cellSize, maxDenseCells: 1e7 });
   const hashed = new PointGrid2D(flat, { cellSize, maxDenseCells: 0 });
   expect(dense.layout).toBe('dense');
   expect(hashed.layout).toBe('hashed');
@@ -77,8 +77,9 @@ describe('PointGrid2D within, row by row', () => {
       points.push([x + Math.sign(x) * 2 ** -40, y], [x - Math.sign(x) * 2 ** -40, y]);
     }
     for (let k = 0; k < 200; k++) points.push([Math.cos(k) * 7 * (k % 3), Math.sin(k * 1.3) * 7 * ((k + 1) % 3)]);
-    // Radius 5 spans 3 rows (cellSize 5), 5 rows (2.5), 11 rows (1), 15 rows (0.7), a single cell (100).
-    for (const cellSize of [5, 2.5, 1, 0.7, 100, 5 * (1 - 2 ** -30)]) {
+    // Radius 5 spans 3 rows (cellSize 5), 5 rows (2.5), 11 rows (1), 15 rows (0.7), 101 rows (0.1, more than a
+    // batch of rows), a single cell (100).
+    for (const cellSize of [5, 2.5, 1, 0.7, 0.1, 100, 5 * (1 - 2 ** -30)]) {
       for (const grid of grids(points, cellSize)) {
         for (const [qx, qy] of [
           [0, 0],
@@ -111,6 +112,18 @@ describe('PointGrid2D within, row by row', () => {
           for (const r of [0.5, 1, 1.25, 2, 0.25, 0]) expectQuery(grid, points, qx, qy, r);
         }
       }
+    }
+  });
+
+  it('answers a radius spanning thousands of rows of a one-column grid, batch after batch', () => {
+    const points: number[][] = [];
+    for (let k = 0; k < 1500; k++) points.push([0.5 * (k % 3), k * 0.37]);
+    const flat = Float64Array.from(points.flat());
+    const grid = new PointGrid2D(flat, { cellSize: 0.05, maxDenseCells: 1e6 });
+    expect(grid.layout).toBe('dense');
+    const hashed = new PointGrid2D(flat, { cellSize: 0.05, maxDenseCells: 0 });
+    for (const g of [grid, hashed]) {
+      for (const r of [1e4, 300, 31.9, 0.37]) expectQuery(g, points, 0.5, 250, r);
     }
   });
 
