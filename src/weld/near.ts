@@ -1,10 +1,11 @@
 /**
  * Tolerance > 0: representatives linked per grid cell in flat typed arrays,
  * "grid coordinates -> hash map -> linked list in an array" (article 004),
- * one lookup of the neighbouring cells per vertex. The vertex's own cell is
- * looked up first: a representative there within half the tolerance is
- * provably the answer (SURE_FRACTION), which ends the search for most copies
- * of a vertex in a triangle soup after a single lookup.
+ * one lookup of the neighbouring cells per vertex. A representative within
+ * half the tolerance is provably the answer (SURE_FRACTION): those of the
+ * previous few vertices are tried first (RECENT), then the vertex's own cell,
+ * which ends the search for most copies of a vertex in a triangle soup with
+ * no lookup or a single one.
  *
  * Cell side 2 * reach (reach: the tolerance plus slack, below) so a vertex's
  * ball [p - reach, p + reach] spans 2 cells per axis: 8 lookups in 3D (4 in
@@ -61,6 +62,16 @@ const MIN_REACH = 2 ** -510;
  * under float64 rounding (relative errors ~2^-50).
  */
 const SURE_FRACTION = 0.25 * (1 - 2 ** -20);
+
+/**
+ * How many of the previous vertices' representatives are tried before any
+ * cell lookup. A triangle soup repeats each corner in the next triangle or
+ * two, so the representative is often among them; one within half the
+ * tolerance is the answer wherever it was found (SURE_FRACTION), and testing
+ * a few hot ones costs less than one lookup, a cache miss on a large mesh.
+ * Only where the early stop is on (sure2 > 0); else no distance qualifies.
+ */
+const RECENT = 4;
 
 /**
  * Below this squared tolerance the rounding of squared distances is no longer
@@ -173,7 +184,7 @@ function placeCells(
  * @returns the number of representatives.
  */
 export function weldNear3(
-  coords: Float64Array,
+  coords: Float32Array | Float64Array,
   min: Float64Array,
   max: Float64Array,
   tolerance: number,
@@ -208,6 +219,21 @@ export function weldNear3(
     const z = coords[i * 3 + 2];
     let best = -1;
     let bestDistance2 = Number.POSITIVE_INFINITY;
+    // The representatives of the last few vertices first (see RECENT): one within half the tolerance is the answer.
+    for (let back = sure2 > 0 ? Math.min(i, RECENT) : 0; back > 0; back--) {
+      const r = remap[i - back];
+      const dx = repCoords[r * 3] - x;
+      const dy = repCoords[r * 3 + 1] - y;
+      const dz = repCoords[r * 3 + 2] - z;
+      if (dx * dx + dy * dy + dz * dz < sure2) {
+        best = r;
+        break;
+      }
+    }
+    if (best >= 0) {
+      remap[i] = best;
+      continue;
+    }
     // The vertex's own cell first: it usually holds the representative, close enough to stop.
     const cx = Math.floor((x * 0.5 - hx) * inv);
     const cy = Math.floor((y * 0.5 - hy) * inv);
@@ -295,9 +321,10 @@ export function weldNear3(
     if (best < 0) {
       best = count++;
       representatives[best] = i;
-      repCoords[best * 3] = x;
-      repCoords[best * 3 + 1] = y;
-      repCoords[best * 3 + 2] = z;
+      // + 0: welded positions never hold -0, whether coords are the packed copy (already +0) or the input itself.
+      repCoords[best * 3] = x + 0;
+      repCoords[best * 3 + 1] = y + 0;
+      repCoords[best * 3 + 2] = z + 0;
       if (own >= 0) {
         next[best] = heads[own];
         heads[own] = best;
@@ -335,7 +362,7 @@ export function weldNear3(
 
 /** Welds 2D vertices within `tolerance`: {@link weldNear3} without z. */
 export function weldNear2(
-  coords: Float64Array,
+  coords: Float32Array | Float64Array,
   min: Float64Array,
   max: Float64Array,
   tolerance: number,
@@ -367,6 +394,19 @@ export function weldNear2(
     const y = coords[i * 2 + 1];
     let best = -1;
     let bestDistance2 = Number.POSITIVE_INFINITY;
+    for (let back = sure2 > 0 ? Math.min(i, RECENT) : 0; back > 0; back--) {
+      const r = remap[i - back];
+      const dx = repCoords[r * 2] - x;
+      const dy = repCoords[r * 2 + 1] - y;
+      if (dx * dx + dy * dy < sure2) {
+        best = r;
+        break;
+      }
+    }
+    if (best >= 0) {
+      remap[i] = best;
+      continue;
+    }
     const cx = Math.floor((x * 0.5 - hx) * inv);
     const cy = Math.floor((y * 0.5 - hy) * inv);
     const kx = cx | 0;
@@ -438,8 +478,8 @@ export function weldNear2(
     if (best < 0) {
       best = count++;
       representatives[best] = i;
-      repCoords[best * 2] = x;
-      repCoords[best * 2 + 1] = y;
+      repCoords[best * 2] = x + 0;
+      repCoords[best * 2 + 1] = y + 0;
       if (own >= 0) {
         next[best] = heads[own];
         heads[own] = best;

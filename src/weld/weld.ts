@@ -87,10 +87,12 @@ export interface WeldMeshResult<P extends NumericArray> {
  *
  * Cost: O(n) time for non-degenerate input (the representatives near any
  * point are few because they are pairwise farther apart than the tolerance):
- * one cell lookup for a vertex with a representative within half the
- * tolerance in its own cell (most copies in a soup), else up to 8 in 3D (4 in
- * 2D). O(n) memory, about 70 to 100 bytes per 3D vertex while welding. The
- * input is never modified.
+ * none for a vertex within half the tolerance of the representative of one
+ * of the 4 vertices before it (a soup repeats corners within a triangle or
+ * two), one for one with such a representative in its own cell, else up to 8
+ * in 3D (4 in 2D). O(n) memory, about 70 to 100 bytes per 3D vertex while
+ * welding (24 fewer for a packed Float32Array or Float64Array, read in place).
+ * The input is never modified.
  *
  * @param positions vertex coordinates, `dimension` per vertex at `offset + i * stride`.
  * @param tolerance largest distance at which two vertices merge, in coordinate units, >= 0.
@@ -105,7 +107,7 @@ export function weld(positions: NumericArray, tolerance: number, options: WeldOp
   const { dimension, stride, offset } = layout;
   const min = new Float64Array(dimension);
   const max = new Float64Array(dimension);
-  const coords = packCoordinates(positions, dimension, stride, offset, min, max);
+  const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
   const { remap, representatives, count } = weldCoordinates(coords, min, max, dimension, tolerance);
   return { remap, representatives: representatives.slice(0, count), count };
 }
@@ -157,7 +159,7 @@ export function weldMesh<P extends NumericArray>(
   const { dimension, stride, offset } = layout;
   const min = new Float64Array(dimension);
   const max = new Float64Array(dimension);
-  const coords = packCoordinates(positions, dimension, stride, offset, min, max);
+  const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
   const vertexCount = coords.length / dimension;
   if (indices !== undefined) checkIndices(indices, vertexCount);
   else if (vertexCount % 3 !== 0) {
@@ -200,6 +202,78 @@ function readLayout(options: WeldOptions): Layout {
   checkInteger('stride', stride, dimension);
   checkInteger('offset', offset, 0);
   return { dimension, stride, offset };
+}
+
+/**
+ * The coordinates a weld reads, checked, with their bounds in min / max: the
+ * input itself (a view of it) when it is a packed Float32Array or Float64Array
+ * and the tolerance is > 0 with a finite square, otherwise the packed float64
+ * copy of {@link packCoordinates}, which the exact path (it hashes the bits,
+ * so -0 must become +0) and the overflowing tolerance need. A soup of a
+ * million vertices then costs no 24 MB copy: writing its fresh pages took
+ * longer than the rest of the weld on a loaded machine.
+ */
+function coordinatesOf(
+  positions: NumericArray,
+  dimension: number,
+  stride: number,
+  offset: number,
+  min: Float64Array,
+  max: Float64Array,
+  tolerance: number,
+): Float32Array | Float64Array {
+  const direct =
+    tolerance > 0 &&
+    tolerance * tolerance !== Number.POSITIVE_INFINITY &&
+    stride === dimension &&
+    (positions instanceof Float32Array || positions instanceof Float64Array);
+  if (!direct) return packCoordinates(positions, dimension, stride, offset, min, max);
+  const n = checkLayout(positions, dimension, stride, offset);
+  const view = positions.subarray(offset, offset + n * dimension);
+  const bad = boundsOf(view, dimension, min, max);
+  if (bad >= 0) throw coordinateError(positions, dimension, stride, offset, bad);
+  return view;
+}
+
+/**
+ * Bounds per axis of packed coordinates into min / max, read only; returns the
+ * first vertex with a non-finite coordinate, or -1 when all are finite.
+ */
+function boundsOf(
+  coords: Float32Array | Float64Array,
+  dimension: number,
+  min: Float64Array,
+  max: Float64Array,
+): number {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let minZ = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let maxZ = Number.NEGATIVE_INFINITY;
+  const three = dimension === 3;
+  for (let j = 0; j < coords.length; j += dimension) {
+    const x = coords[j];
+    const y = coords[j + 1];
+    const z = three ? coords[j + 2] : 0;
+    // v - v is 0 for finite v, NaN for NaN and the infinities.
+    if (x - x + (y - y) + (z - z) !== 0) return j / dimension;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  min[0] = minX + 0;
+  min[1] = minY + 0;
+  max[0] = maxX + 0;
+  max[1] = maxY + 0;
+  if (three) {
+    min[2] = minZ + 0;
+    max[2] = maxZ + 0;
+  }
+  return -1;
 }
 
 /**
@@ -289,6 +363,7 @@ function remapTriangles(
   out: Uint32Array,
   removeDegenerate: boolean,
 ): number {
+  if (indices === undefined) return remapSoup(remap, out, removeDegenerate);
   let written = 0;
   for (let corner = 0; corner < out.length; corner += 3) {
     const a = remap[indices === undefined ? corner : indices[corner]];
@@ -299,6 +374,26 @@ function remapTriangles(
     out[written + 1] = b;
     out[written + 2] = c;
     written += 3;
+  }
+  return written;
+}
+
+/** {@link remapTriangles} of a soup: corner k is vertex k, a loop of its own over typed arrays only. */
+function remapSoup(remap: Uint32Array, out: Uint32Array, removeDegenerate: boolean): number {
+  if (!removeDegenerate) {
+    out.set(remap.subarray(0, out.length));
+    return out.length;
+  }
+  let written = 0;
+  for (let corner = 0; corner < out.length; corner += 3) {
+    const a = remap[corner];
+    const b = remap[corner + 1];
+    const c = remap[corner + 2];
+    out[written] = a;
+    out[written + 1] = b;
+    out[written + 2] = c;
+    // Written either way, kept only when no two corners share a welded vertex: no hard-to-predict branch.
+    written += a === b || b === c || a === c ? 0 : 3;
   }
   return written;
 }
@@ -357,9 +452,9 @@ export function weldWithTest(
   checkFiniteDistance('tolerance', tolerance);
   const min = new Float64Array(dimension);
   const max = new Float64Array(dimension);
-  let coords: Float64Array;
+  let coords: Float32Array | Float64Array;
   try {
-    coords = packCoordinates(positions, dimension, dimension, 0, min, max);
+    coords = coordinatesOf(positions, dimension, dimension, 0, min, max, tolerance);
   } catch (error) {
     if (error instanceof RangeError) throw new RangeError(error.message.replace(/^positions/, name));
     throw error;
@@ -367,9 +462,9 @@ export function weldWithTest(
   return weldCoordinates(coords, min, max, dimension, tolerance, accept);
 }
 
-/** Welds packed, checked coordinates: the shared core of weld and weldMesh. */
+/** Welds packed, checked coordinates (see coordinatesOf): the shared core of weld and weldMesh. */
 function weldCoordinates(
-  coords: Float64Array,
+  coords: Float32Array | Float64Array,
   min: Float64Array,
   max: Float64Array,
   dimension: 2 | 3,
@@ -382,7 +477,9 @@ function weldCoordinates(
   const repCoords = new Float64Array(n * dimension);
   let count = 0;
   if (n === 0) count = 0;
-  else if (tolerance === 0) count = weldExact(coords, dimension, remap, representatives, repCoords, accept);
+  // coordinatesOf packs the coordinates (as float64, -0 turned into +0) for these two paths.
+  else if (tolerance === 0)
+    count = weldExact(coords as Float64Array, dimension, remap, representatives, repCoords, accept);
   else if (tolerance * tolerance === Number.POSITIVE_INFINITY) {
     if (accept === undefined) {
       // The squared tolerance overflows: every squared distance passes the test, so all join vertex 0.
@@ -401,7 +498,7 @@ function weldCoordinates(
  * an input that can only be a mistake, but it answers by the definition.
  */
 function weldEverywhere(
-  coords: Float64Array,
+  coords: Float32Array | Float64Array,
   dimension: number,
   remap: Uint32Array,
   representatives: Uint32Array,
