@@ -19,7 +19,7 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   const r2 = radius * radius;
   if (g.dense) densePairs(g, sink, reach, r2);
   else hashedPairs(g, sink, reach, r2);
-  if (sink.mode === VISIT) visitBatch(g, sink);
+  if (sink.mode === VISIT) visitBatch(g, sink, sink.pointTo);
 }
 
 /**
@@ -148,17 +148,17 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
 /**
  * Tests each point of sorted run start..end-1 against the later points up to
  * runEnd and against every gathered range, appending each pair within the
- * radius to the sink's buffer as sorted positions. Runs and ranges are in x
- * order (see sortCellsByX), so each scan stops at the first point whose x
- * alone is past the radius, and each range's start moves right past the
- * points left of the radius as the point itself moves right. The x test
- * compares the same dx * dx that the distance sums, so nothing within reach
- * is skipped.
+ * radius to the sink's buffer as the partner's sorted position, one run per
+ * point (see {@link VISIT}). Runs and ranges are in x order (see
+ * sortCellsByX), so each scan stops at the first point whose x alone is past
+ * the radius, and each range's start moves right past the points left of the
+ * radius as the point itself moves right. The x test compares the same
+ * dx * dx that the distance sums, so nothing within reach is skipped.
  *
  * Every candidate in the x window is written and the length advances only
- * on a hit, with no branch to mispredict (see PairSink.step for what is
- * written). Room for the point's worst case is made first: a VISIT search
- * hands its batch to the visitor, the others grow their buffer.
+ * on a hit, with no branch to mispredict. Room for the point's worst case is
+ * made first: a VISIT search hands its batch to the visitor, the others grow
+ * their buffer.
  */
 function pairsFromCell(
   g: Grid3D,
@@ -171,20 +171,25 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
-  const step = sink.step;
   const rowEnd = sink.rowEnd;
+  let rowBase = sink.rowBase;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
-    if (length + step * most > buffer.length) {
+    if (length + most > buffer.length || s - rowBase >= rowEnd.length) {
       sink.length = length;
-      if (sink.mode === VISIT) visitBatch(g, sink);
-      const needed = sink.length + step * most;
+      if (sink.mode === VISIT) {
+        // Separate calls, not visitBatch: see there.
+        if (sink.withDistance) visitDistanceBatch(g, sink, s);
+        else visitIndexBatch(sink, s);
+      }
+      const needed = sink.length + most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
       buffer = sink.buffer;
       length = sink.length;
+      rowBase = sink.rowBase;
     }
     const px = coords[3 * s];
     const py = coords[3 * s + 1];
@@ -195,9 +200,8 @@ function pairsFromCell(
       if (dx2 > r2) break;
       const dy = coords[3 * t + 1] - py;
       const dz = coords[3 * t + 2] - pz;
-      buffer[length] = s;
-      buffer[length + step - 1] = t;
-      length += step * +(dx2 + dy * dy + dz * dz <= r2);
+      buffer[length] = t;
+      length += +(dx2 + dy * dy + dz * dz <= r2);
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
@@ -214,73 +218,95 @@ function pairsFromCell(
         if (dx2 > r2) break;
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
-        buffer[length] = s;
-        buffer[length + step - 1] = t;
-        length += step * +(dx2 + dy * dy + dz * dz <= r2);
+        buffer[length] = t;
+        length += +(dx2 + dy * dy + dz * dz <= r2);
       }
     }
-    if (step === 1) rowEnd[s] = length;
+    rowEnd[s - rowBase] = length;
   }
   sink.length = length;
 }
 
 /**
- * Hands the batched pairs of a VISIT search to the visitor as original
- * indices i < j and empties the batch. Which of the two indices is lower is a
- * coin toss for shuffled input, so it is worked out without a branch (see
- * {@link lowerMinusUpper}).
- *
- * Each kind of visitor has a call site of its own (see PairSink.withDistance):
- * V8 inlines a visitor only into a call that has seen no other function, so
- * the common two-index visitor is not made slower by the distance-taking
- * ones, and a distance-taking visitor alone at its call site can be inlined,
- * its double then unboxed. For the same reason the loops are kept in each
- * dimension's file: 2D and 3D users rarely share a visitor.
+ * Hands the batched pairs of a VISIT search (the runs of the points up to
+ * `to - 1`) to the visitor and empties the batch, through one of two
+ * functions chosen here rather than inside one shared function: see
+ * visitBatch in pairs2d.ts for why. The loops are kept in each dimension's
+ * file: 2D and 3D users rarely share a visitor.
  */
-function visitBatch(g: Grid3D, sink: PairSink): void {
-  const length = sink.length;
-  // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
-  sink.length = 0;
-  if (sink.withDistance) visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
-  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+function visitBatch(g: Grid3D, sink: PairSink, to: number): void {
+  if (sink.withDistance) visitDistanceBatch(g, sink, to);
+  else visitIndexBatch(sink, to);
 }
 
-/** Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in `buffer`. */
+/** {@link visitBatch} for a visitor of 0 to 2 parameters. */
+function visitIndexBatch(sink: PairSink, to: number): void {
+  const from = sink.rowBase;
+  // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
+  sink.length = 0;
+  sink.rowBase = to;
+  visitIndices(sink.order, sink.buffer, sink.rowEnd, from, to, sink.visitor as (i: number, j: number) => void);
+}
+
+/** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
+function visitDistanceBatch(g: Grid3D, sink: PairSink, to: number): void {
+  const from = sink.rowBase;
+  sink.length = 0;
+  sink.rowBase = to;
+  visitWithDistance(g.coords, sink.order, sink.buffer, sink.rowEnd, from, to, sink.visitor!);
+}
+
+/**
+ * Calls `visit(i, j)` for the pairs of the runs of points `from` to `to - 1`
+ * in `partners` (see {@link VISIT}), as original indices i < j, the lower
+ * worked out without a branch (see {@link lowerMinusUpper}).
+ */
 function visitIndices(
   order: Uint32Array,
-  buffer: Uint32Array,
-  length: number,
+  partners: Uint32Array,
+  rowEnd: Uint32Array,
+  from: number,
+  to: number,
   visit: (i: number, j: number) => void,
 ): void {
-  for (let k = 0; k < length; k += 2) {
-    const i = order[buffer[k]];
-    const j = order[buffer[k + 1]];
-    const m = lowerMinusUpper(i, j);
-    visit(j + m, i - m);
+  let k = 0;
+  for (let s = from; s < to; s++) {
+    const i = order[s];
+    for (const end = rowEnd[s - from]; k < end; k++) {
+      const j = order[partners[k]];
+      const m = lowerMinusUpper(i, j);
+      visit(j + m, i - m);
+    }
   }
 }
 
 /**
- * Calls `visit(i, j, distanceSquared)` for the first `length / 2` pairs of
- * sorted positions in `buffer`, the distance recomputed exactly as the search
- * computed it.
+ * {@link visitIndices} for `visit(i, j, distanceSquared)`, the distance
+ * recomputed exactly as the search computed it.
  */
 function visitWithDistance(
   coords: Float64Array | Float32Array,
   order: Uint32Array,
-  buffer: Uint32Array,
-  length: number,
+  partners: Uint32Array,
+  rowEnd: Uint32Array,
+  from: number,
+  to: number,
   visit: PointPairVisitor,
 ): void {
-  for (let k = 0; k < length; k += 2) {
-    const s = buffer[k];
-    const t = buffer[k + 1];
+  let k = 0;
+  for (let s = from; s < to; s++) {
     const i = order[s];
-    const j = order[t];
-    const dx = coords[3 * t] - coords[3 * s];
-    const dy = coords[3 * t + 1] - coords[3 * s + 1];
-    const dz = coords[3 * t + 2] - coords[3 * s + 2];
-    const m = lowerMinusUpper(i, j);
-    visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
+    const px = coords[3 * s];
+    const py = coords[3 * s + 1];
+    const pz = coords[3 * s + 2];
+    for (const end = rowEnd[s - from]; k < end; k++) {
+      const t = partners[k];
+      const j = order[t];
+      const dx = coords[3 * t] - px;
+      const dy = coords[3 * t + 1] - py;
+      const dz = coords[3 * t + 2] - pz;
+      const m = lowerMinusUpper(i, j);
+      visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
+    }
   }
 }
