@@ -10,7 +10,7 @@ import { grownLength } from '../core/grow.js';
 import type { Grid2D } from './grid2d.js';
 import { stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
@@ -245,7 +245,10 @@ function visitIndices(
     const i = order[s];
     for (const end = rowEnd[s - from]; k < end; k++) {
       const j = order[partners[k]];
-      const m = lowerMinusUpper(i, j);
+      // lowerMinusUpper(i, j), written out: an imported function is looked up
+      // and checked on every pair of this loop.
+      const difference = i - j;
+      const m = difference & (difference >> 31);
       visit(j + m, i - m);
     }
   }
@@ -274,7 +277,8 @@ function visitWithDistance(
       const j = order[t];
       const dx = coords[2 * t] - px;
       const dy = coords[2 * t + 1] - py;
-      const m = lowerMinusUpper(i, j);
+      const difference = i - j;
+      const m = difference & (difference >> 31);
       visit(j + m, i - m, dx * dx + dy * dy);
     }
   }
