@@ -65,9 +65,12 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
  * Hashed half stencil. Cell ids run in row-major order (see CellOrder), so,
  * as in the dense layout, the occupied cells right of this one within reach
  * directly follow it, and those of each row above between kx - reach and
- * kx + reach have consecutive ids: one run each, found by looking up the
- * first occupied one and walking on. When the stencil is larger than the
- * number of occupied cells, every later occupied cell is tested instead.
+ * kx + reach have consecutive ids: one run each. Its first cell is found by
+ * a cursor per row offset rather than by hash lookups: the first cell at or
+ * after (kx - reach, ky + dy) in row-major order only moves forward as the
+ * cells are visited in that order, so each cursor walks the cells once.
+ * When the stencil is larger than the number of occupied cells, every later
+ * occupied cell is tested instead.
  */
 function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void {
   const cells = g.cellTotal;
@@ -78,6 +81,12 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   const needed = 2 * (scanAll ? cells : reach);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
+  // (Only when !scanAll, where there are more cells than reach.)
+  const rows = scanAll ? 0 : reach;
+  if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
+  const cursors = g.cursors;
+  // Every row above starts after the slice's first cell.
+  cursors.fill(sink.cellFrom + 1, 0, rows);
   for (let c = sink.cellFrom; c < sink.cellTo; c++) {
     const kx = keys[2 * c];
     const ky = keys[2 * c + 1];
@@ -94,11 +103,14 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
       let next = c + 1;
       while (next < cells && keys[2 * next + 1] === ky && keys[2 * next] <= kx + reach) next++;
       runEnd = cellStart[next];
+      const left = kx - reach;
       for (let dy = 1; dy <= reach; dy++) {
         const y = ky + dy;
-        let first = -1;
-        for (let dx = -reach; dx <= reach && first < 0; dx++) first = g.findCell(kx + dx, y);
-        if (first < 0) continue;
+        let first = cursors[dy - 1];
+        while (first < cells && (keys[2 * first + 1] < y || (keys[2 * first + 1] === y && keys[2 * first] < left)))
+          first++;
+        cursors[dy - 1] = first;
+        if (first === cells || keys[2 * first + 1] !== y || keys[2 * first] > kx + reach) continue;
         let last = first + 1;
         while (last < cells && keys[2 * last + 1] === y && keys[2 * last] <= kx + reach) last++;
         ranges[count++] = cellStart[first];

@@ -89,10 +89,11 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
  * as in the dense layout, the occupied cells after this one in its row
  * within reach directly follow it, and those of each other row of the
  * stencil (the rows above in its layer, every row of the layers above)
- * between kx - reach and kx + reach have consecutive ids: one run each, found
- * by looking up the first occupied one and walking on. When the stencil is
- * larger than the number of occupied cells, every later occupied cell is
- * tested instead.
+ * between kx - reach and kx + reach have consecutive ids: one run each,
+ * whose first cell a cursor per stencil row finds, moving only forward as the
+ * cells are visited in order (see hashedPairs in pairs2d.ts). When the
+ * stencil is larger than the number of occupied cells, every later occupied
+ * cell is tested instead.
  */
 function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void {
   const cells = g.cellTotal;
@@ -104,6 +105,11 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   const needed = 2 * (scanAll ? cells : reach + reach * side);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   const ranges = g.ranges;
+  // A cursor per stencil row: the rows above in this layer, then every row of the layers above.
+  const rows = scanAll ? 0 : reach + reach * side;
+  if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
+  const cursors = g.cursors;
+  cursors.fill(sink.cellFrom + 1, 0, rows);
   for (let c = sink.cellFrom; c < sink.cellTo; c++) {
     const kx = keys[3 * c];
     const ky = keys[3 * c + 1];
@@ -126,13 +132,23 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
       while (next < cells && keys[3 * next + 2] === kz && keys[3 * next + 1] === ky && keys[3 * next] <= kx + reach)
         next++;
       runEnd = cellStart[next];
+      const left = kx - reach;
+      let row = 0;
       for (let dz = 0; dz <= reach; dz++) {
         const z = kz + dz;
-        for (let dy = dz === 0 ? 1 : -reach; dy <= reach; dy++) {
+        for (let dy = dz === 0 ? 1 : -reach; dy <= reach; dy++, row++) {
           const y = ky + dy;
-          let first = -1;
-          for (let dx = -reach; dx <= reach && first < 0; dx++) first = g.findCell(kx + dx, y, z);
-          if (first < 0) continue;
+          // The first cell at or after (left, y, z) in (z, y, x) order.
+          let first = cursors[row];
+          while (first < cells) {
+            const fz = keys[3 * first + 2];
+            const fy = keys[3 * first + 1];
+            if (fz > z || (fz === z && (fy > y || (fy === y && keys[3 * first] >= left)))) break;
+            first++;
+          }
+          cursors[row] = first;
+          if (first === cells || keys[3 * first + 2] !== z || keys[3 * first + 1] !== y || keys[3 * first] > kx + reach)
+            continue;
           let last = first + 1;
           while (last < cells && keys[3 * last + 2] === z && keys[3 * last + 1] === y && keys[3 * last] <= kx + reach)
             last++;
