@@ -172,7 +172,8 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
  * dx * dx that the distance sums, so nothing within reach is skipped.
  *
  * Every candidate in the x window is written and the length advances only
- * on a hit, with no branch to mispredict. Room for the point's worst case is
+ * on a hit, with no branch to mispredict (`| 0` spares V8's overflow check:
+ * the length stays far below 2^31). Room for the point's worst case is
  * made first: a VISIT search hands its batch to the visitor, the others grow
  * their buffer.
  */
@@ -217,7 +218,7 @@ function pairsFromCell(
       const dy = coords[3 * t + 1] - py;
       const dz = coords[3 * t + 2] - pz;
       buffer[length] = t;
-      length += +(dx2 + dy * dy + dz * dz <= r2);
+      length = (length + +(dx2 + dy * dy + dz * dz <= r2)) | 0;
     }
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
@@ -235,7 +236,7 @@ function pairsFromCell(
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
         buffer[length] = t;
-        length += +(dx2 + dy * dy + dz * dz <= r2);
+        length = (length + +(dx2 + dy * dy + dz * dz <= r2)) | 0;
       }
     }
     rowEnd[s - rowBase] = length;
