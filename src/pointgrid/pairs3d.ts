@@ -8,7 +8,7 @@
  */
 import { grownLength } from '../core/grow.js';
 import type { Grid3D } from './grid3d.js';
-import { stencilReach } from './margins.js';
+import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
 import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
@@ -36,7 +36,10 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
   const cellStart = g.cellStart;
   const needed = 2 * (reach + reach * (2 * reach + 1));
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by
   // default), walked row by row: row r is (cy, cz) = (r % cellsY, r / cellsY).
   const cellFrom = sink.cellFrom;
@@ -63,6 +66,7 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
         const a = cellStart[other + left];
         const b = cellStart[other + right];
         if (a < b) {
+          rangeEdges(edges, count, cy + dy, cy, 0, 0, width);
           ranges[count++] = a;
           ranges[count++] = b;
         }
@@ -74,6 +78,7 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
           const a = cellStart[other + left];
           const b = cellStart[other + right];
           if (a < b) {
+            rangeEdges(edges, count, oy, cy, cz + dz, cz, width);
             ranges[count++] = a;
             ranges[count++] = b;
           }
@@ -104,7 +109,10 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   const scanAll = half > cells;
   const needed = 2 * (scanAll ? cells : reach + reach * side);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
   // A cursor per stencil row: the rows above in this layer, then every row of the layers above.
   const rows = scanAll ? 0 : reach + reach * side;
   if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
@@ -123,6 +131,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
           Math.abs(keys[3 * other + 1] - ky) <= reach &&
           Math.abs(keys[3 * other + 2] - kz) <= reach
         ) {
+          rangeEdges(edges, count, keys[3 * other + 1], ky, keys[3 * other + 2], kz, width);
           ranges[count++] = cellStart[other];
           ranges[count++] = cellStart[other + 1];
         }
@@ -152,6 +161,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
           let last = first + 1;
           while (last < cells && keys[3 * last + 2] === z && keys[3 * last + 1] === y && keys[3 * last] <= kx + reach)
             last++;
+          rangeEdges(edges, count, y, ky, z, kz, width);
           ranges[count++] = cellStart[first];
           ranges[count++] = cellStart[last];
         }
@@ -159,6 +169,21 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
     }
     pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], runEnd, count, r2);
   }
+}
+
+/**
+ * Records where the cells of the range at `ranges[count]` lie in y and z
+ * relative to the searched cell (rows `ry` vs `cy`, layers `rz` vs `cz`), for
+ * pairsFromCell to narrow its x window: at `edges[2 * count]`, per axis, the
+ * coordinate (relative to the origin) of the range's border nearest the
+ * searched cell and the side it is on (1: above, -1: below, 0: same).
+ */
+function rangeEdges(edges: Float64Array, count: number, ry: number, cy: number, rz: number, cz: number, width: number) {
+  const e = 2 * count;
+  edges[e] = ry > cy ? ry * width : (ry + 1) * width;
+  edges[e + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
+  edges[e + 2] = rz > cz ? rz * width : (rz + 1) * width;
+  edges[e + 3] = rz > cz ? 1 : rz < cz ? -1 : 0;
 }
 
 /**
@@ -188,6 +213,11 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
+  const edges = g.edges;
+  const originY = g.originY;
+  const originZ = g.originZ;
+  const width = g.cellWidth;
+  const slack = SLACK;
   const rowEnd = sink.rowEnd;
   let rowBase = sink.rowBase;
   let buffer: Uint32Array = sink.buffer;
@@ -220,6 +250,8 @@ function pairsFromCell(
       buffer[length] = t;
       length = (length + +(dx2 + dy * dy + dz * dz <= r2)) | 0;
     }
+    const relY = py - originY;
+    const relZ = pz - originZ;
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
       let t = ranges[k];
@@ -229,10 +261,26 @@ function pairsFromCell(
         t++;
       }
       ranges[k] = t;
+      // The x window of this range: no point of it is nearer in y than gapY
+      // nor in z than gapZ, each bound lowered by a margin for the rounding of
+      // cell borders and of relY, relZ; the window is widened by one for the
+      // distance test's own rounding, so it holds every pair the test accepts.
+      const e = 2 * k;
+      const edgeY = edges[e];
+      const edgeZ = edges[e + 2];
+      const gapY = Math.max(0, edges[e + 1] * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * slack);
+      const gapZ = Math.max(0, edges[e + 3] * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * slack);
+      const window2 = r2 - gapY * gapY - gapZ * gapZ + r2 * slack;
+      // (ranges[k] moves on by the radius alone: the window changes from point to point.)
+      while (t < stop) {
+        const dx = coords[3 * t] - px;
+        if (dx >= 0 || dx * dx <= window2) break;
+        t++;
+      }
       for (; t < stop; t++) {
         const dx = coords[3 * t] - px;
         const dx2 = dx * dx;
-        if (dx2 > r2) break;
+        if (dx2 > window2) break;
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
         buffer[length] = t;
