@@ -8,7 +8,7 @@
  */
 import { grownLength } from '../core/grow.js';
 import type { Grid2D } from './grid2d.js';
-import { stencilReach } from './margins.js';
+import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
 import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
@@ -32,7 +32,10 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
   const cellsY = g.cellsY;
   const cellStart = g.cellStart;
   if (g.ranges.length < 2 * reach) g.ranges = new Int32Array(grownLength(g.ranges.length, 2 * reach));
+  if (g.edges.length < 2 * reach) g.edges = new Float64Array(grownLength(g.edges.length, 2 * reach));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by default).
   const cellFrom = sink.cellFrom;
   const cellTo = sink.cellTo;
@@ -52,6 +55,7 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
         const a = cellStart[above + left];
         const b = cellStart[above + right];
         if (a < b) {
+          rangeEdge(edges, count, cy + dy, cy, width);
           ranges[count++] = a;
           ranges[count++] = b;
         }
@@ -80,7 +84,10 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   const scanAll = half > cells;
   const needed = 2 * (scanAll ? cells : reach);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < needed) g.edges = new Float64Array(grownLength(g.edges.length, needed));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
   // (Only when !scanAll, where there are more cells than reach.)
   const rows = scanAll ? 0 : reach;
   if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
@@ -95,6 +102,7 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
     if (scanAll) {
       for (let other = c + 1; other < cells; other++) {
         if (Math.abs(keys[2 * other] - kx) <= reach && Math.abs(keys[2 * other + 1] - ky) <= reach) {
+          rangeEdge(edges, count, keys[2 * other + 1], ky, width);
           ranges[count++] = cellStart[other];
           ranges[count++] = cellStart[other + 1];
         }
@@ -113,12 +121,25 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
         if (first === cells || keys[2 * first + 1] !== y || keys[2 * first] > kx + reach) continue;
         let last = first + 1;
         while (last < cells && keys[2 * last + 1] === y && keys[2 * last] <= kx + reach) last++;
+        rangeEdge(edges, count, y, ky, width);
         ranges[count++] = cellStart[first];
         ranges[count++] = cellStart[last];
       }
     }
     pairsFromCell(g, sink, cellStart[c], cellStart[c + 1], runEnd, count, r2);
   }
+}
+
+/**
+ * Records where the cells of the range at `ranges[count]` lie in y relative
+ * to the searched cell (row `ry` vs `cy`), for pairsFromCell to narrow its x
+ * window: at `edges[count]`, the y (relative to the origin) of the range's
+ * border nearest the searched cell and the side it is on (1: above, -1:
+ * below, 0: same row).
+ */
+function rangeEdge(edges: Float64Array, count: number, ry: number, cy: number, width: number): void {
+  edges[count] = ry > cy ? ry * width : (ry + 1) * width;
+  edges[count + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
 }
 
 /**
@@ -148,6 +169,10 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
+  const edges = g.edges;
+  const originY = g.originY;
+  const width = g.cellWidth;
+  const slack = SLACK;
   const rowEnd = sink.rowEnd;
   let rowBase = sink.rowBase;
   let buffer: Uint32Array = sink.buffer;
@@ -178,6 +203,7 @@ function pairsFromCell(
       buffer[length] = t;
       length = (length + +(dx2 + dy * dy <= r2)) | 0;
     }
+    const relY = py - originY;
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
       let t = ranges[k];
@@ -187,10 +213,23 @@ function pairsFromCell(
         t++;
       }
       ranges[k] = t;
+      // The x window of this range: no point of it is nearer in y than gap,
+      // lowered by a margin for the rounding of cell borders and of relY; the
+      // window is widened by one for the distance test's own rounding, so it
+      // holds every pair the test accepts.
+      const edge = edges[k];
+      const gap = Math.max(0, edges[k + 1] * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * slack);
+      const window2 = r2 - gap * gap + r2 * slack;
+      // (ranges[k] moves on by the radius alone: the window changes from point to point.)
+      while (t < stop) {
+        const dx = coords[2 * t] - px;
+        if (dx >= 0 || dx * dx <= window2) break;
+        t++;
+      }
       for (; t < stop; t++) {
         const dx = coords[2 * t] - px;
         const dx2 = dx * dx;
-        if (dx2 > r2) break;
+        if (dx2 > window2) break;
         const dy = coords[2 * t + 1] - py;
         buffer[length] = t;
         length = (length + +(dx2 + dy * dy <= r2)) | 0;
