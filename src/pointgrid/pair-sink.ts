@@ -24,8 +24,9 @@ export function lowerMinusUpper(i: number, j: number): number {
  * appends only the pair's second sorted position t to `buffer`, and
  * `rowEnd[s - rowBase]` marks where the partners found for point s end: a
  * search handles the points in ascending sorted position, so each point's
- * partners are one run. One number written per candidate rather than two is
- * most of what the search loop does besides the distance test.
+ * partners are one run: one store per candidate in the search loop instead
+ * of two, and one index lookup per point instead of per pair when the pairs
+ * are handed over.
  *
  * VISIT: hand the pairs to the visitor, batch by batch (`rowEnd` is then a
  * small array of the batch's runs, `rowBase` its first point).
