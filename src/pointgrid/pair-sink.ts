@@ -19,26 +19,17 @@ export function lowerMinusUpper(i: number, j: number): number {
   return difference & (difference >> 31);
 }
 
-/**
- * What a {@link PairSink} does with each pair. In every mode a search
- * appends only the pair's second sorted position t to `buffer`, and
- * `rowEnd[s - rowBase]` marks where the partners found for point s end: a
- * search handles the points in ascending sorted position, so each point's
- * partners are one run: one store per candidate in the search loop instead
- * of two, and one index lookup per point instead of per pair when the pairs
- * are handed over.
- *
- * VISIT: hand the pairs to the visitor, batch by batch (`rowEnd` is then a
- * small array of the batch's runs, `rowBase` its first point).
- */
+/** What a {@link PairSink} does with each pair: call the visitor. */
 export const VISIT = 0;
-/** ... collect them all, then expand the runs into flat pairs (pairs()). */
+/** ... append it, as sorted positions, to `buffer` (pairs()). */
 export const COLLECT = 1;
-/** ... collect them all as runs, turned into CSR rows (neighbors()). */
+/**
+ * ... append only its second sorted position to `buffer`, with `rowEnd[s]`
+ * marking where the partners found for point s end (neighbors()): half the
+ * memory of COLLECT, because a search handles the points in ascending sorted
+ * position, so each point's partners are one run.
+ */
 export const ROWS = 2;
-
-/** Points whose runs one VISIT batch holds at most. */
-const BATCH_ROWS = 1024;
 
 const EMPTY = new Uint32Array(0);
 
@@ -82,26 +73,28 @@ export class PairSink {
   /** Original index of each sorted position (the grid's sortedIndex). */
   order: Uint32Array = EMPTY;
   /**
-   * Second sorted positions of the pairs found and not yet handed over,
-   * `length` used, in runs per first point (see {@link VISIT}): the growing
-   * result of a COLLECT or ROWS search, or the batch a VISIT search hands to
-   * the visitor whenever it fills up.
+   * Flat pairs of sorted positions found and not yet handed over, `length`
+   * numbers used: the growing result of a COLLECT search, or the batch a
+   * VISIT search hands to the visitor whenever it fills up.
    */
   buffer = EMPTY;
   length = 0;
-  /** End of point s's run of partners in `buffer`, at `s - rowBase`. */
-  rowEnd: Uint32Array = EMPTY;
-  /** First sorted position whose run `rowEnd` holds: 0, or in VISIT mode the batch's first point. */
-  rowBase = 0;
   /**
-   * The VISIT batch and its runs, kept between searches so that a steady loop
-   * allocates nothing. Batching is what makes the search fast: the distance
-   * test only decides whether the write position advances, with no branch
-   * to mispredict (about half the candidates pass), and the visitor is then
+   * Numbers written per pair: 2 (both sorted positions), or 1 in ROWS mode.
+   * The search writes s at `length` and t at `length + step - 1`, so in ROWS
+   * mode t simply overwrites s, with no branch in the loop.
+   */
+  step = 2;
+  /** ROWS mode: end of point s's run of partners in `buffer`, per sorted position. */
+  rowEnd: Uint32Array = EMPTY;
+  /**
+   * The VISIT batch, kept between searches so that a steady loop allocates
+   * nothing. Batching is what makes the search fast: the distance test only
+   * decides whether the write position advances, with no branch to
+   * mispredict (about half the candidates pass), and the visitor is then
    * called from a short loop of its own that V8 can inline it into.
    */
   private batch = new Uint32Array(4096);
-  private batchRows = new Uint32Array(BATCH_ROWS);
   /** Cells the search handles: cellFrom to cellTo - 1 (a slice, see PairSearchOptions). */
   cellFrom = 0;
   cellTo = 0;
@@ -128,16 +121,13 @@ export class PairSink {
     this.mode = mode;
     this.order = order;
     this.length = 0;
-    this.rowBase = 0;
-    if (mode === VISIT) {
-      this.rowEnd = this.batchRows;
-      this.buffer = this.batch;
-    } else if (this.retain && mode === ROWS) {
+    this.step = mode === ROWS ? 1 : 2;
+    if (this.retain && mode === ROWS) {
       this.rowEnd = this.keptRowEnd.length >= order.length ? this.keptRowEnd.fill(0) : new Uint32Array(order.length);
       this.buffer = this.keptBuffer.length >= this.guess ? this.keptBuffer : new Uint32Array(this.guess);
     } else {
-      this.rowEnd = new Uint32Array(order.length);
-      this.buffer = new Uint32Array(this.guess);
+      this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
+      this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
     }
   }
 
@@ -148,13 +138,12 @@ export class PairSink {
     this.cellTo = partCell(grid.cellStart, cells, grid.points, part + 1, parts);
     this.pointFrom = grid.cellStart[this.cellFrom];
     this.pointTo = grid.cellStart[this.cellTo];
-    if (this.mode === VISIT) this.rowBase = this.pointFrom;
   }
 
   /** Ends a search (also after a throw) and lets go of the caller's arrays. */
   finish(): void {
     if (this.mode === VISIT) this.batch = this.buffer;
-    else this.guess = Math.max(32, Math.ceil(this.length * 1.125));
+    else this.guess = Math.max(32, Math.ceil((this.length / this.step) * 1.125));
     if (this.retain && this.mode === ROWS) {
       this.keptBuffer = this.buffer;
       this.keptRowEnd = this.rowEnd;
@@ -165,7 +154,6 @@ export class PairSink {
     this.order = EMPTY;
     this.buffer = EMPTY;
     this.rowEnd = EMPTY;
-    this.rowBase = 0;
   }
 
   /**
@@ -227,7 +215,7 @@ export class PairSink {
     this.start(COLLECT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     try {
-      this.rows(grid, radius, search);
+      search(grid, this, radius);
       return this.collected();
     } finally {
       this.finish();
@@ -267,34 +255,17 @@ export class PairSink {
 
   /** The collected pairs as original indices, i < j in each, in a fresh array of exactly their length. */
   collected(): Uint32Array {
-    return flatPairs(this.order, this.buffer, this.rowEnd, this.pointFrom, this.pointTo, this.length);
-  }
-}
-
-/**
- * The `length` pairs of a COLLECT search's runs (points `from` to `to - 1`)
- * as flat original indices, the lower of each pair first.
- */
-function flatPairs(
-  order: Uint32Array,
-  partners: Uint32Array,
-  rowEnd: Uint32Array,
-  from: number,
-  to: number,
-  length: number,
-): Uint32Array {
-  const pairs = new Uint32Array(2 * length);
-  let k = 0;
-  for (let s = from; s < to; s++) {
-    const i = order[s];
-    for (const end = rowEnd[s]; k < end; k++) {
-      const j = order[partners[k]];
+    const order = this.order;
+    const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
+    for (let k = 0; k < pairs.length; k += 2) {
+      const i = order[pairs[k]];
+      const j = order[pairs[k + 1]];
       const m = lowerMinusUpper(i, j);
-      pairs[2 * k] = j + m;
-      pairs[2 * k + 1] = i - m;
+      pairs[k] = j + m;
+      pairs[k + 1] = i - m;
     }
+    return pairs;
   }
-  return pairs;
 }
 
 /**

@@ -19,7 +19,7 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   const r2 = radius * radius;
   if (g.dense) densePairs(g, sink, reach, r2);
   else hashedPairs(g, sink, reach, r2);
-  if (sink.mode === VISIT) visitBatch(g, sink, sink.pointTo);
+  if (sink.mode === VISIT) visitBatch(g, sink);
 }
 
 /**
@@ -189,8 +189,8 @@ function rangeEdges(edges: Float64Array, count: number, ry: number, cy: number, 
 /**
  * Tests each point of sorted run start..end-1 against the later points up to
  * runEnd and against every gathered range, appending each pair within the
- * radius to the sink's buffer as the partner's sorted position, one run per
- * point (see {@link VISIT}). Runs and ranges are in x order (see
+ * radius to the sink's buffer as sorted positions (see PairSink.step for what
+ * is written). Runs and ranges are in x order (see
  * sortCellsByX), so each scan stops at the first point whose x alone is past
  * the radius, and each range's start moves right past the points left of the
  * radius as the point itself moves right. The x test compares the same
@@ -218,25 +218,24 @@ function pairsFromCell(
   const originZ = g.originZ;
   const width = g.cellWidth;
   const slack = SLACK;
+  const step = sink.step;
   const rowEnd = sink.rowEnd;
-  let rowBase = sink.rowBase;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
-    if (length + most > buffer.length || s - rowBase >= rowEnd.length) {
+    if (length + step * most > buffer.length) {
       sink.length = length;
       if (sink.mode === VISIT) {
         // Separate calls, not visitBatch: see there.
-        if (sink.withDistance) visitDistanceBatch(g, sink, s);
-        else visitIndexBatch(sink, s);
+        if (sink.withDistance) visitDistanceBatch(g, sink);
+        else visitIndexBatch(sink);
       }
-      const needed = sink.length + most;
+      const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
       buffer = sink.buffer;
       length = sink.length;
-      rowBase = sink.rowBase;
     }
     const px = coords[3 * s];
     const py = coords[3 * s + 1];
@@ -247,8 +246,9 @@ function pairsFromCell(
       if (dx2 > r2) break;
       const dy = coords[3 * t + 1] - py;
       const dz = coords[3 * t + 2] - pz;
-      buffer[length] = t;
-      length = (length + +(dx2 + dy * dy + dz * dz <= r2)) | 0;
+      buffer[length] = s;
+      buffer[length + step - 1] = t;
+      length = (length + step * +(dx2 + dy * dy + dz * dz <= r2)) | 0;
     }
     const relY = py - originY;
     const relZ = pz - originZ;
@@ -283,99 +283,87 @@ function pairsFromCell(
         if (dx2 > window2) break;
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
-        buffer[length] = t;
-        length = (length + +(dx2 + dy * dy + dz * dz <= r2)) | 0;
+        buffer[length] = s;
+        buffer[length + step - 1] = t;
+        length = (length + step * +(dx2 + dy * dy + dz * dz <= r2)) | 0;
       }
     }
-    rowEnd[s - rowBase] = length;
+    if (step === 1) rowEnd[s] = length;
   }
   sink.length = length;
 }
 
 /**
- * Hands the batched pairs of a VISIT search (the runs of the points up to
- * `to - 1`) to the visitor and empties the batch, through one of two
+ * Hands the batched pairs of a VISIT search to the visitor and empties the batch, through one of two
  * functions chosen here rather than inside one shared function: see
  * visitBatch in pairs2d.ts for why. The loops are kept in each dimension's
  * file: 2D and 3D users rarely share a visitor.
  */
-function visitBatch(g: Grid3D, sink: PairSink, to: number): void {
-  if (sink.withDistance) visitDistanceBatch(g, sink, to);
-  else visitIndexBatch(sink, to);
+function visitBatch(g: Grid3D, sink: PairSink): void {
+  if (sink.withDistance) visitDistanceBatch(g, sink);
+  else visitIndexBatch(sink);
 }
 
 /** {@link visitBatch} for a visitor of 0 to 2 parameters. */
-function visitIndexBatch(sink: PairSink, to: number): void {
-  const from = sink.rowBase;
+function visitIndexBatch(sink: PairSink): void {
+  const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  sink.rowBase = to;
-  visitIndices(sink.order, sink.buffer, sink.rowEnd, from, to, sink.visitor as (i: number, j: number) => void);
+  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
 }
 
 /** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
-function visitDistanceBatch(g: Grid3D, sink: PairSink, to: number): void {
-  const from = sink.rowBase;
+function visitDistanceBatch(g: Grid3D, sink: PairSink): void {
+  const length = sink.length;
   sink.length = 0;
-  sink.rowBase = to;
-  visitWithDistance(g.coords, sink.order, sink.buffer, sink.rowEnd, from, to, sink.visitor!);
+  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
 }
 
 /**
- * Calls `visit(i, j)` for the pairs of the runs of points `from` to `to - 1`
- * in `partners` (see {@link VISIT}), as original indices i < j, the lower
- * worked out without a branch (see {@link lowerMinusUpper}).
+ * Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in
+ * `buffer`, as original indices i < j. Which of the two is lower is a coin
+ * toss for shuffled input, so it is worked out without a branch (see
+ * {@link lowerMinusUpper}).
  */
 function visitIndices(
   order: Uint32Array,
-  partners: Uint32Array,
-  rowEnd: Uint32Array,
-  from: number,
-  to: number,
+  buffer: Uint32Array,
+  length: number,
   visit: (i: number, j: number) => void,
 ): void {
-  let k = 0;
-  for (let s = from; s < to; s++) {
-    const i = order[s];
-    for (const end = rowEnd[s - from]; k < end; k++) {
-      const j = order[partners[k]];
-      // lowerMinusUpper(i, j), written out: an imported function is looked up
-      // and checked on every pair of this loop.
-      const difference = i - j;
-      const m = difference & (difference >> 31);
-      visit(j + m, i - m);
-    }
+  for (let k = 0; k < length; k += 2) {
+    const i = order[buffer[k]];
+    const j = order[buffer[k + 1]];
+    // lowerMinusUpper(i, j), written out: an imported function is looked up
+    // and checked on every pair of this loop.
+    const difference = i - j;
+    const m = difference & (difference >> 31);
+    visit(j + m, i - m);
   }
 }
 
 /**
- * {@link visitIndices} for `visit(i, j, distanceSquared)`, the distance
- * recomputed exactly as the search computed it.
+ * Calls `visit(i, j, distanceSquared)` for the first `length / 2` pairs of
+ * sorted positions in `buffer`, the distance recomputed exactly as the search
+ * computed it.
  */
 function visitWithDistance(
   coords: Float64Array | Float32Array,
   order: Uint32Array,
-  partners: Uint32Array,
-  rowEnd: Uint32Array,
-  from: number,
-  to: number,
+  buffer: Uint32Array,
+  length: number,
   visit: PointPairVisitor,
 ): void {
-  let k = 0;
-  for (let s = from; s < to; s++) {
+  for (let k = 0; k < length; k += 2) {
+    const s = buffer[k];
+    const t = buffer[k + 1];
     const i = order[s];
-    const px = coords[3 * s];
-    const py = coords[3 * s + 1];
-    const pz = coords[3 * s + 2];
-    for (const end = rowEnd[s - from]; k < end; k++) {
-      const t = partners[k];
-      const j = order[t];
-      const dx = coords[3 * t] - px;
-      const dy = coords[3 * t + 1] - py;
-      const dz = coords[3 * t + 2] - pz;
-      const difference = i - j;
-      const m = difference & (difference >> 31);
-      visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
-    }
+    const j = order[t];
+    const dx = coords[3 * t] - coords[3 * s];
+    const dy = coords[3 * t + 1] - coords[3 * s + 1];
+    const dz = coords[3 * t + 2] - coords[3 * s + 2];
+    const difference = i - j;
+    const m = difference & (difference >> 31);
+    visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
   }
 }
