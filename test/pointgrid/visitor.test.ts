@@ -143,9 +143,9 @@ describe('pair searches larger than their first buffers', () => {
       expect(visits).toBe((n * (n - 1)) / 2);
     });
 
-    it(`${name} hands over the pairs of a sparse search whose batches fill up with points, not pairs`, () => {
-      // A batch holds the partner runs of at most about a thousand points:
-      // 5000 points, mostly alone, a few close pairs scattered among them.
+    it(`${name} hands over the pairs of a sparse hashed search exactly once, with their distances`, () => {
+      // 5000 points, mostly alone, a few close pairs scattered among them: a
+      // hashed grid whose stencil rows are mostly empty (see hashedPairs).
       const n = 5000;
       const next = random(17 + dimension);
       const positions = new Float64Array(n * dimension);
