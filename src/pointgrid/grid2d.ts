@@ -91,6 +91,10 @@ export class Grid2D {
   cellOrder: CellOrder | undefined = undefined;
   /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
   ranges = new Int32Array(64);
+  /** Hashed pair search: a cell id per row of the stencil, moving forward as the search goes (see hashedPairs). */
+  cursors = new Int32Array(8);
+  /** Pair search: where each gathered range lies in y, 2 numbers per range (see rangeEdge). */
+  edges = new Float64Array(64);
   /** Bounds of the points found by a build: min x, min y, max x, max y. */
   private readonly bounds = new Float64Array(4);
   /** Reused by nearest queries. */

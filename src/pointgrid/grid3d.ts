@@ -93,6 +93,10 @@ export class Grid3D {
   cellOrder: CellOrder | undefined = undefined;
   /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
   ranges = new Int32Array(64);
+  /** Hashed pair search: a cell id per row of the stencil, moving forward as the search goes (see hashedPairs). */
+  cursors = new Int32Array(8);
+  /** Pair search: where each gathered range lies in y and z, 4 numbers per range (see rangeEdges). */
+  edges = new Float64Array(64);
   /** Bounds of the points found by a build: min x, min y, min z, max x, max y, max z. */
   private readonly bounds = new Float64Array(6);
   /** Reused by nearest queries. */

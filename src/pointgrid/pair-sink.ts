@@ -74,11 +74,10 @@ export class PairSink {
    * parameters or more. A double passed to a call V8 does not inline is boxed,
    * an allocation per pair, while two small integers allocate nothing, so a
    * visitor of 0, 1 or 2 parameters is called with the pair only. The two
-   * kinds are called from separate loops (see visitPairBatch in pairs2d.ts):
-   * V8 inlines a visitor only into a call site that has seen no other, so
-   * the two-index visitors are not slowed by the distance-taking ones, and a
-   * distance-taking visitor that V8 inlines is not boxed either. Whether it
-   * does is not in our hands: bench workload 4 shows one that is not.
+   * kinds are called from separate functions (see visitBatch in pairs2d.ts),
+   * each optimised on its own, so a distance-taking visitor is inlined into a
+   * loop that only ever calls distance-taking visitors (bench workload 4
+   * checks that no arity allocates).
    */
   withDistance = false;
   /** Original index of each sorted position (the grid's sortedIndex). */

@@ -8,9 +8,9 @@
  */
 import { grownLength } from '../core/grow.js';
 import type { Grid2D } from './grid2d.js';
-import { stencilReach } from './margins.js';
+import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
@@ -32,7 +32,10 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
   const cellsY = g.cellsY;
   const cellStart = g.cellStart;
   if (g.ranges.length < 2 * reach) g.ranges = new Int32Array(grownLength(g.ranges.length, 2 * reach));
+  if (g.edges.length < 2 * reach) g.edges = new Float64Array(grownLength(g.edges.length, 2 * reach));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by default).
   const cellFrom = sink.cellFrom;
   const cellTo = sink.cellTo;
@@ -52,6 +55,7 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
         const a = cellStart[above + left];
         const b = cellStart[above + right];
         if (a < b) {
+          rangeEdge(edges, count, cy + dy, cy, width);
           ranges[count++] = a;
           ranges[count++] = b;
         }
@@ -65,9 +69,12 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
  * Hashed half stencil. Cell ids run in row-major order (see CellOrder), so,
  * as in the dense layout, the occupied cells right of this one within reach
  * directly follow it, and those of each row above between kx - reach and
- * kx + reach have consecutive ids: one run each, found by looking up the
- * first occupied one and walking on. When the stencil is larger than the
- * number of occupied cells, every later occupied cell is tested instead.
+ * kx + reach have consecutive ids: one run each. Its first cell is found by
+ * a cursor per row offset rather than by hash lookups: the first cell at or
+ * after (kx - reach, ky + dy) in row-major order only moves forward as the
+ * cells are visited in that order, so each cursor walks the cells once.
+ * When the stencil is larger than the number of occupied cells, every later
+ * occupied cell is tested instead.
  */
 function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void {
   const cells = g.cellTotal;
@@ -77,7 +84,16 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   const scanAll = half > cells;
   const needed = 2 * (scanAll ? cells : reach);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < needed) g.edges = new Float64Array(grownLength(g.edges.length, needed));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
+  // (Only when !scanAll, where there are more cells than reach.)
+  const rows = scanAll ? 0 : reach;
+  if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
+  const cursors = g.cursors;
+  // Every row above starts after the slice's first cell.
+  cursors.fill(sink.cellFrom + 1, 0, rows);
   for (let c = sink.cellFrom; c < sink.cellTo; c++) {
     const kx = keys[2 * c];
     const ky = keys[2 * c + 1];
@@ -86,6 +102,7 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
     if (scanAll) {
       for (let other = c + 1; other < cells; other++) {
         if (Math.abs(keys[2 * other] - kx) <= reach && Math.abs(keys[2 * other + 1] - ky) <= reach) {
+          rangeEdge(edges, count, keys[2 * other + 1], ky, width);
           ranges[count++] = cellStart[other];
           ranges[count++] = cellStart[other + 1];
         }
@@ -94,13 +111,17 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
       let next = c + 1;
       while (next < cells && keys[2 * next + 1] === ky && keys[2 * next] <= kx + reach) next++;
       runEnd = cellStart[next];
+      const left = kx - reach;
       for (let dy = 1; dy <= reach; dy++) {
         const y = ky + dy;
-        let first = -1;
-        for (let dx = -reach; dx <= reach && first < 0; dx++) first = g.findCell(kx + dx, y);
-        if (first < 0) continue;
+        let first = cursors[dy - 1];
+        while (first < cells && (keys[2 * first + 1] < y || (keys[2 * first + 1] === y && keys[2 * first] < left)))
+          first++;
+        cursors[dy - 1] = first;
+        if (first === cells || keys[2 * first + 1] !== y || keys[2 * first] > kx + reach) continue;
         let last = first + 1;
         while (last < cells && keys[2 * last + 1] === y && keys[2 * last] <= kx + reach) last++;
+        rangeEdge(edges, count, y, ky, width);
         ranges[count++] = cellStart[first];
         ranges[count++] = cellStart[last];
       }
@@ -110,19 +131,32 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
 }
 
 /**
+ * Records where the cells of the range at `ranges[count]` lie in y relative
+ * to the searched cell (row `ry` vs `cy`), for pairsFromCell to narrow its x
+ * window: at `edges[count]`, the y (relative to the origin) of the range's
+ * border nearest the searched cell and the side it is on (1: above, -1:
+ * below, 0: same row).
+ */
+function rangeEdge(edges: Float64Array, count: number, ry: number, cy: number, width: number): void {
+  edges[count] = ry > cy ? ry * width : (ry + 1) * width;
+  edges[count + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
+}
+
+/**
  * Tests each point of sorted run start..end-1 against the later points up to
  * runEnd and against every gathered range, appending each pair within the
- * radius to the sink's buffer as sorted positions. Runs and ranges are in x
- * order (see sortCellsByX), so each scan stops at the first point whose x
- * alone is past the radius, and each range's start moves right past the
- * points left of the radius as the point itself moves right. The x test
- * compares the same dx * dx that the distance sums, so nothing within reach
- * is skipped.
+ * radius to the sink's buffer as sorted positions (see PairSink.step for what
+ * is written). Runs and ranges are in x order (see
+ * sortCellsByX), so each scan stops at the first point whose x alone is past
+ * the radius, and each range's start moves right past the points left of the
+ * radius as the point itself moves right. The x test compares the same
+ * dx * dx that the distance sums, so nothing within reach is skipped.
  *
  * Every candidate in the x window is written and the length advances only
- * on a hit, with no branch to mispredict (see PairSink.step for what is
- * written). Room for the point's worst case is made first: a VISIT search
- * hands its batch to the visitor, the others grow their buffer.
+ * on a hit, with no branch to mispredict (`| 0` spares V8's overflow check:
+ * the length stays far below 2^31). Room for the point's worst case is
+ * made first: a VISIT search hands its batch to the visitor, the others grow
+ * their buffer.
  */
 function pairsFromCell(
   g: Grid2D,
@@ -135,6 +169,10 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
+  const edges = g.edges;
+  const originY = g.originY;
+  const width = g.cellWidth;
+  const slack = SLACK;
   const step = sink.step;
   const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
@@ -144,7 +182,11 @@ function pairsFromCell(
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
     if (length + step * most > buffer.length) {
       sink.length = length;
-      if (sink.mode === VISIT) visitBatch(g, sink);
+      if (sink.mode === VISIT) {
+        // Separate calls, not visitBatch: see there.
+        if (sink.withDistance) visitDistanceBatch(g, sink);
+        else visitIndexBatch(sink);
+      }
       const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
       buffer = sink.buffer;
@@ -159,8 +201,9 @@ function pairsFromCell(
       const dy = coords[2 * t + 1] - py;
       buffer[length] = s;
       buffer[length + step - 1] = t;
-      length += step * +(dx2 + dy * dy <= r2);
+      length = (length + step * +(dx2 + dy * dy <= r2)) | 0;
     }
+    const relY = py - originY;
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
       let t = ranges[k];
@@ -170,14 +213,27 @@ function pairsFromCell(
         t++;
       }
       ranges[k] = t;
+      // The x window of this range: no point of it is nearer in y than gap,
+      // lowered by a margin for the rounding of cell borders and of relY; the
+      // window is widened by one for the distance test's own rounding, so it
+      // holds every pair the test accepts.
+      const edge = edges[k];
+      const gap = Math.max(0, edges[k + 1] * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * slack);
+      const window2 = r2 - gap * gap + r2 * slack;
+      // (ranges[k] moves on by the radius alone: the window changes from point to point.)
+      while (t < stop) {
+        const dx = coords[2 * t] - px;
+        if (dx >= 0 || dx * dx <= window2) break;
+        t++;
+      }
       for (; t < stop; t++) {
         const dx = coords[2 * t] - px;
         const dx2 = dx * dx;
-        if (dx2 > r2) break;
+        if (dx2 > window2) break;
         const dy = coords[2 * t + 1] - py;
         buffer[length] = s;
         buffer[length + step - 1] = t;
-        length += step * +(dx2 + dy * dy <= r2);
+        length = (length + step * +(dx2 + dy * dy <= r2)) | 0;
       }
     }
     if (step === 1) rowEnd[s] = length;
@@ -186,27 +242,46 @@ function pairsFromCell(
 }
 
 /**
- * Hands the batched pairs of a VISIT search to the visitor as original
- * indices i < j and empties the batch. Which of the two indices is lower is a
- * coin toss for shuffled input, so it is worked out without a branch (see
- * {@link lowerMinusUpper}).
+ * Hands the batched pairs of a VISIT search to the visitor and empties the batch, through one of two
+ * functions chosen here rather than inside one shared function.
  *
- * Each kind of visitor has a call site of its own (see PairSink.withDistance):
- * V8 inlines a visitor only into a call that has seen no other function, so
- * the common two-index visitor is not made slower by the distance-taking
- * ones, and a distance-taking visitor alone at its call site can be inlined,
- * its double then unboxed. For the same reason the loops are kept in each
- * dimension's file: 2D and 3D users rarely share a visitor.
+ * Why two: a visitor declared with three parameters is passed a double, which
+ * V8 boxes (one allocation per pair) unless the visitor is inlined at its
+ * call site. V8 inlines a call only where it was frequent when the enclosing
+ * code was optimised, so a distance loop inlined into a shared caller that
+ * was optimised while two-index visitors ran keeps a cold, generic,
+ * allocating call to a later three-parameter visitor for good (bench
+ * workload 4 saw a dozen collections per frame). A batch is handed over
+ * rarely per call of the search loops, so V8 compiles each of the two on its
+ * own, where its visitor call is the hot loop. For the same reason the loops
+ * are kept in each dimension's file: 2D and 3D users rarely share a visitor.
  */
 function visitBatch(g: Grid2D, sink: PairSink): void {
+  if (sink.withDistance) visitDistanceBatch(g, sink);
+  else visitIndexBatch(sink);
+}
+
+/** {@link visitBatch} for a visitor of 0 to 2 parameters. */
+function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  if (sink.withDistance) visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
-  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
 }
 
-/** Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in `buffer`. */
+/** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
+function visitDistanceBatch(g: Grid2D, sink: PairSink): void {
+  const length = sink.length;
+  sink.length = 0;
+  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+}
+
+/**
+ * Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in
+ * `buffer`, as original indices i < j. Which of the two is lower is a coin
+ * toss for shuffled input, so it is worked out without a branch (see
+ * {@link lowerMinusUpper}).
+ */
 function visitIndices(
   order: Uint32Array,
   buffer: Uint32Array,
@@ -216,7 +291,10 @@ function visitIndices(
   for (let k = 0; k < length; k += 2) {
     const i = order[buffer[k]];
     const j = order[buffer[k + 1]];
-    const m = lowerMinusUpper(i, j);
+    // lowerMinusUpper(i, j), written out: an imported function is looked up
+    // and checked on every pair of this loop.
+    const difference = i - j;
+    const m = difference & (difference >> 31);
     visit(j + m, i - m);
   }
 }
@@ -240,7 +318,8 @@ function visitWithDistance(
     const j = order[t];
     const dx = coords[2 * t] - coords[2 * s];
     const dy = coords[2 * t + 1] - coords[2 * s + 1];
-    const m = lowerMinusUpper(i, j);
+    const difference = i - j;
+    const m = difference & (difference >> 31);
     visit(j + m, i - m, dx * dx + dy * dy);
   }
 }

@@ -8,9 +8,9 @@
  */
 import { grownLength } from '../core/grow.js';
 import type { Grid3D } from './grid3d.js';
-import { stencilReach } from './margins.js';
+import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
@@ -36,7 +36,10 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
   const cellStart = g.cellStart;
   const needed = 2 * (reach + reach * (2 * reach + 1));
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by
   // default), walked row by row: row r is (cy, cz) = (r % cellsY, r / cellsY).
   const cellFrom = sink.cellFrom;
@@ -63,6 +66,7 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
         const a = cellStart[other + left];
         const b = cellStart[other + right];
         if (a < b) {
+          rangeEdges(edges, count, cy + dy, cy, 0, 0, width);
           ranges[count++] = a;
           ranges[count++] = b;
         }
@@ -74,6 +78,7 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
           const a = cellStart[other + left];
           const b = cellStart[other + right];
           if (a < b) {
+            rangeEdges(edges, count, oy, cy, cz + dz, cz, width);
             ranges[count++] = a;
             ranges[count++] = b;
           }
@@ -89,10 +94,11 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
  * as in the dense layout, the occupied cells after this one in its row
  * within reach directly follow it, and those of each other row of the
  * stencil (the rows above in its layer, every row of the layers above)
- * between kx - reach and kx + reach have consecutive ids: one run each, found
- * by looking up the first occupied one and walking on. When the stencil is
- * larger than the number of occupied cells, every later occupied cell is
- * tested instead.
+ * between kx - reach and kx + reach have consecutive ids: one run each,
+ * whose first cell a cursor per stencil row finds, moving only forward as the
+ * cells are visited in order (see hashedPairs in pairs2d.ts). When the
+ * stencil is larger than the number of occupied cells, every later occupied
+ * cell is tested instead.
  */
 function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void {
   const cells = g.cellTotal;
@@ -103,7 +109,15 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   const scanAll = half > cells;
   const needed = 2 * (scanAll ? cells : reach + reach * side);
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
+  const edges = g.edges;
+  const width = g.cellWidth;
+  // A cursor per stencil row: the rows above in this layer, then every row of the layers above.
+  const rows = scanAll ? 0 : reach + reach * side;
+  if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
+  const cursors = g.cursors;
+  cursors.fill(sink.cellFrom + 1, 0, rows);
   for (let c = sink.cellFrom; c < sink.cellTo; c++) {
     const kx = keys[3 * c];
     const ky = keys[3 * c + 1];
@@ -117,6 +131,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
           Math.abs(keys[3 * other + 1] - ky) <= reach &&
           Math.abs(keys[3 * other + 2] - kz) <= reach
         ) {
+          rangeEdges(edges, count, keys[3 * other + 1], ky, keys[3 * other + 2], kz, width);
           ranges[count++] = cellStart[other];
           ranges[count++] = cellStart[other + 1];
         }
@@ -126,16 +141,27 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
       while (next < cells && keys[3 * next + 2] === kz && keys[3 * next + 1] === ky && keys[3 * next] <= kx + reach)
         next++;
       runEnd = cellStart[next];
+      const left = kx - reach;
+      let row = 0;
       for (let dz = 0; dz <= reach; dz++) {
         const z = kz + dz;
-        for (let dy = dz === 0 ? 1 : -reach; dy <= reach; dy++) {
+        for (let dy = dz === 0 ? 1 : -reach; dy <= reach; dy++, row++) {
           const y = ky + dy;
-          let first = -1;
-          for (let dx = -reach; dx <= reach && first < 0; dx++) first = g.findCell(kx + dx, y, z);
-          if (first < 0) continue;
+          // The first cell at or after (left, y, z) in (z, y, x) order.
+          let first = cursors[row];
+          while (first < cells) {
+            const fz = keys[3 * first + 2];
+            const fy = keys[3 * first + 1];
+            if (fz > z || (fz === z && (fy > y || (fy === y && keys[3 * first] >= left)))) break;
+            first++;
+          }
+          cursors[row] = first;
+          if (first === cells || keys[3 * first + 2] !== z || keys[3 * first + 1] !== y || keys[3 * first] > kx + reach)
+            continue;
           let last = first + 1;
           while (last < cells && keys[3 * last + 2] === z && keys[3 * last + 1] === y && keys[3 * last] <= kx + reach)
             last++;
+          rangeEdges(edges, count, y, ky, z, kz, width);
           ranges[count++] = cellStart[first];
           ranges[count++] = cellStart[last];
         }
@@ -146,19 +172,35 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
 }
 
 /**
+ * Records where the cells of the range at `ranges[count]` lie in y and z
+ * relative to the searched cell (rows `ry` vs `cy`, layers `rz` vs `cz`), for
+ * pairsFromCell to narrow its x window: at `edges[2 * count]`, per axis, the
+ * coordinate (relative to the origin) of the range's border nearest the
+ * searched cell and the side it is on (1: above, -1: below, 0: same).
+ */
+function rangeEdges(edges: Float64Array, count: number, ry: number, cy: number, rz: number, cz: number, width: number) {
+  const e = 2 * count;
+  edges[e] = ry > cy ? ry * width : (ry + 1) * width;
+  edges[e + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
+  edges[e + 2] = rz > cz ? rz * width : (rz + 1) * width;
+  edges[e + 3] = rz > cz ? 1 : rz < cz ? -1 : 0;
+}
+
+/**
  * Tests each point of sorted run start..end-1 against the later points up to
  * runEnd and against every gathered range, appending each pair within the
- * radius to the sink's buffer as sorted positions. Runs and ranges are in x
- * order (see sortCellsByX), so each scan stops at the first point whose x
- * alone is past the radius, and each range's start moves right past the
- * points left of the radius as the point itself moves right. The x test
- * compares the same dx * dx that the distance sums, so nothing within reach
- * is skipped.
+ * radius to the sink's buffer as sorted positions (see PairSink.step for what
+ * is written). Runs and ranges are in x order (see
+ * sortCellsByX), so each scan stops at the first point whose x alone is past
+ * the radius, and each range's start moves right past the points left of the
+ * radius as the point itself moves right. The x test compares the same
+ * dx * dx that the distance sums, so nothing within reach is skipped.
  *
  * Every candidate in the x window is written and the length advances only
- * on a hit, with no branch to mispredict (see PairSink.step for what is
- * written). Room for the point's worst case is made first: a VISIT search
- * hands its batch to the visitor, the others grow their buffer.
+ * on a hit, with no branch to mispredict (`| 0` spares V8's overflow check:
+ * the length stays far below 2^31). Room for the point's worst case is
+ * made first: a VISIT search hands its batch to the visitor, the others grow
+ * their buffer.
  */
 function pairsFromCell(
   g: Grid3D,
@@ -171,6 +213,11 @@ function pairsFromCell(
 ): void {
   const coords = g.coords;
   const ranges = g.ranges;
+  const edges = g.edges;
+  const originY = g.originY;
+  const originZ = g.originZ;
+  const width = g.cellWidth;
+  const slack = SLACK;
   const step = sink.step;
   const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
@@ -180,7 +227,11 @@ function pairsFromCell(
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
     if (length + step * most > buffer.length) {
       sink.length = length;
-      if (sink.mode === VISIT) visitBatch(g, sink);
+      if (sink.mode === VISIT) {
+        // Separate calls, not visitBatch: see there.
+        if (sink.withDistance) visitDistanceBatch(g, sink);
+        else visitIndexBatch(sink);
+      }
       const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
       buffer = sink.buffer;
@@ -197,8 +248,10 @@ function pairsFromCell(
       const dz = coords[3 * t + 2] - pz;
       buffer[length] = s;
       buffer[length + step - 1] = t;
-      length += step * +(dx2 + dy * dy + dz * dz <= r2);
+      length = (length + step * +(dx2 + dy * dy + dz * dz <= r2)) | 0;
     }
+    const relY = py - originY;
+    const relZ = pz - originZ;
     for (let k = 0; k < rangeCount; k += 2) {
       const stop = ranges[k + 1];
       let t = ranges[k];
@@ -208,15 +261,31 @@ function pairsFromCell(
         t++;
       }
       ranges[k] = t;
+      // The x window of this range: no point of it is nearer in y than gapY
+      // nor in z than gapZ, each bound lowered by a margin for the rounding of
+      // cell borders and of relY, relZ; the window is widened by one for the
+      // distance test's own rounding, so it holds every pair the test accepts.
+      const e = 2 * k;
+      const edgeY = edges[e];
+      const edgeZ = edges[e + 2];
+      const gapY = Math.max(0, edges[e + 1] * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * slack);
+      const gapZ = Math.max(0, edges[e + 3] * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * slack);
+      const window2 = r2 - gapY * gapY - gapZ * gapZ + r2 * slack;
+      // (ranges[k] moves on by the radius alone: the window changes from point to point.)
+      while (t < stop) {
+        const dx = coords[3 * t] - px;
+        if (dx >= 0 || dx * dx <= window2) break;
+        t++;
+      }
       for (; t < stop; t++) {
         const dx = coords[3 * t] - px;
         const dx2 = dx * dx;
-        if (dx2 > r2) break;
+        if (dx2 > window2) break;
         const dy = coords[3 * t + 1] - py;
         const dz = coords[3 * t + 2] - pz;
         buffer[length] = s;
         buffer[length + step - 1] = t;
-        length += step * +(dx2 + dy * dy + dz * dz <= r2);
+        length = (length + step * +(dx2 + dy * dy + dz * dz <= r2)) | 0;
       }
     }
     if (step === 1) rowEnd[s] = length;
@@ -225,27 +294,37 @@ function pairsFromCell(
 }
 
 /**
- * Hands the batched pairs of a VISIT search to the visitor as original
- * indices i < j and empties the batch. Which of the two indices is lower is a
- * coin toss for shuffled input, so it is worked out without a branch (see
- * {@link lowerMinusUpper}).
- *
- * Each kind of visitor has a call site of its own (see PairSink.withDistance):
- * V8 inlines a visitor only into a call that has seen no other function, so
- * the common two-index visitor is not made slower by the distance-taking
- * ones, and a distance-taking visitor alone at its call site can be inlined,
- * its double then unboxed. For the same reason the loops are kept in each
- * dimension's file: 2D and 3D users rarely share a visitor.
+ * Hands the batched pairs of a VISIT search to the visitor and empties the batch, through one of two
+ * functions chosen here rather than inside one shared function: see
+ * visitBatch in pairs2d.ts for why. The loops are kept in each dimension's
+ * file: 2D and 3D users rarely share a visitor.
  */
 function visitBatch(g: Grid3D, sink: PairSink): void {
+  if (sink.withDistance) visitDistanceBatch(g, sink);
+  else visitIndexBatch(sink);
+}
+
+/** {@link visitBatch} for a visitor of 0 to 2 parameters. */
+function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  if (sink.withDistance) visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
-  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
 }
 
-/** Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in `buffer`. */
+/** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
+function visitDistanceBatch(g: Grid3D, sink: PairSink): void {
+  const length = sink.length;
+  sink.length = 0;
+  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+}
+
+/**
+ * Calls `visit(i, j)` for the first `length / 2` pairs of sorted positions in
+ * `buffer`, as original indices i < j. Which of the two is lower is a coin
+ * toss for shuffled input, so it is worked out without a branch (see
+ * {@link lowerMinusUpper}).
+ */
 function visitIndices(
   order: Uint32Array,
   buffer: Uint32Array,
@@ -255,7 +334,10 @@ function visitIndices(
   for (let k = 0; k < length; k += 2) {
     const i = order[buffer[k]];
     const j = order[buffer[k + 1]];
-    const m = lowerMinusUpper(i, j);
+    // lowerMinusUpper(i, j), written out: an imported function is looked up
+    // and checked on every pair of this loop.
+    const difference = i - j;
+    const m = difference & (difference >> 31);
     visit(j + m, i - m);
   }
 }
@@ -280,7 +362,8 @@ function visitWithDistance(
     const dx = coords[3 * t] - coords[3 * s];
     const dy = coords[3 * t + 1] - coords[3 * s + 1];
     const dz = coords[3 * t + 2] - coords[3 * s + 2];
-    const m = lowerMinusUpper(i, j);
+    const difference = i - j;
+    const m = difference & (difference >> 31);
     visit(j + m, i - m, dx * dx + dy * dy + dz * dz);
   }
 }

@@ -143,6 +143,28 @@ describe('pair searches larger than their first buffers', () => {
       expect(visits).toBe((n * (n - 1)) / 2);
     });
 
+    it(`${name} hands over the pairs of a sparse hashed search exactly once, with their distances`, () => {
+      // 5000 points, mostly alone, a few close pairs scattered among them: a
+      // hashed grid whose stencil rows are mostly empty (see hashedPairs).
+      const n = 5000;
+      const next = random(17 + dimension);
+      const positions = new Float64Array(n * dimension);
+      for (let i = 0; i < n; i++) {
+        positions[i * dimension] = i * 10;
+        for (let a = 1; a < dimension; a++) positions[i * dimension + a] = next() * 3;
+        if (i % 97 === 1) positions[i * dimension] = (i - 1) * 10 + next();
+      }
+      const grid = new Grid(positions, { cellSize: 2 });
+      const expected = brutePairs(positions, dimension, 2);
+      expect(expected.length).toBeGreaterThan(20);
+      const seen: string[] = [];
+      grid.forEachPair(2, (i, j, d2) => seen.push(`${i},${j},${d2}`));
+      expect(seen.sort()).toEqual(expected);
+      const plain: string[] = [];
+      grid.forEachPair(2, (i, j) => plain.push(`${i},${j}`));
+      expect(plain.sort()).toEqual(expected.map((p) => p.slice(0, p.lastIndexOf(','))).sort());
+    });
+
     it(`${name} starts clean after a visitor throws halfway`, () => {
       const positions = cloud(2000, dimension, dimension === 2 ? 40 : 12, 3 + dimension);
       const grid = new Grid(positions, { cellSize: 1.5 });
