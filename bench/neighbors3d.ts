@@ -79,7 +79,7 @@ export function neighbors3d(quick: boolean): string {
   const radius = 2;
   const parts = [
     '## 3. 3D neighbour lists (CSR), shuffled jittered lattice',
-    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows. Build + all rows per run. PointGrid3D cellSize = r; article 002 spacing = r.`,
+    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows. Build + all rows per run. PointGrid3D cellSize = r; the Ten Minute Physics hash's spacing = r.`,
   ];
   for (const n of sizes) {
     const pos = jitteredLattice3D(n, 3);
@@ -88,7 +88,7 @@ export function neighbors3d(quick: boolean): string {
         name: OURS,
         run: () => csrFingerprint(new PointGrid3D(pos, { cellSize: radius }).neighbors(radius)),
       },
-      { name: 'article 002 (reimplemented)', run: () => csrFingerprint(neighbors002(pos, radius)) },
+      { name: 'Ten Minute Physics hash (reimplemented)', run: () => csrFingerprint(neighbors002(pos, radius)) },
     ];
     if (n <= 1e5)
       contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });
