@@ -136,6 +136,7 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
   const masks = hash.masks;
   // Without any filter set every pair is accepted: no per-item reads for it.
   const filtered = hash.filteredCount !== 0;
+  const xStarts = firstXStart(starts, start, end);
   for (let p = start; p < end; p++) {
     const sp = starts[p];
     const hp = handle[p];
@@ -144,7 +145,10 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
     const minY = box[p * 4 + 1];
     const maxX = box[p * 4 + 2];
     const maxY = box[p * 4 + 3];
-    for (let q = p + 1; q < end; q++) {
+    // A slot whose range starts further left on x pairs here only with slots
+    // from xStarts on: every slot before it starts further left too.
+    const from = (sp & 1) === 0 && xStarts > p + 1 ? xStarts : p + 1;
+    for (let q = from; q < end; q++) {
       const b = q * 4;
       // Sorted by minX: every later slot starts right of this one's end.
       if (box[b] > maxX) break;
@@ -154,6 +158,21 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       visit(items[hp] as T, items[hq] as T);
     }
   }
+}
+
+/**
+ * The first slot of [start, end) whose item's cell range starts at this cell
+ * on x (start bit 1), or `end`. Two slots before it both start further left on
+ * x, so their lowest shared cell is further left and the sweep skips their
+ * pairs. In a run sorted by minX these slots are exactly the leading ones
+ * (the cell of minX grows with minX), about a third of a run when boxes are
+ * half a cell wide: without the skip, each of them scans all the others,
+ * since all of them reach into the cell.
+ */
+function firstXStart(starts: Uint8Array, start: number, end: number): number {
+  let s = start;
+  while (s < end && (starts[s] & 1) === 0) s++;
+  return s;
 }
 
 function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
@@ -218,11 +237,13 @@ function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
   const categories = hash.categories;
   const masks = hash.masks;
   const filtered = hash.filteredCount !== 0;
+  const xStarts = firstXStart(starts, start, end);
   for (let p = start; p < end; p++) {
     const sp = starts[p];
     const b1 = p * 6;
     const maxX = box[b1 + 3];
-    for (let q = p + 1; q < end; q++) {
+    const from = (sp & 1) === 0 && xStarts > p + 1 ? xStarts : p + 1;
+    for (let q = from; q < end; q++) {
       const b2 = q * 6;
       if (box[b2] > maxX) break;
       if ((sp | starts[q]) !== 7 || !intersects(box, b1, box, b2, 3)) continue;

@@ -215,6 +215,48 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
     expect(pairsOf(hash)).toEqual(brutePairs(boxes, filters));
   });
 
+  it('pairs the slots that start left of a cell on x only with those starting in it, whatever the order of insertion', () => {
+    // Cell x = 1 of size 10 holds items reaching in from cell 0 (some from
+    // its right edge, some wide), items starting on its left border and
+    // inside it, and coincident ones; inserted interleaved and then moved so
+    // the runs must be re-sorted before the sweep skips over the leading part.
+    const hash = make(dim, { cellSize: 10, initialCapacity: 0 });
+    const boxes = new Map<number, Box>();
+    const spanX = (x0: number, x1: number, k: number): Box => {
+      const lo = Array.from({ length: dim }, (_, a) => (a === 0 ? x0 : (k % 3) * 3));
+      const hi = Array.from({ length: dim }, (_, a) => (a === 0 ? x1 : (k % 3) * 3 + 4));
+      return [...lo, ...hi];
+    };
+    const xs: [number, number][] = [
+      [9, 10],
+      [10, 12],
+      [5, 15],
+      [10, 10],
+      [2, 19],
+      [12, 13],
+      [9.5, 11],
+      [10, 12],
+      [0, 30],
+      [19, 21],
+      [9, 10],
+      [15, 15],
+    ];
+    xs.forEach(([x0, x1], k) => {
+      boxes.set(k, spanX(x0, x1, k));
+      put(hash, k, spanX(x0, x1, k));
+    });
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    // Swap sides: those reaching in from the left now start in the cell and the reverse.
+    xs.forEach(([x0, x1], k) => {
+      const box = x0 < 10 ? spanX(10 + (x0 % 3), Math.max(x1, 10 + (x0 % 3)), k) : spanX(x0 - 6, x1, k);
+      boxes.set(k, box);
+      move(hash, k, box);
+    });
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+  });
+
   it('reports each pair once on cell borders, with zero-size, huge and far boxes (seeded)', () => {
     const cellSize = 4;
     // Coordinates on and next to cell borders, around the origin and far from it.
