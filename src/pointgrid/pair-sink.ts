@@ -270,7 +270,7 @@ export class PairSink {
       if (keep) this.keptCursor = cursor;
       rowStarts(this.order, this.buffer, this.rowEnd, offsets, cursor);
       const indices = reuseArray(out?.indices, offsets[n]) ?? roomyArray(offsets[n], false);
-      fillRows(n, this.order, this.buffer, this.rowEnd, cursor, indices);
+      fillRows(0, n, this.order, this.buffer, this.rowEnd, cursor, indices);
       return { offsets, indices };
     } finally {
       this.finish();
@@ -333,31 +333,35 @@ export function rowStarts(
 }
 
 /**
- * Second step: writes each pair among the first `count` sorted positions into
- * both rows. The rows being filled at
- * any moment belong to the points near the search's current position, so
- * their writes hit a small, cached set of lines even though rows sit in
- * original index order.
+ * Second step: writes each pair of the partner runs of sorted positions
+ * `from` to `to - 1` (runs that start at partners[0]) into both rows, at
+ * `cursor[s - from]` for the row of sorted position s; partners are later
+ * positions than the point that found them, so a point's own run goes
+ * after every entry earlier points wrote into its row. The rows being
+ * filled at any moment belong to the points near the search's current
+ * position, so their writes hit a small, cached set of lines even though
+ * rows sit in original index order. Also the fill of PointGridWorkers'
+ * threads, each over its slice.
  */
 export function fillRows(
-  count: number,
+  from: number,
+  to: number,
   order: Uint32Array,
   partners: Uint32Array,
   rowEnd: Uint32Array,
   cursor: Uint32Array,
   indices: Uint32Array,
 ): void {
-  for (let s = 0, from = 0; s < count; s++) {
+  for (let s = from, k = 0; s < to; s++) {
     const i = order[s];
-    const to = rowEnd[s];
-    // t is never s (no point pairs with itself), so cursor[s] can wait in a local.
-    let own = cursor[s];
-    for (let k = from; k < to; k++) {
+    const end = rowEnd[s];
+    // t is never s (no point pairs with itself), so s's cursor can wait in a local.
+    let own = cursor[s - from];
+    for (; k < end; k++) {
       const t = partners[k];
       indices[own++] = order[t];
-      indices[cursor[t]++] = i;
+      indices[cursor[t - from]++] = i;
     }
-    cursor[s] = own;
-    from = to;
+    cursor[s - from] = own;
   }
 }

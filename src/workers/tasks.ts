@@ -14,7 +14,7 @@ import { pointError } from '../core/validate.js';
 import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';
-import { PairSink, ROWS } from '../pointgrid/pair-sink.js';
+import { fillRows, PairSink, ROWS } from '../pointgrid/pair-sink.js';
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
 import { sortCellRange } from '../pointgrid/sort-cells.js';
@@ -107,6 +107,12 @@ interface RowsState {
   tcount: Int32Array;
 }
 let rows: RowsState | undefined;
+/** Scratch of the neighbors() steps, kept from call to call so that no call faults in fresh memory. */
+const kept: { tcount: Int32Array<ArrayBufferLike>; lower: Uint32Array; cursor: Uint32Array } = {
+  tcount: new Int32Array(0),
+  lower: new Uint32Array(0),
+  cursor: new Uint32Array(0),
+};
 
 function open(data: SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D {
   return d === 2 ? Grid2D.fromData(data) : Grid3D.fromData(data);
@@ -128,7 +134,7 @@ export function runTask(task: Task): Done {
       task.touch?.array.fill(0, task.touch.from, task.touch.to);
       return { result: null, transfer: [] };
     case 'fill':
-      fillRows(task.tcounts, task.los, task.offsets, task.indices, task.part);
+      fillSlice(task.tcounts, task.los, task.offsets, task.indices, task.part);
       return { result: null, transfer: [] };
     case 'bounds':
       return { result: bounds(task.positions, task.d, task.stride, task.offset, task.from, task.to), transfer: [] };
@@ -185,9 +191,14 @@ function searchRows(task: SearchTask): { lo: number; tcount: Int32Array; pairs: 
   const to = sink.pointTo;
   let last = from - 1;
   for (let k = 0; k < length; k++) if (partners[k] > last) last = partners[k];
-  const tcount = new Int32Array(new SharedArrayBuffer(4 * (last + 1 - from)));
+  // Kept from call to call (the main thread reads them only during this call), zeroed where used.
+  const span = last + 1 - from;
+  if (kept.tcount.length < span) kept.tcount = new Int32Array(new SharedArrayBuffer(4 * (span + (span >>> 3))));
+  if (kept.lower.length < to - from) kept.lower = new Uint32Array(to - from + ((to - from) >>> 3));
+  const tcount = kept.tcount.subarray(0, span);
+  tcount.fill(0);
   for (let k = 0; k < length; k++) tcount[partners[k] - from]++;
-  rows = { order: grid.sortedIndex, partners, rowEnd, from, to, lower: new Uint32Array(to - from), tcount };
+  rows = { order: grid.sortedIndex, partners, rowEnd, from, to, lower: kept.lower.subarray(0, to - from), tcount };
   return { lo: from, tcount, pairs: length };
 }
 
@@ -216,12 +227,12 @@ function countRows(tcounts: Int32Array[], los: number[], offsets: Uint32Array, p
 
 /**
  * Last step, once `offsets` holds the row starts: writes each pair of this
- * slice into both rows, as the one-thread fillRows (pair-sink.ts) does. Row t holds
- * the points of earlier slices first, then this slice's in ascending sorted
- * position, then t's own run: so each slice's entries of a row start after
- * the counts of the slices before it.
+ * slice into both rows, with the one-thread fillRows (pair-sink.ts). Row t
+ * holds the points of earlier slices first, then this slice's in ascending
+ * sorted position, then t's own run: so each slice's cursor into a row
+ * starts after the counts of the slices before it.
  */
-function fillRows(
+function fillSlice(
   tcounts: Int32Array[],
   los: number[],
   offsets: Uint32Array,
@@ -230,26 +241,21 @@ function fillRows(
 ): void {
   const state = rows!;
   rows = undefined;
-  const { order, partners, rowEnd, from, to, lower, tcount } = state;
-  const cursor = new Uint32Array(tcount.length);
-  for (let t = from; t < from + cursor.length; t++) cursor[t - from] = offsets[order[t]];
+  const { order, partners, rowEnd, from, to, tcount } = state;
+  // Rows of this slice's points and of the later points they found.
+  const length = Math.max(to - from, tcount.length);
+  if (kept.cursor.length < length) kept.cursor = new Uint32Array(length + (length >>> 3));
+  const cursor = kept.cursor;
+  // Row starts first, in a loop of their own: the reads of offsets are scattered, and here they overlap.
+  for (let t = from; t < from + length; t++) cursor[t - from] = offsets[order[t]];
   for (let j = 0; j < part; j++) {
     const counts = tcounts[j];
     const lo = los[j];
     const start = Math.max(from, lo);
-    const end = Math.min(from + cursor.length, lo + counts.length);
+    const end = Math.min(from + length, lo + counts.length);
     for (let t = start; t < end; t++) cursor[t - from] += counts[t - lo];
   }
-  for (let s = from, k = 0; s < to; s++) {
-    const i = order[s];
-    const end = rowEnd[s];
-    let own = offsets[i] + lower[s - from];
-    for (; k < end; k++) {
-      const t = partners[k];
-      indices[own++] = order[t];
-      indices[cursor[t - from]++] = i;
-    }
-  }
+  fillRows(from, to, order, partners, rowEnd, cursor, indices);
 }
 
 /** Bounds of points from..to-1, stopping at the first non-finite coordinate. */
