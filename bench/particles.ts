@@ -197,7 +197,11 @@ export async function particles(quick: boolean): Promise<string> {
         };
       },
     ],
-    ['Ten Minute Physics hash (reimplemented), CSR', baselineFrames, () => (pos) => neighbors002(pos, radius).indices.length / 2],
+    [
+      'Ten Minute Physics hash (reimplemented), CSR',
+      baselineFrames,
+      () => (pos) => neighbors002(pos, radius).indices.length / 2,
+    ],
     // Issue 12: no visitor arity may allocate. These run after the two-parameter
     // row, so its call site has seen several visitors by then (the worst case
     // for V8's inlining); the three-parameter visitor is the only one at its own.
