@@ -9,7 +9,7 @@
  * @module
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { PointGrid3D } from '../src/index.js';
+import { type NeighborLists, PointGrid3D } from '../src/index.js';
 import { jitteredLattice3D } from './data.js';
 import { consume, gc, median, ms, percentile, random, table } from './harness.js';
 import { neighbors002 } from './peers/article002.js';
@@ -198,6 +198,20 @@ export async function particles(quick: boolean): Promise<string> {
       },
     ],
     [
+      'PointGrid3D rebuild + neighbors (CSR, { out }: last result written over)',
+      csrFrames,
+      () => {
+        let grid: PointGrid3D | undefined;
+        let last: NeighborLists | undefined;
+        return (pos) => {
+          if (grid) grid.rebuild(pos);
+          else grid = new PointGrid3D(pos, { cellSize: radius });
+          last = grid.neighbors(radius, { out: last });
+          return last.indices.length / 2;
+        };
+      },
+    ],
+    [
       'Ten Minute Physics hash (reimplemented), CSR',
       baselineFrames,
       () => (pos) => neighbors002(pos, radius).indices.length / 2,
@@ -228,7 +242,7 @@ export async function particles(quick: boolean): Promise<string> {
   const ours = results[0].p50;
   return [
     '## 4. Moving particles',
-    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variant ${csrFrames} after 10, the article-002 baseline ${baselineFrames} after 10, the visitor-arity rows ${arityFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates. The last rows repeat the forEachPair loop with visitors declared with 0, 1 and 3 parameters (issue 12: none may allocate; only the three-parameter one is passed the squared distance).`,
+    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variants ${csrFrames} after 10, the Ten Minute Physics baseline ${baselineFrames} after 10, the visitor-arity rows ${arityFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates. The last rows repeat the forEachPair loop with visitors declared with 0, 1 and 3 parameters (issue 12: none may allocate; only the three-parameter one is passed the squared distance).`,
     table(
       [
         'variant',

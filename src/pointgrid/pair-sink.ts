@@ -143,7 +143,9 @@ export class PairSink {
     this.keeping = keep && mode === ROWS;
     if (this.keeping) {
       this.rowEnd = this.keptRowEnd.length >= order.length ? this.keptRowEnd.fill(0) : new Uint32Array(order.length);
-      this.buffer = this.keptBuffer.length >= this.guess ? this.keptBuffer : new Uint32Array(this.guess);
+      // A kept buffer is reused whatever its size: the search grows it when a frame has more pairs (reserve), and
+      // replacing it whenever the guess outgrows it would allocate on every frame whose count rose a little.
+      this.buffer = this.keptBuffer.length > 0 ? this.keptBuffer : new Uint32Array(this.guess);
     } else {
       this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
       this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
