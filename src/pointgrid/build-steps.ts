@@ -215,7 +215,10 @@ export function prefixSums(cellStart: Int32Array, cells: number, n: number): voi
 /**
  * Copies each point's index and coordinates to its place in cell order,
  * turning the cell ends of {@link prefixSums} into cell starts. Filling from
- * the last point keeps each cell in ascending index order.
+ * the last point keeps each cell in ascending index order. `first` is the
+ * index of the first point: 0 for a whole build, a slice's start for a
+ * thread of PointGridWorkers (whose `cellStart` then holds where its own
+ * points of each cell end).
  */
 export function scatter2(
   positions: NumericArray,
@@ -226,10 +229,11 @@ export function scatter2(
   cellStart: Int32Array,
   coords: Float32Array | Float64Array,
   sortedIndex: Uint32Array,
+  first: number,
 ): void {
   for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
     const s = --cellStart[cellOf[i]];
-    sortedIndex[s] = i;
+    sortedIndex[s] = first + i;
     coords[2 * s] = positions[p];
     coords[2 * s + 1] = positions[p + 1];
   }
@@ -245,10 +249,11 @@ export function scatter3(
   cellStart: Int32Array,
   coords: Float32Array | Float64Array,
   sortedIndex: Uint32Array,
+  first: number,
 ): void {
   for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
     const s = --cellStart[cellOf[i]];
-    sortedIndex[s] = i;
+    sortedIndex[s] = first + i;
     coords[3 * s] = positions[p];
     coords[3 * s + 1] = positions[p + 1];
     coords[3 * s + 2] = positions[p + 2];
@@ -256,17 +261,19 @@ export function scatter3(
 }
 
 /**
- * Sorts each cell of 2 to SMALL_CELL points by x, ties by index (see
- * sortCellsByX, which takes the crowded ones): insertion sort with the
- * moving point held in locals.
+ * Sorts each cell `from` to `to - 1` of 2 to SMALL_CELL points by x, ties by
+ * index (see sortCellsByX, which takes the crowded ones): insertion sort with
+ * the moving point held in locals. The order is the same whatever the cell
+ * ranges, as (x, index) pairs are distinct: threads may sort ranges apart.
  */
 export function sortSmallCells2(
   coords: Float32Array | Float64Array,
   sortedIndex: Uint32Array,
   cellStart: Int32Array,
-  cells: number,
+  from: number,
+  to: number,
 ): void {
-  for (let c = 0; c < cells; c++) {
+  for (let c = from; c < to; c++) {
     const start = cellStart[c];
     const end = cellStart[c + 1];
     if (end - start < 2 || end - start > SMALL_CELL) continue;
@@ -296,9 +303,10 @@ export function sortSmallCells3(
   coords: Float32Array | Float64Array,
   sortedIndex: Uint32Array,
   cellStart: Int32Array,
-  cells: number,
+  from: number,
+  to: number,
 ): void {
-  for (let c = 0; c < cells; c++) {
+  for (let c = from; c < to; c++) {
     const start = cellStart[c];
     const end = cellStart[c + 1];
     if (end - start < 2 || end - start > SMALL_CELL) continue;

@@ -253,9 +253,9 @@ export class Grid2D {
     const coords = this.coords;
     const sortedIndex = this.sortedIndex;
     prefixSums(cellStart, cells, n);
-    scatter2(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex);
+    scatter2(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex, 0);
     // Sort each cell by x, ties by index: the usual handful by insertion, crowded ones by heapsort.
-    sortSmallCells2(coords, sortedIndex, cellStart, cells);
+    sortSmallCells2(coords, sortedIndex, cellStart, 0, cells);
     sortCellsByX(coords, sortedIndex, cellStart, cells, 2);
     if (!dense) this.fillLookup(cells);
     this.publish();

@@ -275,9 +275,9 @@ export class Grid3D {
     const coords = this.coords;
     const sortedIndex = this.sortedIndex;
     prefixSums(cellStart, cells, n);
-    scatter3(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex);
+    scatter3(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex, 0);
     // Sort each cell by x, ties by index: the usual handful by insertion, crowded ones by heapsort.
-    sortSmallCells3(coords, sortedIndex, cellStart, cells);
+    sortSmallCells3(coords, sortedIndex, cellStart, 0, cells);
     sortCellsByX(coords, sortedIndex, cellStart, cells, 3);
     if (!dense) this.fillLookup(cells);
     this.publish();

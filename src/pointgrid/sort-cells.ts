@@ -74,28 +74,3 @@ function siftDown(
     root = child;
   }
 }
-
-/**
- * Sorts the points of cells `from` to `to - 1` by x (ties by index), any
- * size, as a build does: insertion sort for up to SMALL_CELL points, then
- * {@link sortCellsByX}. For builds split across threads by cell ranges; the
- * order is the same whatever the split, as (x, index) pairs are distinct.
- */
-export function sortCellRange(
-  coords: Float32Array | Float64Array,
-  order: Uint32Array,
-  cellStart: Int32Array,
-  from: number,
-  to: number,
-  d: number,
-): void {
-  for (let c = from; c < to; c++) {
-    const start = cellStart[c];
-    const end = cellStart[c + 1];
-    if (end - start < 2 || end - start > SMALL_CELL) continue;
-    for (let s = start + 1; s < end; s++) {
-      for (let t = s; t > start && before(coords, order, d, t, t - 1); t--) swap(coords, order, d, t, t - 1);
-    }
-  }
-  sortCellsByX(coords, order, cellStart.subarray(from), to - from, d);
-}

@@ -14,13 +14,21 @@ import {
   checkPointCount,
   denseLimit,
   type NeighborLists,
-  partCell,
   reuseArray,
   roomyArray,
 } from '../pointgrid/options.js';
 import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
-import { type Bounds, badPointError, type Positions, type Task } from './tasks.js';
+import { createBarrier, isBrokenBarrier, resetBarrier } from './barrier.js';
+import {
+  type Bounds,
+  BUILD_STEPS,
+  badPointError,
+  FILL_STEPS,
+  type Positions,
+  type StepTimes,
+  type Task,
+} from './tasks.js';
 import type { Reply } from './worker.js';
 import { browserWorker, builtWorkerUrl, type FileUrl, sourceWorkerCode, type WorkerLike } from './worker-url.js';
 
@@ -196,6 +204,9 @@ export class PointGridWorkers {
   private staging: Float32Array | Float64Array | undefined = undefined;
   private cellOfPoint: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private histograms: Int32Array[] = [];
+  /** The barrier of the steps run in one message, and a number per thread to share between them. */
+  private readonly sync = createBarrier();
+  private readonly totals: Float64Array;
   private timings: PointGridWorkersTimings | undefined = undefined;
 
   /**
@@ -218,6 +229,7 @@ export class PointGridWorkers {
       );
     }
     this.threads = threads;
+    this.totals = new Float64Array(new SharedArrayBuffer(8 * threads));
     const create = options.createWorker ?? defaultWorker;
     this.channels = Array.from({ length: threads }, () => new Channel(create()));
   }
@@ -298,16 +310,40 @@ export class PointGridWorkers {
     const wallMs = performance.now() - started;
     const results: R[] = [];
     const threadMs: number[] = [];
+    // A thread that failed broke the barrier, and the others then failed for that: report the first cause.
+    const failed = replies.find((r) => !r.ok && !isBrokenBarrier(r.error)) ?? replies.find((r) => !r.ok);
+    if (failed !== undefined && !failed.ok) {
+      throw failed.name === 'RangeError' ? new RangeError(failed.error) : new Error(failed.error);
+    }
     for (const reply of replies) {
-      if (!reply.ok) {
-        const error = reply.name === 'RangeError' ? new RangeError(reply.error) : new Error(reply.error);
-        throw error;
-      }
+      if (!reply.ok) continue;
       results.push(reply.result as R);
       threadMs.push(reply.ms);
     }
-    this.timings?.phases.push({ name, wallMs, threadMs });
+    if (name !== '') this.timings?.phases.push({ name, wallMs, threadMs });
     return results;
+  }
+
+  /**
+   * Sends task(k) to each thread k, which runs `steps` with a barrier between
+   * them, and records each step as a phase: its wall time (up to the last
+   * thread's arrival at the barrier after it) and each thread's own.
+   */
+  private async steps(steps: string[], task: (k: number) => Task): Promise<void> {
+    resetBarrier(this.sync);
+    const times = await this.phase<StepTimes>('', task);
+    for (let j = 0; j < steps.length; j++) {
+      this.timings?.phases.push({
+        name: steps[j],
+        wallMs: Math.max(...times.map((t) => t.wall[j])),
+        threadMs: times.map((t) => t.work[j]),
+      });
+    }
+  }
+
+  /** What every thread of a call of several steps shares (see tasks.ts). */
+  private together(k: number): { part: number; parts: number; sync: Int32Array; totals: Float64Array } {
+    return { part: k, parts: this.threads, sync: this.sync, totals: this.totals };
   }
 
   private internal(grid: AnyGrid, call: string): { g: Grid2D | Grid3D; d: 2 | 3; data: SharedArrayBuffer } {
@@ -403,54 +439,22 @@ export class PointGridWorkers {
       );
     }
     const hists = this.histograms.map((h) => h.subarray(0, boxCells));
-    await this.phase('histogram', (k) => ({
-      op: 'histogram',
+    g.cellStart[boxCells] = n;
+    await this.steps(BUILD_STEPS, (k) => ({
+      op: 'build',
       positions: staged,
+      data,
       d,
       stride,
       offset,
-      from: first(k),
-      to: first(k + 1),
+      points: n,
       origin,
       cells,
       width,
       scratch,
-      hist: hists[k],
-    }));
-    const cellFirst = (k: number) => Math.floor((k * boxCells) / threads);
-    const totals = await this.phase<number>('cellTotals', (k) => ({
-      op: 'cellTotals',
       hists,
-      from: cellFirst(k),
-      to: cellFirst(k + 1),
+      ...this.together(k),
     }));
-    const bases = [0];
-    for (let k = 0; k < threads; k++) bases.push(bases[k] + totals[k]);
-    await this.phase('offsets', (k) => ({
-      op: 'offsets',
-      hists,
-      data,
-      d,
-      from: cellFirst(k),
-      to: cellFirst(k + 1),
-      base: bases[k],
-    }));
-    g.cellStart[boxCells] = n;
-    await this.phase('scatter', (k) => ({
-      op: 'scatter',
-      positions: staged,
-      data,
-      d,
-      stride,
-      offset,
-      from: first(k),
-      to: first(k + 1),
-      scratch,
-      hist: hists[k],
-    }));
-    // Sorting each cell costs about its points: balance the cell ranges by points.
-    const sortFirst = (k: number) => partCell(g.cellStart, boxCells, n, k, threads);
-    await this.phase('sortCells', (k) => ({ op: 'sortCells', data, d, from: sortFirst(k), to: sortFirst(k + 1) }));
     g.publish();
   }
 
@@ -485,10 +489,17 @@ export class PointGridWorkers {
       touch = (k) => ({ array: fresh, from: share(k), to: share(k + 1) });
       indices = fresh;
     }
-    await this.phase('count', (k) => ({ op: 'count', tcounts, los, offsets, part: k, touch: touch?.(k) }));
-    for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
     const result = indices;
-    await this.phase('fill', (k) => ({ op: 'fill', tcounts, los, offsets, indices: result, part: k }));
+    await this.steps(FILL_STEPS, (k) => ({
+      op: 'fill',
+      points: n,
+      tcounts,
+      los,
+      offsets,
+      indices: result,
+      touch: touch?.(k),
+      ...this.together(k),
+    }));
     return { offsets, indices: result };
   }
 

@@ -11,13 +11,28 @@
  * @module
  */
 import { pointError } from '../core/validate.js';
+import {
+  bounds2,
+  bounds3,
+  countDense2,
+  countDense3,
+  scatter2,
+  scatter3,
+  sortSmallCells2,
+  sortSmallCells3,
+} from '../pointgrid/build-steps.js';
 import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';
+import { partCell } from '../pointgrid/options.js';
 import { fillRows, PairSink, ROWS } from '../pointgrid/pair-sink.js';
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
-import { sortCellRange } from '../pointgrid/sort-cells.js';
+import { sortCellsByX } from '../pointgrid/sort-cells.js';
+import { arriveAndWait, breakBarrier } from './barrier.js';
+
+// The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
+declare const performance: { now(): number };
 
 /** A numeric typed array (positions): shared when it comes from the pool. */
 export type Positions = Float32Array | Float64Array;
@@ -31,50 +46,100 @@ interface SearchTask {
   parts: number;
 }
 
+/**
+ * What every thread of a call shares to run its steps in one message: the
+ * barrier between steps and a number per thread to add up across them.
+ */
+interface Together {
+  part: number;
+  parts: number;
+  /** The call's barrier (barrier.ts). */
+  sync: Int32Array;
+  /** One number per thread, written before a barrier and read after it. */
+  totals: Float64Array;
+}
+
 /** The tasks a worker runs, by `op`. */
 export type Task =
   | ({ op: 'pairs' } & SearchTask)
   | ({ op: 'rows' } & SearchTask)
-  | {
-      op: 'count';
+  | ({
+      op: 'fill';
+      points: number;
       tcounts: Int32Array[];
       los: number[];
       offsets: Uint32Array;
-      part: number;
-      /** Fresh result memory to first-touch meanwhile: this thread's share of it. */
+      indices: Uint32Array;
+      /** Fresh result memory to first-touch while counting: this thread's share of it. */
       touch?: { array: Uint32Array; from: number; to: number };
-    }
-  | { op: 'fill'; tcounts: Int32Array[]; los: number[]; offsets: Uint32Array; indices: Uint32Array; part: number }
+    } & Together)
   | { op: 'bounds'; positions: Positions; d: 2 | 3; stride: number; offset: number; from: number; to: number }
-  | {
-      op: 'histogram';
-      positions: Positions;
-      d: 2 | 3;
-      stride: number;
-      offset: number;
-      from: number;
-      to: number;
-      origin: number[];
-      cells: number[];
-      width: number;
-      scratch: Uint32Array;
-      hist: Int32Array;
-    }
-  | { op: 'cellTotals'; hists: Int32Array[]; from: number; to: number }
-  | { op: 'offsets'; hists: Int32Array[]; data: SharedArrayBuffer; d: 2 | 3; from: number; to: number; base: number }
-  | {
-      op: 'scatter';
+  | ({
+      op: 'build';
       positions: Positions;
       data: SharedArrayBuffer;
       d: 2 | 3;
       stride: number;
       offset: number;
-      from: number;
-      to: number;
+      points: number;
+      origin: number[];
+      cells: number[];
+      width: number;
+      /** Cell of each point, written by its thread's histogram step. */
       scratch: Uint32Array;
-      hist: Int32Array;
-    }
-  | { op: 'sortCells'; data: SharedArrayBuffer; d: 2 | 3; from: number; to: number };
+      /** Every thread's histogram, cells long. */
+      hists: Int32Array[];
+    } & Together);
+
+/** The names of a `build` task's steps, in order (one timing each). */
+export const BUILD_STEPS = ['histogram', 'cellTotals', 'offsets', 'scatter', 'sortCells'];
+/** The names of a `fill` task's steps, in order. */
+export const FILL_STEPS = ['count', 'prefix sums', 'row starts', 'fill'];
+
+/** What a task of several steps returns: per step, this thread's own time and the wall time to the barrier's end, ms. */
+export interface StepTimes {
+  work: number[];
+  wall: number[];
+}
+
+/** Times the steps of one task, and holds the thread at the barrier after each but the last. */
+class Steps implements StepTimes {
+  work: number[] = [];
+  wall: number[] = [];
+  private last = performance.now();
+
+  constructor(private readonly task: Together) {}
+
+  /** Ends a step: waits for every thread to end it too. */
+  barrier(): void {
+    const done = performance.now();
+    arriveAndWait(this.task.sync, this.task.parts);
+    const passed = performance.now();
+    this.work.push(done - this.last);
+    this.wall.push(passed - this.last);
+    this.last = passed;
+  }
+
+  /** Ends the last step. */
+  end(): StepTimes {
+    const done = performance.now();
+    this.work.push(done - this.last);
+    this.wall.push(done - this.last);
+    return { work: this.work, wall: this.wall };
+  }
+}
+
+/** Sum of the numbers the threads before this one wrote into `totals`. */
+function before(task: Together): number {
+  let sum = 0;
+  for (let k = 0; k < task.part; k++) sum += task.totals[k];
+  return sum;
+}
+
+/** First of the `parts` even shares of 0..count-1 that belongs to `part`. */
+function share(count: number, part: number, parts: number): number {
+  return Math.floor((part * count) / parts);
+}
 
 /** What `bounds` finds: per-axis minimum and maximum, and the first non-finite coordinate if any. */
 export interface Bounds {
@@ -118,7 +183,7 @@ function open(data: SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D {
   return d === 2 ? Grid2D.fromData(data) : Grid3D.fromData(data);
 }
 
-/** Runs one task; throws what the kernel throws. */
+/** Runs one task; throws what the kernel throws (having broken its barrier, so no other thread waits for ever). */
 export function runTask(task: Task): Done {
   switch (task.op) {
     case 'pairs': {
@@ -128,32 +193,16 @@ export function runTask(task: Task): Done {
     }
     case 'rows':
       return { result: searchRows(task), transfer: [] };
-    case 'count':
-      countRows(task.tcounts, task.los, task.offsets, task.part);
-      // Zeros over zeros: only the first touch of fresh shared memory (page faults) matters, split across threads.
-      task.touch?.array.fill(0, task.touch.from, task.touch.to);
-      return { result: null, transfer: [] };
-    case 'fill':
-      fillSlice(task.tcounts, task.los, task.offsets, task.indices, task.part);
-      return { result: null, transfer: [] };
     case 'bounds':
       return { result: bounds(task.positions, task.d, task.stride, task.offset, task.from, task.to), transfer: [] };
-    case 'histogram':
-      histogram(task);
-      return { result: null, transfer: [] };
-    case 'cellTotals':
-      return { result: cellTotals(task.hists, task.from, task.to), transfer: [] };
-    case 'offsets':
-      offsets(task.hists, readGrid('PointGridWorkers', task.data, task.d).cellStart, task.from, task.to, task.base);
-      return { result: null, transfer: [] };
-    case 'scatter':
-      scatter(task);
-      return { result: null, transfer: [] };
-    case 'sortCells': {
-      const v = readGrid('PointGridWorkers', task.data, task.d);
-      sortCellRange(v.coords, v.sortedIndex, v.cellStart, task.from, task.to, task.d);
-      return { result: null, transfer: [] };
-    }
+    case 'build':
+    case 'fill':
+      try {
+        return { result: task.op === 'build' ? build(task) : fill(task), transfer: [] };
+      } catch (error) {
+        breakBarrier(task.sync);
+        throw error;
+      }
   }
 }
 
@@ -258,19 +307,39 @@ function fillSlice(
   fillRows(from, to, order, partners, rowEnd, cursor, indices);
 }
 
-/** Bounds of points from..to-1, stopping at the first non-finite coordinate. */
-function bounds(positions: Positions, d: number, stride: number, offset: number, from: number, to: number): Bounds {
-  const min = new Array<number>(d).fill(Number.POSITIVE_INFINITY);
-  const max = new Array<number>(d).fill(Number.NEGATIVE_INFINITY);
+/**
+ * Bounds of points from..to-1, or the first non-finite coordinate: by the
+ * one-thread build's own loop (bounds2 / bounds3), which throws at a bad
+ * point; only then is the slice walked again to name it.
+ */
+function bounds(positions: Positions, d: 2 | 3, stride: number, offset: number, from: number, to: number): Bounds {
+  const out = new Float64Array(2 * d);
+  out.fill(Number.POSITIVE_INFINITY, 0, d);
+  out.fill(Number.NEGATIVE_INFINITY, d);
+  try {
+    if (to > from) (d === 2 ? bounds2 : bounds3)(positions, to - from, stride, offset + from * stride, out);
+  } catch {
+    return { min: [], max: [], bad: firstBad(positions, d, stride, offset, from, to) };
+  }
+  return { min: Array.from(out.subarray(0, d)), max: Array.from(out.subarray(d)), bad: null };
+}
+
+/** [point index, axis, value] of the first non-finite coordinate of points from..to-1. */
+function firstBad(
+  positions: Positions,
+  d: number,
+  stride: number,
+  offset: number,
+  from: number,
+  to: number,
+): [number, number, number] | null {
   for (let i = from, p = offset + from * stride; i < to; i++, p += stride) {
     for (let a = 0; a < d; a++) {
       const v = positions[p + a];
-      if (v - v !== 0) return { min, max, bad: [i, a, v] };
-      if (v < min[a]) min[a] = v;
-      if (v > max[a]) max[a] = v;
+      if (v - v !== 0) return [i, a, v];
     }
   }
-  return { min, max, bad: null };
+  return null;
 }
 
 /** The RangeError a one-thread build throws for this bad coordinate. */
@@ -278,71 +347,111 @@ export function badPointError(bad: [number, number, number]): RangeError {
   return pointError('positions', bad[0], 'xyz'[bad[1]], bad[2]);
 }
 
-type HistogramTask = Extract<Task, { op: 'histogram' }>;
-
-/** Cell of each point of the slice (as the one-thread build computes it) into `scratch`, counted per cell into `hist`. */
-function histogram(task: HistogramTask): void {
-  const { positions, stride, offset, from, to, origin, cells, width, scratch, hist } = task;
-  hist.fill(0);
-  const originX = origin[0];
-  const originY = origin[1];
-  const cellsX = cells[0];
-  if (task.d === 2) {
-    for (let i = from, p = offset + from * stride; i < to; i++, p += stride) {
-      const c =
-        Math.floor((positions[p] - originX) / width) + Math.floor((positions[p + 1] - originY) / width) * cellsX;
-      scratch[i] = c;
-      hist[c]++;
-    }
-  } else {
-    const originZ = origin[2];
-    const layer = cellsX * cells[1];
-    for (let i = from, p = offset + from * stride; i < to; i++, p += stride) {
-      const c =
-        Math.floor((positions[p] - originX) / width) +
-        Math.floor((positions[p + 1] - originY) / width) * cellsX +
-        Math.floor((positions[p + 2] - originZ) / width) * layer;
-      scratch[i] = c;
-      hist[c]++;
-    }
-  }
-}
-
-/** Points in cells from..to-1, over every thread's histogram. */
-function cellTotals(hists: Int32Array[], from: number, to: number): number {
-  let total = 0;
-  for (const hist of hists) for (let c = from; c < to; c++) total += hist[c];
-  return total;
-}
+type BuildTask = Extract<Task, { op: 'build' }>;
 
 /**
- * Cell starts of cells from..to-1 (the points before them: `base`), and in
- * each thread's histogram where that thread's points of the cell start: after
- * the earlier threads', so each cell lists its points in ascending index.
+ * One thread's part of a dense build, the one-thread build's loops
+ * (build-steps.ts) over a slice, with a barrier after each step:
+ * 1. histogram: the cell of each point of its slice of points, counted into its own histogram;
+ * 2. cellTotals: the points of its range of cells, over every histogram;
+ * 3. offsets: its cells' starts, and in each histogram where that thread's points of the cell end
+ *    (after the earlier threads', so each cell lists its points in ascending index);
+ * 4. scatter: its points to their places, from the last (so each thread's run of a cell ascends too);
+ * 5. sortCells: its range of cells, balanced by points, by x.
  */
-function offsets(hists: Int32Array[], cellStart: Int32Array, from: number, to: number, base: number): void {
-  let sum = base;
-  for (let c = from; c < to; c++) {
+function build(task: BuildTask): StepTimes {
+  const steps = new Steps(task);
+  const { positions, d, stride, offset, points: n, origin, cells, width, scratch, hists, part, parts } = task;
+  const grid = readGrid('PointGridWorkers', task.data, d);
+  const { cellStart, coords, sortedIndex } = grid;
+  const boxCells = d === 2 ? cells[0] * cells[1] : cells[0] * cells[1] * cells[2];
+  const from = share(n, part, parts);
+  const count = share(n, part + 1, parts) - from;
+  const at = offset + from * stride;
+  const cellOf = scratch.subarray(from, from + count);
+  const hist = hists[part];
+  hist.fill(0);
+  if (d === 2) {
+    countDense2(positions, count, stride, at, origin[0], origin[1], width, cells[0], cellOf, hist);
+  } else {
+    countDense3(
+      positions,
+      count,
+      stride,
+      at,
+      origin[0],
+      origin[1],
+      origin[2],
+      width,
+      cells[0],
+      cells[0] * cells[1],
+      cellOf,
+      hist,
+    );
+  }
+  steps.barrier();
+
+  const firstCell = share(boxCells, part, parts);
+  const endCell = share(boxCells, part + 1, parts);
+  let total = 0;
+  for (const h of hists) for (let c = firstCell; c < endCell; c++) total += h[c];
+  task.totals[part] = total;
+  steps.barrier();
+
+  let sum = before(task);
+  for (let c = firstCell; c < endCell; c++) {
     cellStart[c] = sum;
-    for (const hist of hists) {
-      const count = hist[c];
-      hist[c] = sum;
-      sum += count;
+    for (const h of hists) {
+      sum += h[c];
+      h[c] = sum;
     }
   }
+  steps.barrier();
+
+  (d === 2 ? scatter2 : scatter3)(positions, count, stride, at, cellOf, hist, coords, sortedIndex, from);
+  steps.barrier();
+
+  // Sorting a cell costs about its points: the ranges are balanced by points (cellStart[boxCells] is n).
+  const sortFrom = partCell(cellStart, boxCells, n, part, parts);
+  const sortTo = partCell(cellStart, boxCells, n, part + 1, parts);
+  (d === 2 ? sortSmallCells2 : sortSmallCells3)(coords, sortedIndex, cellStart, sortFrom, sortTo);
+  sortCellsByX(coords, sortedIndex, cellStart.subarray(sortFrom), sortTo - sortFrom, d);
+  return steps.end();
 }
 
-type ScatterTask = Extract<Task, { op: 'scatter' }>;
+type FillTask = Extract<Task, { op: 'fill' }>;
 
-/** Copies the slice's points to their sorted positions, in ascending index within each cell. */
-function scatter(task: ScatterTask): void {
-  const { positions, d, stride, offset, from, to, scratch, hist } = task;
-  const v = readGrid('PointGridWorkers', task.data, d);
-  const coords = v.coords;
-  const sortedIndex = v.sortedIndex;
-  for (let i = from, p = offset + from * stride; i < to; i++, p += stride) {
-    const s = hist[scratch[i]]++;
-    sortedIndex[s] = i;
-    for (let a = 0; a < d; a++) coords[d * s + a] = positions[p + a];
+/**
+ * neighbors() after the search, one thread's part, with a barrier after each step:
+ * 1. count: the row length of each of its points (see countRows), and its share of first touches;
+ * 2. prefix sums: over its range of `offsets`, its range's total into `totals`;
+ * 3. row starts: the totals of the ranges before it added to its range;
+ * 4. fill: its pairs into both rows (see fillSlice).
+ */
+function fill(task: FillTask): StepTimes {
+  const steps = new Steps(task);
+  const { offsets, part, parts } = task;
+  countRows(task.tcounts, task.los, offsets, part);
+  // Zeros over zeros: only the first touch of fresh shared memory (page faults) matters, split across threads.
+  task.touch?.array.fill(0, task.touch.from, task.touch.to);
+  steps.barrier();
+
+  // offsets[0] is 0; entries 1..n are split into even ranges.
+  const n = task.points;
+  const first = 1 + share(n, part, parts);
+  const end = 1 + share(n, part + 1, parts);
+  let sum = 0;
+  for (let i = first; i < end; i++) {
+    sum += offsets[i];
+    offsets[i] = sum;
   }
+  task.totals[part] = sum;
+  steps.barrier();
+
+  const base = before(task);
+  if (base !== 0) for (let i = first; i < end; i++) offsets[i] += base;
+  steps.barrier();
+
+  fillSlice(task.tcounts, task.los, offsets, task.indices, part);
+  return steps.end();
 }
