@@ -173,8 +173,9 @@ interface RowsState {
 }
 let rows: RowsState | undefined;
 /** Scratch of the neighbors() steps, kept from call to call so that no call faults in fresh memory. */
-const kept: { tcount: Int32Array<ArrayBufferLike>; lower: Uint32Array; cursor: Uint32Array } = {
+const kept: { tcount: Int32Array<ArrayBufferLike>; tcountUsed: number; lower: Uint32Array; cursor: Uint32Array } = {
   tcount: new Int32Array(0),
+  tcountUsed: 0,
   lower: new Uint32Array(0),
   cursor: new Uint32Array(0),
 };
@@ -238,15 +239,25 @@ function searchRows(task: SearchTask): { lo: number; tcount: Int32Array; pairs: 
   }
   const from = sink.pointFrom;
   const to = sink.pointTo;
+  // Partners lie after the slice's first point: room for all of them, kept from call to call
+  // (the main thread reads the counts only during this call). One pass counts them and finds the last.
+  const room = grid.points - from;
+  if (kept.tcount.length < room) {
+    kept.tcount = new Int32Array(new SharedArrayBuffer(4 * (room + (room >>> 3))));
+    kept.tcountUsed = 0;
+  }
+  const counts = kept.tcount;
+  counts.fill(0, 0, kept.tcountUsed);
   let last = from - 1;
-  for (let k = 0; k < length; k++) if (partners[k] > last) last = partners[k];
-  // Kept from call to call (the main thread reads them only during this call), zeroed where used.
+  for (let k = 0; k < length; k++) {
+    const t = partners[k];
+    counts[t - from]++;
+    if (t > last) last = t;
+  }
   const span = last + 1 - from;
-  if (kept.tcount.length < span) kept.tcount = new Int32Array(new SharedArrayBuffer(4 * (span + (span >>> 3))));
+  kept.tcountUsed = span;
+  const tcount = counts.subarray(0, span);
   if (kept.lower.length < to - from) kept.lower = new Uint32Array(to - from + ((to - from) >>> 3));
-  const tcount = kept.tcount.subarray(0, span);
-  tcount.fill(0);
-  for (let k = 0; k < length; k++) tcount[partners[k] - from]++;
   rows = { order: grid.sortedIndex, partners, rowEnd, from, to, lower: kept.lower.subarray(0, to - from), tcount };
   return { lo: from, tcount, pairs: length };
 }
