@@ -7,7 +7,7 @@
  * steady state, where no fresh memory is faulted in. Both
  * results are checked equal (element for element) before timing; runs are
  * interleaved, medians reported, with each pool phase's wall time and every
- * thread's own time, so an uneven split or the merge on the calling thread
+ * thread's own time, so an uneven split or the time on the calling thread
  * shows up.
  *
  * Threads: `SPATIALHASH_BENCH_THREADS=2,4,8` (default: the available cores).
@@ -74,7 +74,7 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
         entry.wall.push(p.wallMs);
         for (let k = 0; k < p.threadMs.length; k++) entry.thread[k].push(p.threadMs[k]);
       }
-      const key = `${call}: calling thread (merge, prefix sums, messages)`;
+      const key = `${call}: calling thread and messages (sizing the grid or result, replies)`;
       const entry = phases.get(key) ?? { wall: [], thread: [] };
       entry.wall.push(t.mainMs);
       phases.set(key, entry);

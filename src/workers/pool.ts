@@ -61,7 +61,7 @@ export interface PointGridWorkersTimings {
   call: string;
   /** The parallel phases in the order they ran. */
   phases: PointGridWorkersPhase[];
-  /** Time spent on the calling thread between phases (prefix sums, allocation, merging), ms. */
+  /** Wall time outside the phases: the calling thread (sizing the grid or the result, merging) and the messages, ms. */
   mainMs: number;
   /** Wall time of the whole call, ms. */
   totalMs: number;
@@ -71,7 +71,10 @@ export interface PointGridWorkersTimings {
 export interface PointGridWorkersPhase {
   /** What the threads did in this phase. */
   name: string;
-  /** Wall time from sending the tasks to the last reply, ms. */
+  /**
+   * Wall time, ms: from sending the tasks to the last reply, or for a step of a
+   * call run in one message per thread, from the barrier before it to the one after.
+   */
   wallMs: number;
   /** Each thread's own time on its task, ms, by thread. */
   threadMs: number[];
