@@ -6,7 +6,10 @@
  *
  * Every kernel writes only what its slice owns (its points, its cells, its
  * rows' entries), at places computed from the other slices' counts, so no
- * atomics are needed and the result is the same whatever the thread count.
+ * locks are needed and the result is the same whatever the thread count. A
+ * step that needs the other threads' counts waits for them at a barrier
+ * (barrier.ts): a rebuild after its bounds, and a neighbour fill after its
+ * search, are each one message per thread.
  *
  * @module
  */
