@@ -146,7 +146,7 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
 /** Runs the workload and returns its markdown section. */
 export async function parallel(quick: boolean): Promise<string> {
   const n = quick ? 200_000 : 1_000_000;
-  const frames = quick ? 5 : 9;
+  const frames = quick ? 5 : 15;
   const threadList = (process.env.SPATIALHASH_BENCH_THREADS ?? String(availableParallelism()))
     .split(',')
     .map(Number)
