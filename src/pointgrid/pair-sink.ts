@@ -114,8 +114,8 @@ export class PairSink {
   /** Pairs the next COLLECT or ROWS search makes room for first: the last one's count plus an eighth. */
   private guess = 32;
   /**
-   * Whether a ROWS search keeps its partner buffer and rowEnd for the next
-   * one instead of allocating fresh arrays: for worker threads
+   * Whether a ROWS or COLLECT search keeps its buffer (and rowEnd) for the
+   * next one instead of allocating fresh arrays: for worker threads
    * (PointGridWorkers), whose results are consumed before their next search.
    * Fresh memory costs a page fault per 4 KiB on first touch, which is most
    * of a search's time on some virtual machines when threads fault at once.
@@ -140,9 +140,14 @@ export class PairSink {
     this.order = order;
     this.length = 0;
     this.step = mode === ROWS ? 1 : 2;
-    this.keeping = keep && mode === ROWS;
+    this.keeping = keep && mode !== VISIT;
     if (this.keeping) {
-      this.rowEnd = this.keptRowEnd.length >= order.length ? this.keptRowEnd.fill(0) : new Uint32Array(order.length);
+      this.rowEnd =
+        mode !== ROWS
+          ? EMPTY
+          : this.keptRowEnd.length >= order.length
+            ? this.keptRowEnd.fill(0)
+            : new Uint32Array(order.length);
       // A kept buffer is reused whatever its size: the search grows it when a frame has more pairs (reserve), and
       // replacing it whenever the guess outgrows it would allocate on every frame whose count rose a little.
       this.buffer = this.keptBuffer.length > 0 ? this.keptBuffer : new Uint32Array(this.guess);
@@ -167,7 +172,7 @@ export class PairSink {
     else this.guess = Math.max(32, Math.ceil((this.length / this.step) * 1.125));
     if (this.keeping) {
       this.keptBuffer = this.buffer;
-      this.keptRowEnd = this.rowEnd;
+      if (this.mode === ROWS) this.keptRowEnd = this.rowEnd;
     }
     this.keeping = false;
     this.busy = false;
@@ -288,18 +293,40 @@ export class PairSink {
     this.rowEnd.fill(this.length, this.pointTo, grid.points);
   }
 
-  /** The collected pairs as original indices, i < j in each, in a fresh array of exactly their length. */
+  /**
+   * The collected pairs as original indices, i < j in each, in an array of
+   * their own: the search's buffer itself when it is at most an eighth
+   * longer (as it is when sized by the last search's count), handed over as
+   * a view rather than copied into fresh memory, whose first touch alone
+   * (a page fault per 4 KiB) would cost as much as the search.
+   */
   collected(): Uint32Array {
-    const order = this.order;
-    const pairs = this.buffer.length === this.length ? this.buffer : this.buffer.slice(0, this.length);
-    for (let k = 0; k < pairs.length; k += 2) {
-      const i = order[pairs[k]];
-      const j = order[pairs[k + 1]];
-      const m = lowerMinusUpper(i, j);
-      pairs[k] = j + m;
-      pairs[k + 1] = i - m;
-    }
+    const spare = this.buffer.length - this.length;
+    const pairs =
+      spare <= (this.length >>> 3) + 64 ? this.buffer.subarray(0, this.length) : this.buffer.slice(0, this.length);
+    writePairs(this.order, pairs, pairs.length, pairs, 0);
     return pairs;
+  }
+}
+
+/**
+ * Writes the first `length` numbers of `found` (flat pairs of sorted
+ * positions, as a COLLECT search leaves them) into `target` from `at` on, as
+ * original indices with i < j in each pair. `target` may be `found` itself.
+ */
+export function writePairs(
+  order: Uint32Array,
+  found: Uint32Array,
+  length: number,
+  target: Uint32Array,
+  at: number,
+): void {
+  for (let k = 0; k < length; k += 2) {
+    const i = order[found[k]];
+    const j = order[found[k + 1]];
+    const m = lowerMinusUpper(i, j);
+    target[at + k] = j + m;
+    target[at + k + 1] = i - m;
   }
 }
 

@@ -270,7 +270,8 @@ export class PointGrid2D {
   /**
    * Every unordered pair of points at distance <= `radius`, flat
    * `[i0, j0, i1, j1, ...]` with i < j in each pair, in no particular order.
-   * Allocates the returned array (and a growing buffer while searching).
+   * Allocates the returned array, growing it while searching; it may be a
+   * view of a buffer up to an eighth longer (the search's own, not copied).
    * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
    * slice's pairs, in the full search's order: the slices' results
    * concatenated in part order are the full result.

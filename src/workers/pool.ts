@@ -510,22 +510,14 @@ export class PointGridWorkers {
     checkDistance('radius', radius);
     const { d, data } = this.internal(grid, 'pairs');
     const parts = this.threads;
-    const slices = await this.phase<Uint32Array>('search', (k) => ({
-      op: 'pairs',
-      data,
-      d,
-      radius,
-      part: k,
-      parts,
-    }));
-    let total = 0;
-    for (const slice of slices) total += slice.length;
-    const pairs = new Uint32Array(total);
-    let at = 0;
-    for (const slice of slices) {
-      pairs.set(slice, at);
-      at += slice.length;
-    }
+    const lengths = await this.phase<number>('search', (k) => ({ op: 'pairs', data, d, radius, part: k, parts }));
+    // The threads write their slices straight into the shared result, in part order: no copy on this thread,
+    // and the fresh result's first touch (a page fault per 4 KiB) is split across them.
+    const starts = [0];
+    for (const length of lengths) starts.push(starts[starts.length - 1] + length);
+    const total = starts[parts];
+    const pairs = new Uint32Array(new SharedArrayBuffer(4 * Math.max(total, 1)), 0, total);
+    await this.phase('write', (k) => ({ op: 'place', target: pairs, at: starts[k] }));
     return pairs;
   }
 }

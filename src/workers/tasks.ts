@@ -28,7 +28,7 @@ import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';
 import { partCell } from '../pointgrid/options.js';
-import { fillRows, PairSink, ROWS } from '../pointgrid/pair-sink.js';
+import { COLLECT, fillRows, PairSink, ROWS, writePairs } from '../pointgrid/pair-sink.js';
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
 import { sortCellsByX } from '../pointgrid/sort-cells.js';
@@ -65,6 +65,8 @@ interface Together {
 /** The tasks a worker runs, by `op`. */
 export type Task =
   | ({ op: 'pairs' } & SearchTask)
+  /** After `pairs`: the slice's pairs, as original indices, into the shared result from `at` on. */
+  | { op: 'place'; target: Uint32Array; at: number }
   | ({ op: 'rows' } & SearchTask)
   | ({
       op: 'fill';
@@ -190,10 +192,13 @@ function open(data: SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D {
 /** Runs one task; throws what the kernel throws (having broken its barrier, so no other thread waits for ever). */
 export function runTask(task: Task): Done {
   switch (task.op) {
-    case 'pairs': {
-      // A fresh array of exactly the pairs (see PairSink.collected): handed over, not copied.
-      const pairs = searchPairs(task);
-      return { result: pairs, transfer: pairs.length > 0 ? [pairs.buffer as ArrayBuffer] : [] };
+    case 'pairs':
+      return { result: searchPairs(task), transfer: [] };
+    case 'place': {
+      const found = collected!;
+      collected = undefined;
+      writePairs(found.order, found.buffer, found.length, task.target, task.at);
+      return { result: null, transfer: [] };
     }
     case 'rows':
       return { result: searchRows(task), transfer: [] };
@@ -210,12 +215,26 @@ export function runTask(task: Task): Done {
   }
 }
 
-/** One slice of pairs(): original indices, flat, in the full search's order. */
-function searchPairs(task: SearchTask): Uint32Array {
+/** What a `pairs` task leaves for the `place` task of the same call: the slice's pairs, as sorted positions. */
+let collected: { order: Uint32Array; buffer: Uint32Array; length: number } | undefined;
+
+/**
+ * One slice of pairs(), first step: the search, its pairs kept here (in a
+ * buffer kept from call to call) until the calling thread has made room for
+ * every slice's; returns how many numbers (two per pair) it found.
+ */
+function searchPairs(task: SearchTask): number {
   const grid = open(task.data, task.d);
-  const options = { part: task.part, parts: task.parts };
-  if (grid instanceof Grid2D) return sink.pairs('PointGridWorkers', grid, task.radius, forEachPair2D, options);
-  return sink.pairs('PointGridWorkers', grid, task.radius, forEachPair3D, options);
+  sink.start(COLLECT, grid.sortedIndex, 'PointGridWorkers', true);
+  try {
+    sink.slice(grid, task.part, task.parts);
+    if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
+    else forEachPair3D(grid, sink, task.radius);
+    collected = { order: grid.sortedIndex, buffer: sink.buffer, length: sink.length };
+  } finally {
+    sink.finish();
+  }
+  return collected.length;
 }
 
 /**
