@@ -272,7 +272,9 @@ export class PointGridWorkers {
   }
 
   /**
-   * `grid.pairs(radius)` across the threads: equal, element for element.
+   * `grid.pairs(radius)` across the threads: equal, element for element. The
+   * array is a view of a SharedArrayBuffer, which each thread writes its
+   * slice into (no copy on the calling thread).
    *
    * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
    */
