@@ -53,7 +53,10 @@ for (const d of [2, 3] as const) {
           if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
           const grid = make(d, positions, { ...options, shared: true });
           expect(await pool.neighbors(grid, s.radius)).toEqual(grid.neighbors(s.radius));
-          expect(await pool.pairs(grid, s.radius)).toEqual(grid.pairs(s.radius));
+          const pairs = await pool.pairs(grid, s.radius);
+          expect(pairs).toEqual(grid.pairs(s.radius));
+          // Written by the threads in place: a view of shared memory, exactly the pairs long.
+          expect(pairs.buffer instanceof SharedArrayBuffer).toBe(true);
           // Rebuild through the pool from other points: the same grid as a one-thread rebuild.
           const moved = pack(
             s.points.map((p) => p.map((v, a) => v * 0.75 + a)),
