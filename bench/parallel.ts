@@ -4,7 +4,8 @@
  * `grid.neighbors(r)`; the pool side `await pool.rebuild(grid)` then
  * `await pool.neighbors(grid, r)` on a shared grid over the same points;
  * then both again writing over their last result (`out`), a simulation's
- * steady state, where no fresh memory is faulted in. Both
+ * steady state, where no fresh memory is faulted in; then flat pairs,
+ * `grid.pairs(r)` against `pool.pairs(grid, r)`. Both
  * results are checked equal (element for element) before timing; runs are
  * interleaved, medians reported, with each pool phase's wall time and every
  * thread's own time, so an uneven split or the time on the calling thread
@@ -57,6 +58,8 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
     const poolMs: number[] = [];
     const reusedMs: number[] = [];
     const singleReusedMs: number[] = [];
+    const singlePairsMs: number[] = [];
+    const poolPairsMs: number[] = [];
     let previous = got;
     let singlePrevious = expected;
     const rebuildMs: number[] = [];
@@ -109,6 +112,15 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
       singlePrevious = single.neighbors(c.radius, { out: singlePrevious });
       singleReusedMs.push(performance.now() - t4);
       consume(singlePrevious.indices.length);
+      // Flat pairs (fresh arrays on both sides): the grids are built already.
+      gc();
+      const t5 = performance.now();
+      consume(single.pairs(c.radius).length);
+      singlePairsMs.push(performance.now() - t5);
+      gc();
+      const t6 = performance.now();
+      consume((await pool.pairs(shared, c.radius)).length);
+      poolPairsMs.push(performance.now() - t6);
     }
     const s = median(singleMs);
     const p = median(poolMs);
@@ -123,6 +135,12 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
         ['  of which pool.neighbors', ms(median(neighborsMs)), ''],
         ['last result written over: one thread, rebuild + neighbors(r, { out })', ms(sq), '1.00'],
         [`last result written over: ${threads} threads, pool.neighbors(grid, r, out)`, ms(q), (sq / q).toFixed(2)],
+        ['flat pairs, grid built: one thread, grid.pairs(r)', ms(median(singlePairsMs)), '1.00'],
+        [
+          `flat pairs, grid built: ${threads} threads, pool.pairs(grid, r)`,
+          ms(median(poolPairsMs)),
+          (median(singlePairsMs) / median(poolPairsMs)).toFixed(2),
+        ],
       ],
     );
     const rows: string[][] = [];
@@ -173,5 +191,5 @@ export async function parallel(quick: boolean): Promise<string> {
       sections.push(await runCase(c, threads, frames));
     }
   }
-  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first. Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
+  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first; then both again writing over their last result (out); then flat pairs on the built grids (grid.pairs against pool.pairs). Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
 }

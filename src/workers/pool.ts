@@ -24,6 +24,7 @@ import {
   type Bounds,
   BUILD_STEPS,
   badPointError,
+  clock,
   FILL_STEPS,
   type Positions,
   type StepTimes,
@@ -72,8 +73,9 @@ export interface PointGridWorkersPhase {
   /** What the threads did in this phase. */
   name: string;
   /**
-   * Wall time, ms: from sending the tasks to the last reply, or for a step of a
-   * call run in one message per thread, from the barrier before it to the one after.
+   * Wall time, ms: from sending the tasks to the last reply; for a step of a
+   * call run in one message per thread, from the end of the step before it
+   * (or the sending) until the last thread finished it.
    */
   wallMs: number;
   /** Each thread's own time on its task, ms, by thread. */
@@ -336,13 +338,14 @@ export class PointGridWorkers {
    */
   private async steps(steps: string[], task: (k: number) => Task): Promise<void> {
     resetBarrier(this.sync);
+    const sent = clock();
     const times = await this.phase<StepTimes>('', task);
+    // A step ends when its last thread finishes it; the next starts then (a late waker's delay counts in it).
+    let start = sent;
     for (let j = 0; j < steps.length; j++) {
-      this.timings?.phases.push({
-        name: steps[j],
-        wallMs: Math.max(...times.map((t) => t.wall[j])),
-        threadMs: times.map((t) => t.work[j]),
-      });
+      const end = Math.max(...times.map((t) => t.done[j]));
+      this.timings?.phases.push({ name: steps[j], wallMs: end - start, threadMs: times.map((t) => t.work[j]) });
+      start = end;
     }
   }
 

@@ -35,7 +35,12 @@ import { sortCellsByX } from '../pointgrid/sort-cells.js';
 import { arriveAndWait, breakBarrier } from './barrier.js';
 
 // The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
-declare const performance: { now(): number };
+declare const performance: { now(): number; timeOrigin: number };
+
+/** Milliseconds since the epoch, at sub-millisecond resolution: comparable between threads, unlike now(). */
+export function clock(): number {
+  return performance.timeOrigin + performance.now();
+}
 
 /** A numeric typed array (positions): shared when it comes from the pool. */
 export type Positions = Float32Array | Float64Array;
@@ -101,36 +106,40 @@ export const BUILD_STEPS = ['histogram', 'cellTotals', 'offsets', 'scatter', 'so
 /** The names of a `fill` task's steps, in order. */
 export const FILL_STEPS = ['count', 'prefix sums', 'row starts', 'fill'];
 
-/** What a task of several steps returns: per step, this thread's own time and the wall time to the barrier's end, ms. */
+/**
+ * What a task of several steps returns, per step: this thread's own time on
+ * it (ms), and the {@link clock} time at which it finished it (arrived at the
+ * barrier after it, or ended the task).
+ */
 export interface StepTimes {
   work: number[];
-  wall: number[];
+  done: number[];
 }
 
 /** Times the steps of one task, and holds the thread at the barrier after each but the last. */
-class Steps implements StepTimes {
-  work: number[] = [];
-  wall: number[] = [];
-  private last = performance.now();
+class Steps {
+  private readonly times: StepTimes = { work: [], done: [] };
+  private started = performance.now();
 
   constructor(private readonly task: Together) {}
 
   /** Ends a step: waits for every thread to end it too. */
   barrier(): void {
-    const done = performance.now();
+    this.record();
     arriveAndWait(this.task.sync, this.task.parts);
-    const passed = performance.now();
-    this.work.push(done - this.last);
-    this.wall.push(passed - this.last);
-    this.last = passed;
+    this.started = performance.now();
   }
 
   /** Ends the last step. */
   end(): StepTimes {
-    const done = performance.now();
-    this.work.push(done - this.last);
-    this.wall.push(done - this.last);
-    return { work: this.work, wall: this.wall };
+    this.record();
+    return this.times;
+  }
+
+  private record(): void {
+    const now = performance.now();
+    this.times.work.push(now - this.started);
+    this.times.done.push(performance.timeOrigin + now);
   }
 }
 
