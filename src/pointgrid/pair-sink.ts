@@ -131,13 +131,23 @@ export class PairSink {
   /**
    * Starts a search over a grid whose sorted positions map to `order`; throws
    * when one is already running. A ROWS search reuses the scratch of the last
-   * kept one when `keep` (default: {@link retain}).
+   * kept one when `keep` (default: {@link retain}); with `append` it also
+   * keeps that one's partner runs and row ends, and adds its own after them
+   * (another slice of the same grid, by the same thread).
    */
-  start(mode: number, order: Uint32Array, owner: string, keep = this.retain): void {
+  start(mode: number, order: Uint32Array, owner: string, keep = this.retain, append = false): void {
     if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
     this.busy = true;
     this.mode = mode;
     this.order = order;
+    if (append) {
+      // Another slice of the same grid after the last kept ROWS search: its runs go on after that one's.
+      this.step = 1;
+      this.keeping = true;
+      this.buffer = this.keptBuffer;
+      this.rowEnd = this.keptRowEnd;
+      return;
+    }
     this.length = 0;
     this.step = mode === ROWS ? 1 : 2;
     this.keeping = keep && mode !== VISIT;
@@ -277,7 +287,7 @@ export class PairSink {
       if (keep) this.keptCursor = cursor;
       rowStarts(this.order, this.buffer, this.rowEnd, offsets, cursor);
       const indices = reuseArray(out?.indices, offsets[n]) ?? roomyArray(offsets[n], false);
-      fillRows(0, n, this.order, this.buffer, this.rowEnd, cursor, indices);
+      fillRows(0, n, this.order, this.buffer, 0, this.rowEnd, cursor, indices);
       return { offsets, indices };
     } finally {
       this.finish();
@@ -377,11 +387,12 @@ export function fillRows(
   to: number,
   order: Uint32Array,
   partners: Uint32Array,
+  first: number,
   rowEnd: Uint32Array,
   cursor: Uint32Array,
   indices: Uint32Array,
 ): void {
-  for (let s = from, k = 0; s < to; s++) {
+  for (let s = from, k = first; s < to; s++) {
     const i = order[s];
     const end = rowEnd[s];
     // t is never s (no point pairs with itself), so s's cursor can wait in a local.

@@ -54,6 +54,17 @@ interface SearchTask {
   parts: number;
 }
 
+/** The search of neighbors(): slices `next` hands out, of `parts`. */
+interface RowsTask {
+  op: 'rows';
+  data: SharedArrayBuffer;
+  d: 2 | 3;
+  radius: number;
+  parts: number;
+  /** Shared counter: the next slice to search. */
+  next: Int32Array;
+}
+
 /**
  * What every thread of a call shares to run its steps in one message: the
  * barrier between steps and a number per thread to add up across them.
@@ -72,7 +83,7 @@ export type Task =
   | ({ op: 'pairs' } & SearchTask)
   /** After `pairs`: the slice's pairs, as original indices, into the shared result from `at` on. */
   | { op: 'place'; target: Uint32Array; at: number }
-  | ({ op: 'rows' } & SearchTask)
+  | RowsTask
   | ({
       op: 'fill';
       points: number;
@@ -173,23 +184,48 @@ export interface Done {
 const sink = new PairSink();
 sink.retain = true;
 
-/** What a `rows` task leaves behind for the `count` and `fill` tasks of the same neighbors() call. */
-interface RowsState {
-  order: Uint32Array;
-  partners: Uint32Array;
-  rowEnd: Uint32Array;
+/** One slice a `rows` task searched: what the `fill` task of the same neighbors() call needs of it. */
+interface SliceRows {
+  /** The slice's index, of all the call's slices. */
+  part: number;
+  /** Its points' sorted positions: from to to - 1. */
   from: number;
   to: number;
-  /** Partners of each point of the slice found by earlier points (any slice): filled by `count`. */
-  lower: Uint32Array;
-  /** This slice's partner counts per sorted position from `from` on (what `rows` returned). */
+  /** Where its partner runs start in the thread's buffer. */
+  start: number;
+  /** Its partner counts per sorted position from `from` on (what `rows` returned). */
   tcount: Int32Array;
 }
+
+/** What a `rows` task leaves behind for the `fill` task of the same neighbors() call. */
+interface RowsState {
+  order: Uint32Array;
+  /** The partner runs of every slice this thread searched, one after another. */
+  partners: Uint32Array;
+  rowEnd: Uint32Array;
+  slices: SliceRows[];
+}
 let rows: RowsState | undefined;
-/** Scratch of the neighbors() steps, kept from call to call so that no call faults in fresh memory. */
-const kept: { tcount: Int32Array<ArrayBufferLike>; tcountUsed: number; lower: Uint32Array; cursor: Uint32Array } = {
-  tcount: new Int32Array(0),
-  tcountUsed: 0,
+
+/** A slice a `rows` task searched, as the calling thread gets it. */
+export interface SliceFound {
+  part: number;
+  /** Sorted position that `tcount` starts at. */
+  lo: number;
+  tcount: Int32Array;
+  /** Pairs found (partner entries). */
+  pairs: number;
+}
+
+/**
+ * Scratch of the neighbors() steps, kept from call to call so that no call
+ * faults in fresh memory: partner counts per slice searched (the n-th slice
+ * a thread takes in a call uses the n-th), and how much of each the last
+ * call wrote; the `lower` counts and row cursors of one slice at a time.
+ */
+const kept: { tcounts: Int32Array<ArrayBufferLike>[]; used: number[]; lower: Uint32Array; cursor: Uint32Array } = {
+  tcounts: [],
+  used: [],
   lower: new Uint32Array(0),
   cursor: new Uint32Array(0),
 };
@@ -247,69 +283,98 @@ function searchPairs(task: SearchTask): number {
 }
 
 /**
- * One slice of neighbors(), first step: the half-stencil search of the
- * slice's points, kept here as partner runs, and how often each sorted
- * position appears as a partner (from the slice's first point on), shared
- * so the other threads can place their entries after this slice's.
+ * neighbors(), first step: the half-stencil search of slices taken one at a
+ * time from the shared counter `next` until none is left, so a thread slowed
+ * down by anything else on its core takes fewer of them. Each slice's partner
+ * runs are kept here, after the last slice's, with how often each sorted
+ * position appears as a partner (from the slice's first point on), shared so
+ * the other threads can place their entries after this slice's.
  */
-function searchRows(task: SearchTask): { lo: number; tcount: Int32Array; pairs: number } {
+function searchRows(task: RowsTask): SliceFound[] {
   const grid = open(task.data, task.d);
-  sink.start(ROWS, grid.sortedIndex, 'PointGridWorkers');
-  let partners: Uint32Array;
-  let length: number;
-  let rowEnd: Uint32Array;
-  try {
-    sink.slice(grid, task.part, task.parts);
-    if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
-    else forEachPair3D(grid, sink, task.radius);
-    partners = sink.buffer;
-    length = sink.length;
-    rowEnd = sink.rowEnd;
-  } finally {
-    sink.finish();
+  const slices: SliceRows[] = [];
+  const found: SliceFound[] = [];
+  let partners = sink.buffer;
+  let rowEnd = sink.rowEnd;
+  for (;;) {
+    const part = Atomics.add(task.next, 0, 1);
+    if (part >= task.parts) break;
+    sink.start(ROWS, grid.sortedIndex, 'PointGridWorkers', true, slices.length > 0);
+    const start = sink.length;
+    try {
+      sink.slice(grid, part, task.parts);
+      if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
+      else forEachPair3D(grid, sink, task.radius);
+      partners = sink.buffer;
+      rowEnd = sink.rowEnd;
+    } finally {
+      sink.finish();
+    }
+    const from = sink.pointFrom;
+    const tcount = countPartners(partners, start, sink.length, from, grid.points, slices.length);
+    slices.push({ part, from, to: sink.pointTo, start, tcount });
+    found.push({ part, lo: from, tcount, pairs: sink.length - start });
   }
-  const from = sink.pointFrom;
-  const to = sink.pointTo;
-  // Partners lie after the slice's first point: room for all of them, kept from call to call
-  // (the main thread reads the counts only during this call). One pass counts them and finds the last.
-  const room = grid.points - from;
-  if (kept.tcount.length < room) {
-    kept.tcount = new Int32Array(new SharedArrayBuffer(4 * (room + (room >>> 3))));
-    kept.tcountUsed = 0;
+  rows = { order: grid.sortedIndex, partners, rowEnd, slices };
+  return found;
+}
+
+/**
+ * How often each sorted position appears in `partners[start..end)`, counted
+ * from `from` on (partners lie after a slice's first point), into the
+ * `nth` kept counts: one pass, which also finds the last partner.
+ */
+function countPartners(
+  partners: Uint32Array,
+  start: number,
+  end: number,
+  from: number,
+  points: number,
+  nth: number,
+): Int32Array {
+  const room = points - from;
+  if (nth === kept.tcounts.length || kept.tcounts[nth].length < room) {
+    kept.tcounts[nth] = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, room + (room >>> 3))));
+    kept.used[nth] = 0;
   }
-  const counts = kept.tcount;
-  counts.fill(0, 0, kept.tcountUsed);
+  const counts = kept.tcounts[nth];
+  // Only what the last call wrote is not zero (the calling thread read it during that call only).
+  counts.fill(0, 0, kept.used[nth]);
   let last = from - 1;
-  for (let k = 0; k < length; k++) {
+  for (let k = start; k < end; k++) {
     const t = partners[k];
     counts[t - from]++;
     if (t > last) last = t;
   }
-  const span = last + 1 - from;
-  kept.tcountUsed = span;
-  const tcount = counts.subarray(0, span);
-  if (kept.lower.length < to - from) kept.lower = new Uint32Array(to - from + ((to - from) >>> 3));
-  rows = { order: grid.sortedIndex, partners, rowEnd, from, to, lower: kept.lower.subarray(0, to - from), tcount };
-  return { lo: from, tcount, pairs: length };
+  kept.used[nth] = last + 1 - from;
+  return counts.subarray(0, last + 1 - from);
 }
 
 /**
- * Second step: the row length of each point of this slice (its own partner
- * run plus how often earlier points of every slice up to this one found it),
- * written into `offsets[i + 1]` for its original index i.
+ * Row lengths of one searched slice's points (its own partner runs plus how
+ * often earlier points of every slice up to this one found each), written
+ * into `offsets[i + 1]` for each point's original index i.
  */
-function countRows(tcounts: Int32Array[], los: number[], offsets: Uint32Array, part: number): void {
-  const state = rows!;
-  const { order, rowEnd, from, to, lower } = state;
-  lower.fill(0);
-  for (let j = 0; j <= part; j++) {
+function countRows(
+  state: RowsState,
+  slice: SliceRows,
+  tcounts: Int32Array[],
+  los: number[],
+  offsets: Uint32Array,
+): void {
+  const { order, rowEnd } = state;
+  const { from, to } = slice;
+  if (kept.lower.length < to - from) kept.lower = new Uint32Array(to - from + ((to - from) >>> 3));
+  const lower = kept.lower;
+  lower.fill(0, 0, to - from);
+  for (let j = 0; j <= slice.part; j++) {
     const counts = tcounts[j];
     const lo = los[j];
-    const start = Math.max(from, lo);
+    const begin = Math.max(from, lo);
     const end = Math.min(to, lo + counts.length);
-    for (let s = start; s < end; s++) lower[s - from] += counts[s - lo];
+    for (let s = begin; s < end; s++) lower[s - from] += counts[s - lo];
   }
-  for (let s = from, previous = 0; s < to; s++) {
+  for (let s = from, previous = slice.start; s < to; s++) {
     const end = rowEnd[s];
     offsets[order[s] + 1] = end - previous + lower[s - from];
     previous = end;
@@ -317,36 +382,36 @@ function countRows(tcounts: Int32Array[], los: number[], offsets: Uint32Array, p
 }
 
 /**
- * Last step, once `offsets` holds the row starts: writes each pair of this
- * slice into both rows, with the one-thread fillRows (pair-sink.ts). Row t
- * holds the points of earlier slices first, then this slice's in ascending
- * sorted position, then t's own run: so each slice's cursor into a row
- * starts after the counts of the slices before it.
+ * Last step, once `offsets` holds the row starts: writes each pair of one
+ * searched slice into both rows, with the one-thread fillRows
+ * (pair-sink.ts). Row t holds the points of earlier slices first, then this
+ * slice's in ascending sorted position, then t's own run: so the slice's
+ * cursor into a row starts after the counts of the slices before it.
  */
 function fillSlice(
+  state: RowsState,
+  slice: SliceRows,
   tcounts: Int32Array[],
   los: number[],
   offsets: Uint32Array,
   indices: Uint32Array,
-  part: number,
 ): void {
-  const state = rows!;
-  rows = undefined;
-  const { order, partners, rowEnd, from, to, tcount } = state;
+  const { order, partners, rowEnd } = state;
+  const { from, to } = slice;
   // Rows of this slice's points and of the later points they found.
-  const length = Math.max(to - from, tcount.length);
+  const length = Math.max(to - from, slice.tcount.length);
   if (kept.cursor.length < length) kept.cursor = new Uint32Array(length + (length >>> 3));
   const cursor = kept.cursor;
   // Row starts first, in a loop of their own: the reads of offsets are scattered, and here they overlap.
   for (let t = from; t < from + length; t++) cursor[t - from] = offsets[order[t]];
-  for (let j = 0; j < part; j++) {
+  for (let j = 0; j < slice.part; j++) {
     const counts = tcounts[j];
     const lo = los[j];
-    const start = Math.max(from, lo);
+    const begin = Math.max(from, lo);
     const end = Math.min(from + length, lo + counts.length);
-    for (let t = start; t < end; t++) cursor[t - from] += counts[t - lo];
+    for (let t = begin; t < end; t++) cursor[t - from] += counts[t - lo];
   }
-  fillRows(from, to, order, partners, rowEnd, cursor, indices);
+  fillRows(from, to, order, partners, slice.start, rowEnd, cursor, indices);
 }
 
 /**
@@ -472,8 +537,10 @@ type FillTask = Extract<Task, { op: 'fill' }>;
  */
 function fill(task: FillTask): StepTimes {
   const steps = new Steps(task);
-  const { offsets, part, parts } = task;
-  countRows(task.tcounts, task.los, offsets, part);
+  const { offsets, part, parts, tcounts, los } = task;
+  const state = rows!;
+  rows = undefined;
+  for (const slice of state.slices) countRows(state, slice, tcounts, los, offsets);
   // Zeros over zeros: only the first touch of fresh shared memory (page faults) matters, split across threads.
   task.touch?.array.fill(0, task.touch.from, task.touch.to);
   steps.barrier();
@@ -494,6 +561,6 @@ function fill(task: FillTask): StepTimes {
   if (base !== 0) for (let i = first; i < end; i++) offsets[i] += base;
   steps.barrier();
 
-  fillSlice(task.tcounts, task.los, offsets, task.indices, part);
+  for (const slice of state.slices) fillSlice(state, slice, tcounts, los, offsets, task.indices);
   return steps.end();
 }
