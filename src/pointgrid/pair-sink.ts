@@ -131,9 +131,10 @@ export class PairSink {
   /**
    * Starts a search over a grid whose sorted positions map to `order`; throws
    * when one is already running. A ROWS search reuses the scratch of the last
-   * kept one when `keep` (default: {@link retain}); with `append` it also
-   * keeps that one's partner runs and row ends, and adds its own after them
-   * (another slice of the same grid, by the same thread).
+   * kept one when `keep` (default: {@link retain}); with `append` (after a
+   * kept search in the same mode) it also keeps that one's pairs or partner
+   * runs and row ends, and adds its own after them (another slice of the same
+   * grid, by the same thread).
    */
   start(mode: number, order: Uint32Array, owner: string, keep = this.retain, append = false): void {
     if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
@@ -141,8 +142,8 @@ export class PairSink {
     this.mode = mode;
     this.order = order;
     if (append) {
-      // Another slice of the same grid after the last kept ROWS search: its runs go on after that one's.
-      this.step = 1;
+      // Another slice of the same grid after the last kept search: its pairs or runs go on after that one's.
+      this.step = mode === ROWS ? 1 : 2;
       this.keeping = true;
       this.buffer = this.keptBuffer;
       this.rowEnd = this.keptRowEnd;

@@ -164,7 +164,7 @@ class Channel {
   }
 }
 
-/** Slices of a neighbors() search per thread. */
+/** Slices of a neighbors() or pairs() search per thread. */
 const SLICES_PER_THREAD = 4;
 
 /** A grid the pool works on: built with `{ shared: true }` (or from a SharedArrayBuffer). */
@@ -524,15 +524,28 @@ export class PointGridWorkers {
   private async pairsNow(grid: AnyGrid, radius: number): Promise<Uint32Array> {
     checkDistance('radius', radius);
     const { d, data } = this.internal(grid, 'pairs');
-    const parts = this.threads;
-    const lengths = await this.phase<number>('search', (k) => ({ op: 'pairs', data, d, radius, part: k, parts }));
-    // The threads write their slices straight into the shared result, in part order: no copy on this thread,
+    const parts = this.threads * SLICES_PER_THREAD;
+    Atomics.store(this.next, 0, 0);
+    const taken = await this.phase<{ part: number; length: number }[]>('search', () => ({
+      op: 'pairs',
+      data,
+      d,
+      radius,
+      parts,
+      next: this.next,
+    }));
+    // The threads write their slices straight into the shared result, in slice order: no copy on this thread,
     // and the fresh result's first touch (a page fault per 4 KiB) is split across them.
-    const starts = [0];
-    for (const length of lengths) starts.push(starts[starts.length - 1] + length);
-    const total = starts[parts];
+    const at: number[] = new Array(parts).fill(0);
+    for (const found of taken) for (const slice of found) at[slice.part] = slice.length;
+    let total = 0;
+    for (let j = 0; j < parts; j++) {
+      const length = at[j];
+      at[j] = total;
+      total += length;
+    }
     const pairs = new Uint32Array(new SharedArrayBuffer(4 * Math.max(total, 1)), 0, total);
-    await this.phase('write', (k) => ({ op: 'place', target: pairs, at: starts[k] }));
+    await this.phase('write', () => ({ op: 'place', target: pairs, at }));
     return pairs;
   }
 }

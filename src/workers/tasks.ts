@@ -45,25 +45,20 @@ export function clock(): number {
 /** A numeric typed array (positions): shared when it comes from the pool. */
 export type Positions = Float32Array | Float64Array;
 
-/** Which slice of a pair search a worker runs. */
-interface SearchTask {
-  data: SharedArrayBuffer;
-  d: 2 | 3;
-  radius: number;
-  part: number;
-  parts: number;
-}
-
-/** The search of neighbors(): slices `next` hands out, of `parts`. */
-interface RowsTask {
-  op: 'rows';
+/** A pair search split into `parts` slices, which threads take one at a time from the shared counter `next`. */
+interface SliceSearch {
   data: SharedArrayBuffer;
   d: 2 | 3;
   radius: number;
   parts: number;
-  /** Shared counter: the next slice to search. */
   next: Int32Array;
 }
+
+/** The search of pairs(). */
+type PairsTask = { op: 'pairs' } & SliceSearch;
+
+/** The search of neighbors(). */
+type RowsTask = { op: 'rows' } & SliceSearch;
 
 /**
  * What every thread of a call shares to run its steps in one message: the
@@ -80,9 +75,9 @@ interface Together {
 
 /** The tasks a worker runs, by `op`. */
 export type Task =
-  | ({ op: 'pairs' } & SearchTask)
-  /** After `pairs`: the slice's pairs, as original indices, into the shared result from `at` on. */
-  | { op: 'place'; target: Uint32Array; at: number }
+  | PairsTask
+  /** After `pairs`: each slice's pairs, as original indices, into the shared result from `at[slice]` on. */
+  | { op: 'place'; target: Uint32Array; at: number[] }
   | RowsTask
   | ({
       op: 'fill';
@@ -240,9 +235,12 @@ export function runTask(task: Task): Done {
     case 'pairs':
       return { result: searchPairs(task), transfer: [] };
     case 'place': {
-      const found = collected!;
+      const { order, buffer, slices } = collected!;
       collected = undefined;
-      writePairs(found.order, found.buffer, found.length, task.target, task.at);
+      for (const slice of slices) {
+        const found = buffer.subarray(slice.start, slice.end);
+        writePairs(order, found, found.length, task.target, task.at[slice.part]);
+      }
       return { result: null, transfer: [] };
     }
     case 'rows':
@@ -260,26 +258,38 @@ export function runTask(task: Task): Done {
   }
 }
 
-/** What a `pairs` task leaves for the `place` task of the same call: the slice's pairs, as sorted positions. */
-let collected: { order: Uint32Array; buffer: Uint32Array; length: number } | undefined;
+/** What a `pairs` task leaves for the `place` task of the same call: its slices' pairs, as sorted positions. */
+let collected:
+  | { order: Uint32Array; buffer: Uint32Array; slices: { part: number; start: number; end: number }[] }
+  | undefined;
 
 /**
- * One slice of pairs(), first step: the search, its pairs kept here (in a
- * buffer kept from call to call) until the calling thread has made room for
- * every slice's; returns how many numbers (two per pair) it found.
+ * pairs(), first step: the search of slices taken one at a time from the
+ * shared counter `next` (as in searchRows), their pairs kept here one after
+ * another (in a buffer kept from call to call) until the calling thread has
+ * made room for every slice's; returns each slice's count of numbers (two per pair).
  */
-function searchPairs(task: SearchTask): number {
+function searchPairs(task: PairsTask): { part: number; length: number }[] {
   const grid = open(task.data, task.d);
-  sink.start(COLLECT, grid.sortedIndex, 'PointGridWorkers', true);
-  try {
-    sink.slice(grid, task.part, task.parts);
-    if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
-    else forEachPair3D(grid, sink, task.radius);
-    collected = { order: grid.sortedIndex, buffer: sink.buffer, length: sink.length };
-  } finally {
-    sink.finish();
+  const slices: { part: number; start: number; end: number }[] = [];
+  let buffer = sink.buffer;
+  for (;;) {
+    const part = Atomics.add(task.next, 0, 1);
+    if (part >= task.parts) break;
+    sink.start(COLLECT, grid.sortedIndex, 'PointGridWorkers', true, slices.length > 0);
+    const start = sink.length;
+    try {
+      sink.slice(grid, part, task.parts);
+      if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
+      else forEachPair3D(grid, sink, task.radius);
+      buffer = sink.buffer;
+    } finally {
+      sink.finish();
+    }
+    slices.push({ part, start, end: sink.length });
   }
-  return collected.length;
+  collected = { order: grid.sortedIndex, buffer, slices };
+  return slices.map((slice) => ({ part: slice.part, length: slice.end - slice.start }));
 }
 
 /**
