@@ -181,9 +181,10 @@ function reuse(array: Uint32Array | undefined, length: number): Uint32Array | un
  * `{ shared: true }`: {@link rebuild} sorts the points into the grid by a
  * parallel counting sort (per-thread histograms, prefix sum, scatter, per-cell
  * sort), {@link neighbors} and {@link pairs} split the half-stencil search
- * into one slice per thread (see `PairSearchOptions`) and merge in slice
- * order, so each result equals the one-thread call's element for element,
- * whatever the thread count.
+ * into four slices per thread (see `PairSearchOptions`), which the threads
+ * take one at a time, and place each slice's results by slice order, so each
+ * result equals the one-thread call's element for element, whatever the
+ * thread count and whichever thread took which slice.
  *
  * Needs SharedArrayBuffer: in browsers only on cross-origin isolated pages
  * (served with `Cross-Origin-Opener-Policy: same-origin` and
