@@ -214,13 +214,18 @@ export interface SliceFound {
 
 /**
  * Scratch of the neighbors() steps, kept from call to call so that no call
- * faults in fresh memory: partner counts per slice searched (the n-th slice
- * a thread takes in a call uses the n-th), and how much of each the last
- * call wrote; the `lower` counts and row cursors of one slice at a time.
+ * faults in fresh memory: a zeroed array to count partners in, the shared
+ * partner counts of each slice searched (the n-th slice a thread takes in a
+ * call uses the n-th), the `lower` counts and row cursors of one slice at a time.
  */
-const kept: { tcounts: Int32Array<ArrayBufferLike>[]; used: number[]; lower: Uint32Array; cursor: Uint32Array } = {
+const kept: {
+  counting: Int32Array;
+  tcounts: Int32Array<ArrayBufferLike>[];
+  lower: Uint32Array;
+  cursor: Uint32Array;
+} = {
+  counting: new Int32Array(0),
   tcounts: [],
-  used: [],
   lower: new Uint32Array(0),
   cursor: new Uint32Array(0),
 };
@@ -331,8 +336,9 @@ function searchRows(task: RowsTask): SliceFound[] {
 
 /**
  * How often each sorted position appears in `partners[start..end)`, counted
- * from `from` on (partners lie after a slice's first point), into the
- * `nth` kept counts: one pass, which also finds the last partner.
+ * from `from` on (partners lie after a slice's first point), in one pass that
+ * also finds the last partner; then copied, as far as the last partner, into
+ * the `nth` kept shared counts (the other threads read them).
  */
 function countPartners(
   partners: Uint32Array,
@@ -342,22 +348,23 @@ function countPartners(
   points: number,
   nth: number,
 ): Int32Array {
-  const room = points - from;
-  if (nth === kept.tcounts.length || kept.tcounts[nth].length < room) {
-    kept.tcounts[nth] = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, room + (room >>> 3))));
-    kept.used[nth] = 0;
-  }
-  const counts = kept.tcounts[nth];
-  // Only what the last call wrote is not zero (the calling thread read it during that call only).
-  counts.fill(0, 0, kept.used[nth]);
+  if (kept.counting.length < points - from) kept.counting = new Int32Array(points);
+  const counting = kept.counting;
   let last = from - 1;
   for (let k = start; k < end; k++) {
     const t = partners[k];
-    counts[t - from]++;
+    counting[t - from]++;
     if (t > last) last = t;
   }
-  kept.used[nth] = last + 1 - from;
-  return counts.subarray(0, last + 1 - from);
+  const span = last + 1 - from;
+  if (nth === kept.tcounts.length || kept.tcounts[nth].length < span) {
+    kept.tcounts[nth] = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, span + (span >>> 3))));
+  }
+  const tcount = kept.tcounts[nth].subarray(0, span);
+  tcount.set(counting.subarray(0, span));
+  // Zero again where this slice counted, for the next.
+  counting.fill(0, 0, span);
+  return tcount;
 }
 
 /**
