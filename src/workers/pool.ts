@@ -13,6 +13,7 @@ import {
   checkOut,
   checkPointCount,
   denseLimit,
+  isFloat32,
   type NeighborLists,
   reuseArray,
   roomyArray,
@@ -21,11 +22,14 @@ import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { createBarrier, isBrokenBarrier, resetBarrier } from './barrier.js';
 import {
-  type Bounds,
+  BOUNDS_STRIDE,
   BUILD_STEPS,
   badPointError,
   clock,
   FILL_STEPS,
+  firstBadOf,
+  type Layout,
+  layoutOf,
   type Positions,
   type SliceFound,
   type StepTimes,
@@ -216,6 +220,8 @@ export class PointGridWorkers {
   private histograms: Int32Array[] = [];
   /** The barrier of the steps run in one message, and a number per thread to share between them. */
   private readonly sync = createBarrier();
+  /** Each thread's bounds of its share of the points in a rebuild (BOUNDS_STRIDE numbers per thread). */
+  private readonly bounds: Float64Array;
   /** The next slice of a neighbors() search to hand out. */
   private readonly next = new Int32Array(new SharedArrayBuffer(4));
   private readonly totals: Float64Array;
@@ -242,6 +248,7 @@ export class PointGridWorkers {
     }
     this.threads = threads;
     this.totals = new Float64Array(new SharedArrayBuffer(8 * threads));
+    this.bounds = new Float64Array(new SharedArrayBuffer(8 * BOUNDS_STRIDE * threads));
     const create = options.createWorker ?? defaultWorker;
     this.channels = Array.from({ length: threads }, () => new Channel(create()));
   }
@@ -343,17 +350,19 @@ export class PointGridWorkers {
    * them, and records each step as a phase: its wall time (up to the last
    * thread's arrival at the barrier after it) and each thread's own.
    */
-  private async steps(steps: string[], task: (k: number) => Task): Promise<void> {
+  private async steps(steps: string[], task: (k: number) => Task): Promise<boolean> {
     resetBarrier(this.sync);
     const sent = clock();
-    const times = await this.phase<StepTimes>('', task);
+    const times = await this.phase<StepTimes & { stopped?: boolean }>('', task);
     // A step ends when its last thread finishes it; the next starts then (a late waker's delay counts in it).
     let start = sent;
-    for (let j = 0; j < steps.length; j++) {
+    const ran = Math.min(steps.length, ...times.map((t) => t.done.length));
+    for (let j = 0; j < ran; j++) {
       const end = Math.max(...times.map((t) => t.done[j]));
       this.timings?.phases.push({ name: steps[j], wallMs: end - start, threadMs: times.map((t) => t.work[j]) });
       start = end;
     }
+    return times.some((t) => t.stopped === true);
   }
 
   /** What every thread of a call of several steps shares (see tasks.ts). */
@@ -411,65 +420,57 @@ export class PointGridWorkers {
     checkPointCount(d === 2 ? 'PointGrid2D' : 'PointGrid3D', n);
     const staged = this.stage(source);
     const threads = this.threads;
-    const first = (k: number) => Math.floor((k * n) / threads);
-
-    const found = await this.phase<Bounds>('bounds', (k) => ({
-      op: 'bounds',
-      positions: staged,
-      d,
-      stride,
-      offset,
-      from: first(k),
-      to: first(k + 1),
-    }));
-    const min = new Array<number>(d).fill(Number.POSITIVE_INFINITY);
-    const max = new Array<number>(d).fill(Number.NEGATIVE_INFINITY);
-    for (const b of found) {
-      if (b.bad !== null) throw badPointError(b.bad);
-      for (let a = 0; a < d; a++) {
-        min[a] = Math.min(min[a], b.min[a]);
-        max[a] = Math.max(max[a], b.max[a]);
-      }
-    }
-    // The same bounds, in the same float operations, as Grid2D/Grid3D.build.
     const width = g.cellWidth;
-    const origin = min.map((m) => (n === 0 ? 0 : m));
-    const cells = max.map((m, a) => (n === 0 ? 0 : Math.floor((m - origin[a]) / width) + 1));
-    const boxCells = cells.reduce((product, c) => product * c, 1);
-    if (boxCells > denseLimit(g.maxDenseCells, n)) {
-      // Sparse points: the hashed build stays on this thread.
-      grid.rebuild(source);
-      return;
-    }
-    g.prepareDense(source, n, origin, cells);
-    g.publish();
-    const data = g.data as SharedArrayBuffer;
-
     if (this.cellOfPoint.length < n) this.cellOfPoint = new Uint32Array(new SharedArrayBuffer(4 * n));
-    const scratch = this.cellOfPoint;
-    if (this.histograms.length !== threads || this.histograms[0].length < boxCells) {
-      this.histograms = Array.from(
-        { length: threads },
-        () => new Int32Array(new SharedArrayBuffer(4 * Math.max(boxCells, 1))),
-      );
+    // Histograms as long as the grid's cell starts, so a steady rebuild fits them.
+    const room = g.capacity.cellStarts - 1;
+    if (this.histograms.length !== threads || this.histograms[0].length < room) {
+      const length = Math.max(room, this.histograms[0]?.length ?? 0, 1);
+      this.histograms = Array.from({ length: threads }, () => new Int32Array(new SharedArrayBuffer(4 * length)));
     }
-    const hists = this.histograms.map((h) => h.subarray(0, boxCells));
-    g.cellStart[boxCells] = n;
-    await this.steps(BUILD_STEPS, (k) => ({
-      op: 'build',
-      positions: staged,
-      data,
-      d,
-      stride,
-      offset,
-      points: n,
-      origin,
-      cells,
-      width,
-      scratch,
-      hists,
-      ...this.together(k),
-    }));
+    const limit = denseLimit(g.maxDenseCells, n);
+    // In one message when the grid has room for the points and the box of cells the threads find (the usual
+    // frame): each thread bounds its share, and after a barrier all agree on the cells and build on.
+    const fits = g.capacity.points >= n && g.capacity.float32 === isFloat32(source);
+    const maxCells = fits ? Math.min(limit, room, this.histograms[0].length) : -1;
+    const task = (layout: Layout | undefined) => (k: number) =>
+      ({
+        op: 'build',
+        positions: staged,
+        data: g.data as SharedArrayBuffer,
+        d,
+        stride,
+        offset,
+        points: n,
+        width,
+        layout,
+        bounds: this.bounds,
+        maxCells,
+        scratch: this.cellOfPoint,
+        hists: this.histograms,
+        ...this.together(k),
+      }) as const;
+    const stopped = await this.steps(['bounds', ...BUILD_STEPS], task(undefined));
+    const layout = layoutOf(this.bounds, threads, d, n, width);
+    if (stopped) {
+      const bad = firstBadOf(this.bounds, threads);
+      if (bad !== null) throw badPointError(bad);
+      if (layout.boxCells > limit) {
+        // Sparse points: the hashed build stays on this thread.
+        grid.rebuild(source);
+        return;
+      }
+      // More points or cells than the grid (or the histograms) had room for: size them, then build.
+      g.prepareDense(source, n, layout.origin, layout.cells);
+      if (this.histograms[0].length < layout.boxCells) {
+        this.histograms = Array.from(
+          { length: threads },
+          () => new Int32Array(new SharedArrayBuffer(4 * Math.max(layout.boxCells, 1))),
+        );
+      }
+      await this.steps(BUILD_STEPS, task(layout));
+    }
+    g.prepareDense(source, n, layout.origin, layout.cells);
     g.publish();
   }
 

@@ -89,7 +89,6 @@ export type Task =
       /** Fresh result memory to first-touch while counting: this thread's share of it. */
       touch?: { array: Uint32Array; from: number; to: number };
     } & Together)
-  | { op: 'bounds'; positions: Positions; d: 2 | 3; stride: number; offset: number; from: number; to: number }
   | ({
       op: 'build';
       positions: Positions;
@@ -98,12 +97,20 @@ export type Task =
       stride: number;
       offset: number;
       points: number;
-      origin: number[];
-      cells: number[];
       width: number;
+      /**
+       * The cells, when the calling thread has sized the grid for them.
+       * Without: each thread first bounds its share of the points into
+       * `bounds`, and after a barrier all find the same cells (layoutOf); they
+       * stop there on a bad point or when the box has more than `maxCells`
+       * cells (the grid's or the histograms' room, or the dense limit).
+       */
+      layout?: Layout;
+      bounds: Float64Array;
+      maxCells: number;
       /** Cell of each point, written by its thread's histogram step. */
       scratch: Uint32Array;
-      /** Every thread's histogram, cells long. */
+      /** Every thread's histogram, at least the box's cells long. */
       hists: Int32Array[];
     } & Together);
 
@@ -161,12 +168,48 @@ function share(count: number, part: number, parts: number): number {
   return Math.floor((part * count) / parts);
 }
 
-/** What `bounds` finds: per-axis minimum and maximum, and the first non-finite coordinate if any. */
-export interface Bounds {
-  min: number[];
-  max: number[];
-  /** [point index, axis, value] of the first non-finite coordinate of the slice. */
-  bad: [number, number, number] | null;
+/** The dense box of cells of a build: its first cell's corner, cells per axis, and their product. */
+export interface Layout {
+  origin: number[];
+  cells: number[];
+  boxCells: number;
+}
+
+/** Numbers per thread in a build's shared `bounds`: min and max per axis (up to 3), then a bad point's index, axis and value. */
+export const BOUNDS_STRIDE = 9;
+
+/**
+ * The layout a one-thread build of `points` points finds, from the bounds
+ * each of `threads` threads wrote: the same float operations as
+ * Grid2D/Grid3D.build, so every thread and the calling thread agree.
+ */
+export function layoutOf(bounds: Float64Array, threads: number, d: number, points: number, width: number): Layout {
+  const origin: number[] = [];
+  const cells: number[] = [];
+  let boxCells = 1;
+  for (let a = 0; a < d; a++) {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < threads; k++) {
+      min = Math.min(min, bounds[k * BOUNDS_STRIDE + a]);
+      max = Math.max(max, bounds[k * BOUNDS_STRIDE + 3 + a]);
+    }
+    const o = points === 0 ? 0 : min;
+    const c = points === 0 ? 0 : Math.floor((max - o) / width) + 1;
+    origin.push(o);
+    cells.push(c);
+    boxCells *= c;
+  }
+  return { origin, cells, boxCells };
+}
+
+/** [point index, axis, value] of the first non-finite coordinate any thread's bounds step met, or null. */
+export function firstBadOf(bounds: Float64Array, threads: number): [number, number, number] | null {
+  for (let k = 0; k < threads; k++) {
+    const b = k * BOUNDS_STRIDE + 6;
+    if (bounds[b] >= 0) return [bounds[b], bounds[b + 1], bounds[b + 2]];
+  }
+  return null;
 }
 
 /** A finished task: its result, the buffers to transfer with it, and the time it took in ms. */
@@ -250,8 +293,6 @@ export function runTask(task: Task): Done {
     }
     case 'rows':
       return { result: searchRows(task), transfer: [] };
-    case 'bounds':
-      return { result: bounds(task.positions, task.d, task.stride, task.offset, task.from, task.to), transfer: [] };
     case 'build':
     case 'fill':
       try {
@@ -432,20 +473,38 @@ function fillSlice(
 }
 
 /**
- * Bounds of points from..to-1, or the first non-finite coordinate: by the
- * one-thread build's own loop (bounds2 / bounds3), which throws at a bad
- * point; only then is the slice walked again to name it.
+ * Bounds of points from..to-1 into this thread's numbers of `bounds`, or the
+ * first non-finite coordinate: by the one-thread build's own loop (bounds2 /
+ * bounds3), which throws at a bad point; only then is the slice walked again
+ * to name it.
  */
-function bounds(positions: Positions, d: 2 | 3, stride: number, offset: number, from: number, to: number): Bounds {
-  const out = new Float64Array(2 * d);
-  out.fill(Number.POSITIVE_INFINITY, 0, d);
-  out.fill(Number.NEGATIVE_INFINITY, d);
+function boundSlice(
+  positions: Positions,
+  d: 2 | 3,
+  stride: number,
+  offset: number,
+  from: number,
+  to: number,
+  bounds: Float64Array,
+  part: number,
+): void {
+  const out = bounds.subarray(part * BOUNDS_STRIDE, (part + 1) * BOUNDS_STRIDE);
+  out.fill(Number.POSITIVE_INFINITY, 0, 3);
+  out.fill(Number.NEGATIVE_INFINITY, 3, 6);
+  out[6] = -1;
+  if (to <= from) return;
   try {
-    if (to > from) (d === 2 ? bounds2 : bounds3)(positions, to - from, stride, offset + from * stride, out);
+    // bounds2 / bounds3 write min then max per axis: place them at 0 and 3.
+    const found = new Float64Array(2 * d);
+    (d === 2 ? bounds2 : bounds3)(positions, to - from, stride, offset + from * stride, found);
+    for (let a = 0; a < d; a++) {
+      out[a] = found[a];
+      out[3 + a] = found[d + a];
+    }
   } catch {
-    return { min: [], max: [], bad: firstBad(positions, d, stride, offset, from, to) };
+    const bad = firstBad(positions, d, stride, offset, from, to);
+    if (bad !== null) out.set(bad, 6);
   }
-  return { min: Array.from(out.subarray(0, d)), max: Array.from(out.subarray(d)), bad: null };
 }
 
 /** [point index, axis, value] of the first non-finite coordinate of points from..to-1. */
@@ -483,14 +542,25 @@ type BuildTask = Extract<Task, { op: 'build' }>;
  * 4. scatter: its points to their places, from the last (so each thread's run of a cell ascends too);
  * 5. sortCells: its range of cells, balanced by points, by x.
  */
-function build(task: BuildTask): StepTimes {
+function build(task: BuildTask): StepTimes & { stopped: boolean } {
   const steps = new Steps(task);
-  const { positions, d, stride, offset, points: n, origin, cells, width, scratch, hists, part, parts } = task;
-  const grid = readGrid('PointGridWorkers', task.data, d);
-  const { cellStart, coords, sortedIndex } = grid;
-  const boxCells = d === 2 ? cells[0] * cells[1] : cells[0] * cells[1] * cells[2];
+  const { positions, d, stride, offset, points: n, width, scratch, part, parts } = task;
   const from = share(n, part, parts);
   const count = share(n, part + 1, parts) - from;
+  let layout = task.layout;
+  if (layout === undefined) {
+    boundSlice(positions, d, stride, offset, from, from + count, task.bounds, part);
+    steps.barrier();
+    layout = layoutOf(task.bounds, parts, d, n, width);
+    if (firstBadOf(task.bounds, parts) !== null || layout.boxCells > task.maxCells) {
+      // Nothing written yet: the calling thread reports the bad point, or sizes the grid and sends the rest.
+      return { ...steps.end(), stopped: true };
+    }
+  }
+  const { origin, cells, boxCells } = layout;
+  const grid = readGrid('PointGridWorkers', task.data, d);
+  const { cellStart, coords, sortedIndex } = grid;
+  const hists = task.hists.map((h) => h.subarray(0, boxCells));
   const at = offset + from * stride;
   const cellOf = scratch.subarray(from, from + count);
   const hist = hists[part];
@@ -530,6 +600,7 @@ function build(task: BuildTask): StepTimes {
       h[c] = sum;
     }
   }
+  if (part === parts - 1) cellStart[boxCells] = n;
   steps.barrier();
 
   (d === 2 ? scatter2 : scatter3)(positions, count, stride, at, cellOf, hist, coords, sortedIndex, from);
@@ -540,7 +611,7 @@ function build(task: BuildTask): StepTimes {
   const sortTo = partCell(cellStart, boxCells, n, part + 1, parts);
   (d === 2 ? sortSmallCells2 : sortSmallCells3)(coords, sortedIndex, cellStart, sortFrom, sortTo);
   sortCellsByX(coords, sortedIndex, cellStart.subarray(sortFrom), sortTo - sortFrom, d);
-  return steps.end();
+  return { ...steps.end(), stopped: false };
 }
 
 type FillTask = Extract<Task, { op: 'fill' }>;
