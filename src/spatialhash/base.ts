@@ -6,9 +6,10 @@
  * ranges, which do, live in the 2D and 3D classes.
  *
  * Layout ("grid coordinates -> hash map -> one contiguous run per cell"):
- * - an item gets a dense handle, which is also its public id; its box, cell
- *   range, first entry, query stamp, category and mask sit in typed arrays
- *   indexed by the handle;
+ * - an item gets a dense handle, which is also its public id; its box, first
+ *   entry, query stamp, category and mask sit in typed arrays indexed by the
+ *   handle. Its cell range is not stored: `floor(box / cellSize)` gives it
+ *   again, and recomputing it costs less than a cache miss on another array;
  * - a cell is a dense id from {@link CellTable}; its slots are one run
  *   `[cellStart, cellStart + cellEntryCount)` of a shared slot pool, each slot
  *   holding the handle, a copy of the item's box and on which axes the item's
@@ -102,8 +103,6 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   alive: Uint8Array;
   /** @internal Stored boxes: minX, minY[, minZ], maxX, maxY[, maxZ] per handle. */
   boxes: Float64Array;
-  /** @internal Cell range per handle, same layout as `boxes`; meaningless for overflow items. */
-  ranges: Float64Array;
   /** @internal First entry of each handle's chain, or -1. */
   firstEntry: Int32Array;
   /** @internal Position in `overflow` of each handle, or -1 when it lives in cells. */
@@ -218,7 +217,6 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed = new Uint8Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
-    this.ranges = new Float64Array(items * this.boxStride);
     this.firstEntry = new Int32Array(items).fill(NONE);
     this.overflowPos = new Int32Array(items).fill(NONE);
     this.stamps = new Uint32Array(items);
@@ -392,7 +390,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   protected release(h: number): void {
     this.unlink(h);
     if (this.trackItems) this.handles.delete(this.items[h] as T);
-    this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
+    // With no filtered item, h's filter is the default already: no reads.
+    if (this.filteredCount > 0) this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
@@ -425,6 +424,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed.fill(0);
     this.occupiedCells = 0;
     this.filteredCount = 0;
+    this.categories.fill(DEFAULT_CATEGORY);
+    this.masks.fill(ALL_BITS);
     this.movedCount = 0;
     this.movedFlag.fill(0);
     this.poolUsed = 0;
@@ -535,10 +536,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       if (this.handleLimit === this.alive.length) this.growHandles();
       h = this.handleLimit++;
     }
+    // A free handle's category and mask are the defaults already (release and
+    // clear reset them), so they are not written: two cache misses fewer.
     this.items[h] = item;
     this.alive[h] = 1;
-    this.categories[h] = DEFAULT_CATEGORY;
-    this.masks[h] = ALL_BITS;
     if (this.trackItems) this.handles.set(item, h);
     this.itemCount++;
     this.changes++;
@@ -548,17 +549,11 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Files handle `h`, whose box is written, under its cells or in the overflow list. */
   protected abstract link(h: number): void;
 
-  /** @internal Widens {@link cellBounds} to the cell range of handle `h` (already in `ranges`). */
-  protected growCellBounds(h: number): void {
-    const dim = this.dim;
-    const b = h * this.boxStride;
+  /** @internal Widens {@link cellBounds} to a cell range on axis `a` (0, 1 or 2). */
+  protected growCellBounds(a: number, lo: number, hi: number): void {
     const bounds = this.cellBounds;
-    for (let a = 0; a < dim; a++) {
-      const lo = this.ranges[b + a];
-      const hi = this.ranges[b + dim + a];
-      if (lo < bounds[a]) bounds[a] = lo;
-      if (hi > bounds[3 + a]) bounds[3 + a] = hi;
-    }
+    if (lo < bounds[a]) bounds[a] = lo;
+    if (hi > bounds[3 + a]) bounds[3 + a] = hi;
   }
 
   private resetCellBounds(): void {
@@ -631,6 +626,5 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.moved = grow(this.moved, (k) => new Int32Array(k));
     this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));
     this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
-    this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
   }
 }

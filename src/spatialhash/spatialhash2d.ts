@@ -12,7 +12,7 @@ import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
 import { addEntry, dropEntry, markMoved, syncSlots } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
-import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
+import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
@@ -80,7 +80,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.setFilterBits(h, FILTER[0], FILTER[1]);
+    if (FILTER[0] !== DEFAULT_CATEGORY || FILTER[1] !== ALL_BITS) this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, maxX, maxY);
     this.link(h);
     return h;
@@ -132,12 +132,13 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * cells, not all it covers. Moves into or out of the overflow list refile.
    */
   private move(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const r = h * 4;
-    const ranges = this.ranges;
-    const ox0 = ranges[r];
-    const oy0 = ranges[r + 1];
-    const ox1 = ranges[r + 2];
-    const oy1 = ranges[r + 3];
+    // The old cell range comes from the old box, on the cache line written next.
+    const b = h * 4;
+    const boxes = this.boxes;
+    const ox0 = this.cellOf(boxes[b]);
+    const oy0 = this.cellOf(boxes[b + 1]);
+    const ox1 = this.cellOf(boxes[b + 2]);
+    const oy1 = this.cellOf(boxes[b + 3]);
     const cx0 = this.cellOf(minX);
     const cy0 = this.cellOf(minY);
     const cx1 = this.cellOf(maxX);
@@ -182,11 +183,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       }
       e = next;
     }
-    ranges[r] = cx0;
-    ranges[r + 1] = cy0;
-    ranges[r + 2] = cx1;
-    ranges[r + 3] = cy1;
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
@@ -593,11 +591,6 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const cy0 = this.cellOf(this.boxes[b + 1]);
     const cx1 = this.cellOf(this.boxes[b + 2]);
     const cy1 = this.cellOf(this.boxes[b + 3]);
-    const ranges = this.ranges;
-    ranges[b] = cx0;
-    ranges[b + 1] = cy0;
-    ranges[b + 2] = cx1;
-    ranges[b + 3] = cy1;
     if (
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
       (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.maxCellsPerItem
@@ -605,7 +598,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       this.addOverflow(h);
       return;
     }
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++)
         addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));

@@ -11,7 +11,7 @@ import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
 import { addEntry, dropEntry, markMoved, syncSlots, writeSlotBoxes } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
-import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
+import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
@@ -100,7 +100,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.setFilterBits(h, FILTER[0], FILTER[1]);
+    if (FILTER[0] !== DEFAULT_CATEGORY || FILTER[1] !== ALL_BITS) this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     this.link(h);
     return h;
@@ -149,14 +149,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
 
   /** Moves handle `h` to a checked box, touching only the cells entered and left (see SpatialHash2D's). */
   private move(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-    const r = h * 6;
-    const ranges = this.ranges;
-    const ox0 = ranges[r];
-    const oy0 = ranges[r + 1];
-    const oz0 = ranges[r + 2];
-    const ox1 = ranges[r + 3];
-    const oy1 = ranges[r + 4];
-    const oz1 = ranges[r + 5];
+    // The old cell range comes from the old box, on the cache line written next.
+    const b = h * 6;
+    const boxes = this.boxes;
+    const ox0 = this.cellOf(boxes[b]);
+    const oy0 = this.cellOf(boxes[b + 1]);
+    const oz0 = this.cellOf(boxes[b + 2]);
+    const ox1 = this.cellOf(boxes[b + 3]);
+    const oy1 = this.cellOf(boxes[b + 4]);
+    const oz1 = this.cellOf(boxes[b + 5]);
     const cx0 = this.cellOf(minX);
     const cy0 = this.cellOf(minY);
     const cz0 = this.cellOf(minZ);
@@ -200,13 +201,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       }
       e = next;
     }
-    ranges[r] = cx0;
-    ranges[r + 1] = cy0;
-    ranges[r + 2] = cz0;
-    ranges[r + 3] = cx1;
-    ranges[r + 4] = cy1;
-    ranges[r + 5] = cz1;
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
+    this.growCellBounds(2, cz0, cz1);
     writeSlotBoxes(this, h);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
@@ -616,14 +613,13 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
   protected link(h: number): void {
     const b = h * 6;
-    const ranges = this.ranges;
-    for (let i = 0; i < 6; i++) ranges[b + i] = this.cellOf(this.boxes[b + i]);
-    const cx0 = ranges[b];
-    const cy0 = ranges[b + 1];
-    const cz0 = ranges[b + 2];
-    const cx1 = ranges[b + 3];
-    const cy1 = ranges[b + 4];
-    const cz1 = ranges[b + 5];
+    const boxes = this.boxes;
+    const cx0 = this.cellOf(boxes[b]);
+    const cy0 = this.cellOf(boxes[b + 1]);
+    const cz0 = this.cellOf(boxes[b + 2]);
+    const cx1 = this.cellOf(boxes[b + 3]);
+    const cy1 = this.cellOf(boxes[b + 4]);
+    const cz1 = this.cellOf(boxes[b + 5]);
     if (
       !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
       (cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > this.maxCellsPerItem
@@ -631,7 +627,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       this.addOverflow(h);
       return;
     }
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
+    this.growCellBounds(2, cz0, cz1);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++) {
         for (let cz = cz0; cz <= cz1; cz++)

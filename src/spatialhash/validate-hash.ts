@@ -15,7 +15,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   const fail = (what: string): never => {
     throw new Error(`SpatialHash invalid: ${what}`);
   };
-  const { cells, dim, boxStride: stride, boxes, ranges } = hash;
+  const { cells, dim, boxStride: stride, boxes } = hash;
   let live = 0;
   let filtered = 0;
   let entries = 0;
@@ -37,14 +37,15 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
       if (hash.firstEntry[h] !== NONE) fail(`overflow item ${h} has cell entries`);
       continue;
     }
+    // The cell range is not stored: it is the box's, cell by cell.
+    const range = new Float64Array(stride);
     let cellsInRange = 1;
     for (let a = 0; a < dim; a++) {
-      const lo = ranges[b + a];
-      const hi = ranges[b + dim + a];
-      if (lo !== hash.cellOf(boxes[b + a]) || hi !== hash.cellOf(boxes[b + dim + a])) {
-        fail(`cell range of ${h} does not match its box on axis ${a}`);
-      }
-      cellsInRange *= hi - lo + 1;
+      range[a] = hash.cellOf(boxes[b + a]);
+      range[dim + a] = hash.cellOf(boxes[b + dim + a]);
+      cellsInRange *= range[dim + a] - range[a] + 1;
+      if (range[a] < hash.cellBounds[a] || range[dim + a] > hash.cellBounds[3 + a])
+        fail(`cell range of ${h} on axis ${a} is outside cellBounds`);
     }
     let own = 0;
     for (let e = hash.firstEntry[h]; e !== NONE; e = hash.entryItemNext[e]) {
@@ -60,8 +61,8 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
       let starts = 0;
       for (let a = 0; a < dim; a++) {
         const c = cells.keys[id * dim + a];
-        if (c < ranges[b + a] || c > ranges[b + dim + a]) fail(`entry ${e} of ${h} is outside its range`);
-        if (c === ranges[b + a]) starts |= 1 << a;
+        if (c < range[a] || c > range[dim + a]) fail(`entry ${e} of ${h} is outside its range`);
+        if (c === range[a]) starts |= 1 << a;
       }
       if (hash.slotStarts[s] !== starts) fail(`slot ${s} of ${h} has start bits ${hash.slotStarts[s]}, not ${starts}`);
       // A moved handle's copies may be stale until the next read syncs them.

@@ -117,6 +117,31 @@ describe('moves', () => {
   });
 });
 
+describe('filters of reused ids', () => {
+  // insert does not write the default filter: a free id must already hold it.
+  it('an id freed by remove or clear comes back with the default category and mask', () => {
+    for (const hash of [new SpatialHash2D<string>({ cellSize: 1 }), new SpatialHash3D<string>({ cellSize: 1 })]) {
+      const insert = (item: string, filter?: { category: number; mask: number }) =>
+        hash instanceof SpatialHash2D ? hash.insert(item, 0, 0, filter) : hash.insert(item, 0, 0, 0, filter);
+      const a = insert('a', { category: 4, mask: 2 });
+      const b = insert('b');
+      hash.setFilterById(b, 8, 8);
+      hash.removeById(a);
+      const c = insert('c');
+      expect(c).toBe(a);
+      expect([hash.categoryOf(c), hash.maskOf(c)]).toEqual([1, 0xffffffff]);
+      hash.validate();
+      hash.clear();
+      const d = insert('d');
+      expect([hash.categoryOf(d), hash.maskOf(d)]).toEqual([1, 0xffffffff]);
+      const e = insert('e');
+      expect([hash.categoryOf(e), hash.maskOf(e)]).toEqual([1, 0xffffffff]);
+      expect(new Set([d, e])).toEqual(new Set([a, b]));
+      hash.validate();
+    }
+  });
+});
+
 describe('toData / from', () => {
   it('objects round-trip through encodeItem / decodeItem and keep their ids', () => {
     const hash = new SpatialHash3D<{ name: string }>({ cellSize: 2, maxCellsPerItem: 4 });
