@@ -6,19 +6,25 @@
  * ranges, which do, live in the 2D and 3D classes.
  *
  * Layout ("grid coordinates -> hash map -> one contiguous run per cell"):
- * - an item gets a dense handle, which is also its public id; its box, first
- *   entry, query stamp, category and mask sit in typed arrays indexed by the
- *   handle. Its cell range is not stored: `floor(box / cellSize)` gives it
+ * - an item gets a dense handle, which is also its public id; its box, query
+ *   stamp, category, mask and links (home slot, its cell, first other entry,
+ *   overflow position: one record of four ints) sit in typed arrays indexed by
+ *   the handle. Its cell range is not stored: `floor(box / cellSize)` gives it
  *   again, and recomputing it costs less than a cache miss on another array;
  * - a cell is a dense id from {@link CellTable}; its slots are one run
  *   `[cellStart, cellStart + cellEntryCount)` of a shared slot pool, each slot
  *   holding the handle, a copy of the item's box and on which axes the item's
  *   cell range starts at this cell. Queries and forEachPair read a cell as one
  *   stretch of memory instead of chasing a list through the item arrays;
- * - an entry (one per item per cell) records its cell and slot; an item's
- *   entries are chained, so a move rewrites its slots' boxes and a remove
- *   empties its slots in O(1) each, without searching any cell. A slot leaves
- *   its run by taking the run's last slot into its place;
+ * - an item's first cell is its home: the slot and cell id sit in the item's
+ *   own links record, so an item in one cell (a point, a small box: most of
+ *   them in a game) needs nothing else, and an insert, move or remove of it
+ *   touches the item's record, the cell and the slot only. Each further cell
+ *   is an entry recording its cell and slot; an item's entries are chained,
+ *   so a move rewrites its slots' boxes and a remove empties its slots in
+ *   O(1) each, without searching any cell. A slot names its owner (an entry,
+ *   or the complement of the handle for a home) so it can tell it where it
+ *   moved. A slot leaves its run by taking the run's last slot into its place;
  * - a run that fills up moves to the end of the pool with twice the room; the
  *   pool is compacted (and grown) when its end is reached, so the abandoned
  *   runs are reclaimed. A released cell id keeps its run for the next cell to
@@ -41,7 +47,7 @@
 
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
-import { dropEntry, purgeEmptyCells } from './cell-runs.js';
+import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
@@ -103,10 +109,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   alive: Uint8Array;
   /** @internal Stored boxes: minX, minY[, minZ], maxX, maxY[, maxZ] per handle. */
   boxes: Float64Array;
-  /** @internal First entry of each handle's chain, or -1. */
-  firstEntry: Int32Array;
-  /** @internal Position in `overflow` of each handle, or -1 when it lives in cells. */
-  overflowPos: Int32Array;
+  /**
+   * @internal Per handle, {@link LINKS} ints read together: home slot (-1 when
+   * in no cell), home cell id, first entry of its other cells (-1 when none),
+   * position in `overflow` (-1 when it lives in cells).
+   */
+  itemLinks: Int32Array;
   /** @internal Query stamp per handle: a handle is reported once per query. */
   stamps: Uint32Array;
   /** @internal Collision category bits per handle (32 bits, signed). */
@@ -126,12 +134,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   entrySlot: Int32Array;
   /** @internal Next entry of the same item, or -1; doubles as the free-list link. */
   entryItemNext: Int32Array;
-  /** @internal Number of entries in use. */
+  /** @internal Number of slots in use: homes and entries. */
   entryCount = 0;
 
   /** @internal Handle in each slot of the pool. */
   slotHandle: Int32Array;
-  /** @internal Entry owning each slot, so a slot that moves can tell its entry where it went. */
+  /** @internal Owner of each slot: an entry, or `~h` for the home slot of handle h; a slot that moves tells it where it went. */
   slotEntry: Int32Array;
   /** @internal Per slot, the axes on which the item's cell range starts at the slot's cell (bit per axis). */
   slotStarts: Uint8Array;
@@ -217,8 +225,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed = new Uint8Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
-    this.firstEntry = new Int32Array(items).fill(NONE);
-    this.overflowPos = new Int32Array(items).fill(NONE);
+    this.itemLinks = new Int32Array(items * LINKS).fill(NONE);
     this.stamps = new Uint32Array(items);
     this.categories = new Int32Array(items).fill(DEFAULT_CATEGORY);
     this.masks = new Int32Array(items).fill(ALL_BITS);
@@ -433,8 +440,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.items.length = 0;
     this.changes++;
     this.alive.fill(0);
-    this.firstEntry.fill(NONE);
-    this.overflowPos.fill(NONE);
+    this.itemLinks.fill(NONE);
     this.overflowCount = 0;
     this.handleLimit = 0;
     this.freeHandleCount = 0;
@@ -571,27 +577,27 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       grown.set(this.overflow);
       this.overflow = grown;
     }
-    this.overflowPos[h] = this.overflowCount;
+    this.itemLinks[h * LINKS + OVERFLOW_POS] = this.overflowCount;
     this.overflow[this.overflowCount++] = h;
   }
 
   /** @internal Takes handle `h` out of its cells or the overflow list. Empty cells leave the table. */
   protected unlink(h: number): void {
-    const pos = this.overflowPos[h];
+    const links = this.itemLinks;
+    const pos = links[h * LINKS + OVERFLOW_POS];
     if (pos !== NONE) {
       const last = this.overflow[--this.overflowCount];
       this.overflow[pos] = last;
-      this.overflowPos[last] = pos;
-      this.overflowPos[h] = NONE;
+      links[last * LINKS + OVERFLOW_POS] = pos;
+      links[h * LINKS + OVERFLOW_POS] = NONE;
       return;
     }
-    let e = this.firstEntry[h];
-    while (e !== NONE) {
-      const following = this.entryItemNext[e];
-      dropEntry(this, e);
-      e = following;
-    }
-    this.firstEntry[h] = NONE;
+    dropCells(this, h);
+  }
+
+  /** @internal Whether handle `h` is in the overflow list. */
+  inOverflow(h: number): boolean {
+    return this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
   }
 
   /** @internal Grows the per-handle arrays until they hold at least `n` handles. */
@@ -620,8 +626,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.stamps = grow(this.stamps, (k) => new Uint32Array(k));
     this.categories = grow(this.categories, (k) => new Int32Array(k), DEFAULT_CATEGORY);
     this.masks = grow(this.masks, (k) => new Int32Array(k), ALL_BITS);
-    this.firstEntry = grow(this.firstEntry, (k) => new Int32Array(k), NONE);
-    this.overflowPos = grow(this.overflowPos, (k) => new Int32Array(k), NONE);
+    this.itemLinks = grow(this.itemLinks, (k) => new Int32Array(k * LINKS), NONE);
     this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
     this.moved = grow(this.moved, (k) => new Int32Array(k));
     this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));

@@ -20,7 +20,7 @@ export interface CellRuns {
   readonly cells: CellTable;
   readonly boxStride: number;
   boxes: Float64Array;
-  firstEntry: Int32Array;
+  itemLinks: Int32Array;
   cellStart: Int32Array;
   cellEntryCount: Int32Array;
   cellCapacity: Int32Array;
@@ -48,21 +48,35 @@ const NONE = -1;
 /** Slots a cell's run gets when it first needs room. */
 const FIRST_RUN = 4;
 
+/** Ints per handle in `itemLinks`. */
+export const LINKS = 4;
+/** Offset in a handle's `itemLinks` record: the home slot, or -1 when the item is in no cell. */
+export const HOME_SLOT = 0;
+/** Offset in a handle's `itemLinks` record: the home slot's cell id. */
+export const HOME_CELL = 1;
+/** Offset in a handle's `itemLinks` record: the first entry of its other cells, or -1. */
+export const FIRST_ENTRY = 2;
+/** Offset in a handle's `itemLinks` record: its position in the overflow list, or -1. */
+export const OVERFLOW_POS = 3;
+
 /**
- * Takes entry `e` out of its cell's run and onto the free list
- * (the caller fixes the item's own chain). The run's last slot fills the
- * hole, so this is O(1); forEachPair's sort restores the minX order. An
- * emptied cell stays in the table, empty, until empty cells outnumber the
- * occupied ones (plus 64); then they are all purged.
+ * Tells the owner of a slot that moved where it now is: an entry (owner >= 0)
+ * or the home of handle `~owner`.
  */
-export function dropEntry(hash: CellRuns, e: number): void {
-  const id = hash.entryCell[e];
-  const s = hash.entrySlot[e];
+export function setOwnerSlot(hash: CellRuns, owner: number, slot: number): void {
+  if (owner >= 0) hash.entrySlot[owner] = slot;
+  else hash.itemLinks[~owner * LINKS + HOME_SLOT] = slot;
+}
+
+/**
+ * Empties slot `s` of cell `id`: the run's last slot fills the hole, so this
+ * is O(1); forEachPair's sort restores the minX order. An emptied cell stays
+ * in the table, empty, until empty cells outnumber the occupied ones (plus
+ * 64); then they are all purged.
+ */
+function freeSlot(hash: CellRuns, id: number, s: number): void {
   const last = hash.cellStart[id] + --hash.cellEntryCount[id];
   if (s !== last) moveSlot(hash, last, s);
-  hash.entryCell[e] = NONE;
-  hash.entryItemNext[e] = hash.freeEntry;
-  hash.freeEntry = e;
   hash.entryCount--;
   if (last === hash.cellStart[id]) {
     hash.occupiedCells--;
@@ -70,31 +84,78 @@ export function dropEntry(hash: CellRuns, e: number): void {
   }
 }
 
-/** Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
-export function moveSlot(hash: CellRuns, from: number, to: number): void {
-  const stride = hash.boxStride;
-  const slotBox = hash.slotBox;
-  const e = hash.slotEntry[from];
-  hash.slotHandle[to] = hash.slotHandle[from];
-  hash.slotEntry[to] = e;
-  hash.slotStarts[to] = hash.slotStarts[from];
-  for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
-  hash.entrySlot[e] = to;
+/**
+ * Takes entry `e` (one of an item's other cells) out of its cell's run and
+ * onto the free list; the caller fixes the item's own chain.
+ */
+export function dropEntry(hash: CellRuns, e: number): void {
+  freeSlot(hash, hash.entryCell[e], hash.entrySlot[e]);
+  hash.entryCell[e] = NONE;
+  hash.entryItemNext[e] = hash.freeEntry;
+  hash.freeEntry = e;
 }
 
 /**
- * Files handle `h`, whose box and range are written, in cell `id`
- * (from the table's insert) at the end of the cell's run. `starts` has a bit
- * per axis on which the item's range starts at this cell.
+ * Takes the home slot of handle `h` out of its cell's run. The caller gives
+ * the item a new home (or drops every cell) before anyone reads it again.
+ */
+export function dropHome(hash: CellRuns, h: number): void {
+  const l = h * LINKS;
+  freeSlot(hash, hash.itemLinks[l + HOME_CELL], hash.itemLinks[l + HOME_SLOT]);
+  hash.itemLinks[l + HOME_SLOT] = NONE;
+}
+
+/**
+ * Makes the first of the other entries of handle `h`, which has lost its
+ * home, the new home: its slot is relabelled and the entry freed. O(1).
+ */
+export function promoteHome(hash: CellRuns, h: number): void {
+  const l = h * LINKS;
+  const links = hash.itemLinks;
+  const e = links[l + FIRST_ENTRY];
+  const s = hash.entrySlot[e];
+  links[l + HOME_SLOT] = s;
+  links[l + HOME_CELL] = hash.entryCell[e];
+  links[l + FIRST_ENTRY] = hash.entryItemNext[e];
+  hash.slotEntry[s] = ~h;
+  hash.entryCell[e] = NONE;
+  hash.entryItemNext[e] = hash.freeEntry;
+  hash.freeEntry = e;
+}
+
+/** Takes handle `h` out of every cell it is in (home and others). */
+export function dropCells(hash: CellRuns, h: number): void {
+  const l = h * LINKS;
+  const links = hash.itemLinks;
+  dropHome(hash, h);
+  let e = links[l + FIRST_ENTRY];
+  while (e !== NONE) {
+    const following = hash.entryItemNext[e];
+    dropEntry(hash, e);
+    e = following;
+  }
+  links[l + FIRST_ENTRY] = NONE;
+}
+
+/** Copies slot `from` over slot `to` and tells the slot's owner where it now is. */
+export function moveSlot(hash: CellRuns, from: number, to: number): void {
+  const stride = hash.boxStride;
+  const slotBox = hash.slotBox;
+  const owner = hash.slotEntry[from];
+  hash.slotHandle[to] = hash.slotHandle[from];
+  hash.slotEntry[to] = owner;
+  hash.slotStarts[to] = hash.slotStarts[from];
+  for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
+  setOwnerSlot(hash, owner, to);
+}
+
+/**
+ * Files handle `h`, whose box is written, in cell `id` (from the table's
+ * insert) at the end of the cell's run: as its home when it has none (so an
+ * item in one cell needs no entry at all), else as a new entry on its chain.
+ * `starts` has a bit per axis on which the item's range starts at this cell.
  */
 export function addEntry(hash: CellRuns, h: number, id: number, starts: number): void {
-  let e = hash.freeEntry;
-  if (e !== NONE) {
-    hash.freeEntry = hash.entryItemNext[e];
-  } else {
-    if (hash.entryLimit === hash.entryCell.length) growEntries(hash);
-    e = hash.entryLimit++;
-  }
   if (id >= hash.cellStart.length) growCellArrays(hash);
   const n = hash.cellEntryCount[id];
   if (n === 0) {
@@ -104,16 +165,31 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
   if (n === hash.cellCapacity[id]) growRun(hash, id);
   const s = hash.cellStart[id] + n;
   hash.cellEntryCount[id] = n + 1;
+  hash.entryCount++;
   hash.slotHandle[s] = h;
-  hash.slotEntry[s] = e;
   hash.slotStarts[s] = starts;
   const stride = hash.boxStride;
   for (let k = 0; k < stride; k++) hash.slotBox[s * stride + k] = hash.boxes[h * stride + k];
+  const l = h * LINKS;
+  const links = hash.itemLinks;
+  if (links[l + HOME_SLOT] === NONE) {
+    links[l + HOME_SLOT] = s;
+    links[l + HOME_CELL] = id;
+    hash.slotEntry[s] = ~h;
+    return;
+  }
+  let e = hash.freeEntry;
+  if (e !== NONE) {
+    hash.freeEntry = hash.entryItemNext[e];
+  } else {
+    if (hash.entryLimit === hash.entryCell.length) growEntries(hash);
+    e = hash.entryLimit++;
+  }
+  hash.slotEntry[s] = e;
   hash.entryCell[e] = id;
   hash.entrySlot[e] = s;
-  hash.entryItemNext[e] = hash.firstEntry[h];
-  hash.firstEntry[h] = e;
-  hash.entryCount++;
+  hash.entryItemNext[e] = links[l + FIRST_ENTRY];
+  links[l + FIRST_ENTRY] = e;
 }
 
 /**
@@ -180,6 +256,7 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
   const starts = hash.slotStarts;
   const box = hash.slotBox;
   const entrySlot = hash.entrySlot;
+  const links = hash.itemLinks;
   let at = 0;
   for (let id = 0; id < idLimit; id++) {
     const from = hash.cellStart[id];
@@ -189,10 +266,12 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
       const s = from + k;
       const t = at + k;
       handle[t] = oldHandle[s];
-      entry[t] = oldEntry[s];
+      const owner = oldEntry[s];
+      entry[t] = owner;
       starts[t] = oldStarts[s];
       for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
-      entrySlot[oldEntry[s]] = t;
+      if (owner >= 0) entrySlot[owner] = t;
+      else links[~owner * LINKS + HOME_SLOT] = t;
     }
     hash.cellStart[id] = at;
     at += runs[id];
@@ -234,7 +313,10 @@ export function writeSlotBoxes(hash: CellRuns, h: number): void {
   const boxes = hash.boxes;
   const slotBox = hash.slotBox;
   const b = h * stride;
-  for (let e = hash.firstEntry[h]; e !== NONE; e = hash.entryItemNext[e]) {
+  const home = hash.itemLinks[h * LINKS + HOME_SLOT];
+  if (home === NONE) return;
+  for (let k = 0; k < stride; k++) slotBox[home * stride + k] = boxes[b + k];
+  for (let e = hash.itemLinks[h * LINKS + FIRST_ENTRY]; e !== NONE; e = hash.entryItemNext[e]) {
     const s = hash.entrySlot[e] * stride;
     for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
   }

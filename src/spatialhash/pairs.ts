@@ -29,7 +29,7 @@
 
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
-import { syncSlots } from './cell-runs.js';
+import { setOwnerSlot, syncSlots } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -81,13 +81,12 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
   }
 }
 
-/** Sorts slots [start, end) by minX (insertion sort, stable), telling each moved slot's entry where it went. */
+/** Sorts slots [start, end) by minX (insertion sort, stable), telling each moved slot's owner where it went. */
 function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void {
   const box = hash.slotBox;
   const handle = hash.slotHandle;
   const entry = hash.slotEntry;
   const starts = hash.slotStarts;
-  const entrySlot = hash.entrySlot;
   for (let i = start + 1; i < end; i++) {
     const minX = box[i * 4];
     if (box[(i - 1) * 4] <= minX) continue;
@@ -108,7 +107,7 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
       box[to + 1] = box[from + 1];
       box[to + 2] = box[from + 2];
       box[to + 3] = box[from + 3];
-      entrySlot[entry[j]] = j;
+      setOwnerSlot(hash, entry[j], j);
       j--;
     }
     handle[j] = h;
@@ -118,7 +117,7 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
     box[j * 4 + 1] = minY;
     box[j * 4 + 2] = maxX;
     box[j * 4 + 3] = maxY;
-    entrySlot[e] = j;
+    setOwnerSlot(hash, e, j);
   }
 }
 
@@ -194,7 +193,6 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
   const handle = hash.slotHandle;
   const entry = hash.slotEntry;
   const starts = hash.slotStarts;
-  const entrySlot = hash.entrySlot;
   for (let i = start + 1; i < end; i++) {
     const minX = box[i * 6];
     if (box[(i - 1) * 6] <= minX) continue;
@@ -212,7 +210,7 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
       entry[j] = entry[j - 1];
       starts[j] = starts[j - 1];
       for (let a = 0; a < 6; a++) box[j * 6 + a] = box[(j - 1) * 6 + a];
-      entrySlot[entry[j]] = j;
+      setOwnerSlot(hash, entry[j], j);
       j--;
     }
     handle[j] = h;
@@ -224,7 +222,7 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
     box[j * 6 + 3] = saved2;
     box[j * 6 + 4] = saved3;
     box[j * 6 + 5] = saved4;
-    entrySlot[e] = j;
+    setOwnerSlot(hash, e, j);
   }
 }
 

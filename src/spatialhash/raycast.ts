@@ -252,9 +252,8 @@ function castCells<T>(
         if (walker.enter > castBest) break;
         if (--budget < 0) {
           const alive = hash.alive;
-          const overflowPos = hash.overflowPos;
           for (let h = 0; h < hash.handleLimit; h++) {
-            if (alive[h] === 1 && overflowPos[h] === NONE && stamps[h] !== s) testHandle(hash, walker, h, maxDistance);
+            if (alive[h] === 1 && !hash.inOverflow(h) && stamps[h] !== s) testHandle(hash, walker, h, maxDistance);
           }
           break;
         }

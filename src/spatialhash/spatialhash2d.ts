@@ -10,7 +10,20 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
-import { addEntry, dropEntry, markMoved, syncSlots } from './cell-runs.js';
+import {
+  addEntry,
+  dropCells,
+  dropEntry,
+  dropHome,
+  FIRST_ENTRY,
+  HOME_CELL,
+  HOME_SLOT,
+  LINKS,
+  markMoved,
+  OVERFLOW_POS,
+  promoteHome,
+  syncSlots,
+} from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
@@ -20,6 +33,8 @@ import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycas
 import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
+/** Stands for the home in a walk over an item's cells (entries are >= 0). */
+const HOME = -2;
 
 /**
  * A dynamic, unbounded, sparse spatial hash of items with 2D axis-aligned boxes
@@ -127,9 +142,10 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
 
   /**
    * Moves handle `h` to a checked box. Within the same cells only the box is
-   * written; otherwise only the entries of cells left are dropped and only
-   * cells entered get one, so a ball crossing one cell border touches two
-   * cells, not all it covers. Moves into or out of the overflow list refile.
+   * written (and, for an item in one cell, its one slot's copy); otherwise
+   * only the entries of cells left are dropped and only cells entered get one,
+   * so a ball crossing one cell border touches two cells, not all it covers.
+   * Moves into or out of the overflow list refile.
    */
   private move(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
     // The old cell range comes from the old box, on the cache line written next.
@@ -143,14 +159,30 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const cy0 = this.cellOf(minY);
     const cx1 = this.cellOf(maxX);
     const cy1 = this.cellOf(maxY);
-    this.writeBox(h, minX, minY, maxX, maxY);
-    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
-      // Same cells: the slots' box copies are brought up to date at the next read.
-      markMoved(this, h);
+    boxes[b] = minX;
+    boxes[b + 1] = minY;
+    boxes[b + 2] = maxX;
+    boxes[b + 3] = maxY;
+    const l = h * LINKS;
+    const links = this.itemLinks;
+    const inOverflow = links[l + OVERFLOW_POS] !== NONE;
+    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
+      if (links[l + FIRST_ENTRY] === NONE) {
+        // One cell: its slot is on hand, so its copy is written now.
+        const s = links[l + HOME_SLOT] * 4;
+        const slotBox = this.slotBox;
+        slotBox[s] = minX;
+        slotBox[s + 1] = minY;
+        slotBox[s + 2] = maxX;
+        slotBox[s + 3] = maxY;
+      } else {
+        // Several cells: the slots' copies are brought up to date at the next read.
+        markMoved(this, h);
+      }
       return;
     }
     if (
-      this.overflowPos[h] !== NONE ||
+      inOverflow ||
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
       (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.maxCellsPerItem
     ) {
@@ -158,30 +190,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       this.link(h);
       return;
     }
-    const keys = this.cells.keys;
-    const entryCell = this.entryCell;
-    const entryItemNext = this.entryItemNext;
-    let prev = NONE;
-    for (let e = this.firstEntry[h]; e !== NONE; ) {
-      const next = entryItemNext[e];
-      const id = entryCell[e];
-      const kx = keys[id * 2];
-      const ky = keys[id * 2 + 1];
-      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
-        if (prev === NONE) this.firstEntry[h] = next;
-        else entryItemNext[prev] = next;
-        dropEntry(this, e);
-      } else {
-        // A kept cell: new box copy, and the range may now start here or no longer.
-        const s = this.entrySlot[e];
-        this.slotStarts[s] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
-        this.slotBox[s * 4] = minX;
-        this.slotBox[s * 4 + 1] = minY;
-        this.slotBox[s * 4 + 2] = maxX;
-        this.slotBox[s * 4 + 3] = maxY;
-        prev = e;
-      }
-      e = next;
+    if (cx0 > ox1 || cx1 < ox0 || cy0 > oy1 || cy1 < oy0) {
+      // No cell kept (always so for an item in one cell): no cell key to read.
+      dropCells(this, h);
+    } else {
+      this.keepCells(h, minX, minY, maxX, maxY, cx0, cy0, cx1, cy1);
     }
     this.growCellBounds(0, cx0, cx1);
     this.growCellBounds(1, cy0, cy1);
@@ -192,6 +205,58 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
       }
     }
+  }
+
+  /**
+   * The part of a move whose old and new cell ranges overlap: drops the
+   * slots of the cells left, gives the slots of the cells kept the new box
+   * and start bits. A lost home is replaced by a kept entry.
+   */
+  private keepCells(
+    h: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    cx0: number,
+    cy0: number,
+    cx1: number,
+    cy1: number,
+  ): void {
+    const keys = this.cells.keys;
+    const links = this.itemLinks;
+    const l = h * LINKS;
+    const slotBox = this.slotBox;
+    const entryItemNext = this.entryItemNext;
+    // The home first, then the chain; s is the slot, id the cell of each.
+    let prev = NONE;
+    for (let e = HOME; e !== NONE; ) {
+      const home = e === HOME;
+      const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
+      const id = home ? links[l + HOME_CELL] : this.entryCell[e];
+      const kx = keys[id * 2];
+      const ky = keys[id * 2 + 1];
+      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
+        if (home) dropHome(this, h);
+        else {
+          if (prev === NONE) links[l + FIRST_ENTRY] = next;
+          else entryItemNext[prev] = next;
+          dropEntry(this, e);
+        }
+      } else {
+        // A kept cell: new box copy, and the range may now start here or no longer.
+        const s = home ? links[l + HOME_SLOT] : this.entrySlot[e];
+        this.slotStarts[s] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
+        slotBox[s * 4] = minX;
+        slotBox[s * 4 + 1] = minY;
+        slotBox[s * 4 + 2] = maxX;
+        slotBox[s * 4 + 3] = maxY;
+        if (!home) prev = e;
+      }
+      e = next;
+    }
+    // The ranges overlap, so some cell was kept: an entry, if not the home.
+    if (links[l + HOME_SLOT] === NONE) promoteHome(this, h);
   }
 
   /**

@@ -9,7 +9,21 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
-import { addEntry, dropEntry, markMoved, syncSlots, writeSlotBoxes } from './cell-runs.js';
+import {
+  addEntry,
+  dropCells,
+  dropEntry,
+  dropHome,
+  FIRST_ENTRY,
+  HOME_CELL,
+  HOME_SLOT,
+  LINKS,
+  markMoved,
+  OVERFLOW_POS,
+  promoteHome,
+  syncSlots,
+  writeSlotBoxes,
+} from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
 import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
@@ -19,6 +33,8 @@ import { type CellOnRayVisitor3D, forEachCellOnRay, type RayHit, raycast, raycas
 import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
+/** Stands for the home in a walk over an item's cells (entries are >= 0). */
+const HOME = -2;
 
 /**
  * A dynamic, unbounded, sparse spatial hash of items with 3D axis-aligned boxes
@@ -165,10 +181,24 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const cy1 = this.cellOf(maxY);
     const cz1 = this.cellOf(maxZ);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
-    const inOverflow = this.overflowPos[h] !== NONE;
+    const l = h * LINKS;
+    const links = this.itemLinks;
+    const inOverflow = links[l + OVERFLOW_POS] !== NONE;
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
-      // Same cells: the slots' box copies are brought up to date at the next read.
-      markMoved(this, h);
+      if (links[l + FIRST_ENTRY] === NONE) {
+        // One cell: its slot is on hand, so its copy is written now.
+        const s = links[l + HOME_SLOT] * 6;
+        const slotBox = this.slotBox;
+        slotBox[s] = minX;
+        slotBox[s + 1] = minY;
+        slotBox[s + 2] = minZ;
+        slotBox[s + 3] = maxX;
+        slotBox[s + 4] = maxY;
+        slotBox[s + 5] = maxZ;
+      } else {
+        // Several cells: the slots' copies are brought up to date at the next read.
+        markMoved(this, h);
+      }
       return;
     }
     if (
@@ -180,31 +210,16 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       this.link(h);
       return;
     }
-    const keys = this.cells.keys;
-    const entryCell = this.entryCell;
-    const entryItemNext = this.entryItemNext;
-    let prev = NONE;
-    for (let e = this.firstEntry[h]; e !== NONE; ) {
-      const next = entryItemNext[e];
-      const k = entryCell[e] * 3;
-      const kx = keys[k];
-      const ky = keys[k + 1];
-      const kz = keys[k + 2];
-      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
-        if (prev === NONE) this.firstEntry[h] = next;
-        else entryItemNext[prev] = next;
-        dropEntry(this, e);
-      } else {
-        // A kept cell: the range may now start here or no longer (boxes are copied below).
-        this.slotStarts[this.entrySlot[e]] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0) | (kz === cz0 ? 4 : 0);
-        prev = e;
-      }
-      e = next;
+    if (cx0 > ox1 || cx1 < ox0 || cy0 > oy1 || cy1 < oy0 || cz0 > oz1 || cz1 < oz0) {
+      // No cell kept (always so for an item in one cell): no cell key to read.
+      dropCells(this, h);
+    } else {
+      this.keepCells(h, cx0, cy0, cz0, cx1, cy1, cz1);
+      writeSlotBoxes(this, h);
     }
     this.growCellBounds(0, cx0, cx1);
     this.growCellBounds(1, cy0, cy1);
     this.growCellBounds(2, cz0, cz1);
-    writeSlotBoxes(this, h);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
@@ -215,6 +230,44 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         }
       }
     }
+  }
+
+  /**
+   * The part of a move whose old and new cell ranges overlap: drops the
+   * slots of the cells left and gives the slots of the cells kept their start
+   * bits (the caller copies the box). A lost home is replaced by a kept entry.
+   */
+  private keepCells(h: number, cx0: number, cy0: number, cz0: number, cx1: number, cy1: number, cz1: number): void {
+    const keys = this.cells.keys;
+    const links = this.itemLinks;
+    const l = h * LINKS;
+    const entryItemNext = this.entryItemNext;
+    // The home first, then the chain.
+    let prev = NONE;
+    for (let e = HOME; e !== NONE; ) {
+      const home = e === HOME;
+      const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
+      const k = (home ? links[l + HOME_CELL] : this.entryCell[e]) * 3;
+      const kx = keys[k];
+      const ky = keys[k + 1];
+      const kz = keys[k + 2];
+      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
+        if (home) dropHome(this, h);
+        else {
+          if (prev === NONE) links[l + FIRST_ENTRY] = next;
+          else entryItemNext[prev] = next;
+          dropEntry(this, e);
+        }
+      } else {
+        // A kept cell: the range may now start here or no longer.
+        const s = home ? links[l + HOME_SLOT] : this.entrySlot[e];
+        this.slotStarts[s] = startBits3(kx, ky, kz, cx0, cy0, cz0);
+        if (!home) prev = e;
+      }
+      e = next;
+    }
+    // The ranges overlap, so some cell was kept: an entry, if not the home.
+    if (links[l + HOME_SLOT] === NONE) promoteHome(this, h);
   }
 
   /**

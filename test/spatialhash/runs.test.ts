@@ -158,12 +158,21 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
   it('shows a move within the same cells to the next query and pair pass, however many moves came first', () => {
     const hash = make(dim, { cellSize: 10 });
     const at = (lo: number, hi: number): Box => [...Array(dim).fill(lo), ...Array(dim).fill(hi)];
-    put(hash, 1, at(1, 2));
+    put(hash, 1, at(9, 11));
     put(hash, 2, at(5, 6));
-    // Many moves inside cell 0 before anything reads the runs.
-    for (let k = 0; k < 20; k++) move(hash, 1, at(1 + k * 0.1, 2 + k * 0.1));
+    // Many moves inside cells 0 and 1 on each axis before anything reads the runs.
+    for (let k = 0; k < 20; k++) move(hash, 1, at(9 - k * 0.04, 11 - k * 0.04));
     expect(hash.movedCount).toBe(1);
     hash.validate();
+    // An item in one cell writes its one slot at once: it is not listed.
+    move(hash, 2, at(5.5, 6.5));
+    move(hash, 2, at(5, 6));
+    expect(hash.movedCount).toBe(1);
+    hash.validate();
+    expect(pairsOf(hash)).toEqual([]);
+    expect(hash.movedCount).toBe(0);
+    hash.validate();
+    move(hash, 1, at(1, 2));
     expect(pairsOf(hash)).toEqual([]);
     move(hash, 1, at(4, 5));
     expect(pairsOf(hash)).toEqual(['1|2']);
