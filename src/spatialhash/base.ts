@@ -49,6 +49,7 @@ import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
+import { ItemIndex } from './item-index.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
 
@@ -100,7 +101,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
   /** @internal Handle by item; kept only when {@link trackItems}. */
-  readonly handles = new Map<T, number>();
+  readonly handles = new ItemIndex<T>();
   /** Whether the item-to-id Map is kept (option `trackItems`, default true): the item-keyed methods need it. */
   readonly trackItems: boolean;
   /** @internal Number of live handles. */
@@ -273,7 +274,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkWritable('remove');
     this.checkTracked('remove');
     const h = this.handles.get(item);
-    if (h === undefined) return false;
+    if (h === NONE) return false;
     this.release(h);
     return true;
   }
@@ -312,7 +313,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** The id of a stored `item` (one Map lookup), or -1 if it is absent. O(1). */
   idOf(item: T): number {
     this.checkTracked('idOf');
-    return this.handles.get(item) ?? NONE;
+    return this.handles.get(item);
   }
 
   /**
@@ -507,7 +508,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   protected handleOf(item: T, method: string): number {
     this.checkTracked(method);
     const h = this.handles.get(item);
-    if (h === undefined) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
+    if (h === NONE) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
     return h;
   }
 

@@ -279,7 +279,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   getBox(item: T, out: number[] = []): number[] | undefined {
     this.checkTracked('getBox');
     const h = this.handles.get(item);
-    if (h === undefined) return undefined;
+    if (h === NONE) return undefined;
     const b = h * 4;
     out.length = 4;
     for (let i = 0; i < 4; i++) out[i] = this.boxes[b + i];

@@ -290,7 +290,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   getBox(item: T, out: number[] = []): number[] | undefined {
     this.checkTracked('getBox');
     const h = this.handles.get(item);
-    if (h === undefined) return undefined;
+    if (h === NONE) return undefined;
     const b = h * 6;
     out.length = 6;
     for (let i = 0; i < 6; i++) out[i] = this.boxes[b + i];
