@@ -47,7 +47,7 @@
 
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
-import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells } from './cell-runs.js';
+import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { ItemIndex } from './item-index.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
@@ -138,12 +138,14 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Number of slots in use: homes and entries. */
   entryCount = 0;
 
-  /** @internal Handle in each slot of the pool. */
-  slotHandle: Int32Array;
-  /** @internal Owner of each slot: an entry, or `~h` for the home slot of handle h; a slot that moves tells it where it went. */
-  slotEntry: Int32Array;
-  /** @internal Per slot, the axes on which the item's cell range starts at the slot's cell (bit per axis). */
-  slotStarts: Uint8Array;
+  /**
+   * @internal Per slot of the pool, {@link SLOT} ints read together: the
+   * handle of its item, its owner (an entry, or `~h` for the home slot of
+   * handle h; a slot that moves tells it where it went) and a bit per axis on
+   * which the item's cell range starts at the slot's cell (offsets
+   * SLOT_HANDLE, SLOT_OWNER, SLOT_STARTS).
+   */
+  slotInfo: Int32Array;
   /** @internal Copy of the item's box per slot, `boxStride` numbers each, for contiguous reads. */
   slotBox: Float64Array;
   /** @internal Handles whose slots may hold an old box copy (each once; see {@link syncSlots}). */
@@ -239,9 +241,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.entrySlot = new Int32Array(entries);
     this.entryItemNext = new Int32Array(entries);
     const slots = entries * 2;
-    this.slotHandle = new Int32Array(slots);
-    this.slotEntry = new Int32Array(slots);
-    this.slotStarts = new Uint8Array(slots);
+    this.slotInfo = new Int32Array(slots * SLOT);
     this.slotBox = new Float64Array(slots * this.boxStride);
   }
 

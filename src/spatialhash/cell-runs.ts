@@ -32,9 +32,7 @@ export interface CellRuns {
   entryCount: number;
   entryLimit: number;
   freeEntry: number;
-  slotHandle: Int32Array;
-  slotEntry: Int32Array;
-  slotStarts: Uint8Array;
+  slotInfo: Int32Array;
   slotBox: Float64Array;
   poolUsed: number;
   poolLive: number;
@@ -47,6 +45,15 @@ const NONE = -1;
 
 /** Slots a cell's run gets when it first needs room. */
 const FIRST_RUN = 4;
+
+/** Ints per slot in `slotInfo`. */
+export const SLOT = 3;
+/** Offset in a slot's `slotInfo` record: the handle of its item (0, so `s * SLOT` is the handle). */
+export const SLOT_HANDLE = 0;
+/** Offset in a slot's `slotInfo` record: its owner, an entry (>= 0) or `~h` for the home slot of handle h. */
+export const SLOT_OWNER = 1;
+/** Offset in a slot's `slotInfo` record: a bit per axis on which the item's cell range starts at this cell. */
+export const SLOT_STARTS = 2;
 
 /** Ints per handle in `itemLinks`. */
 export const LINKS = 4;
@@ -117,7 +124,7 @@ export function promoteHome(hash: CellRuns, h: number): void {
   links[l + HOME_SLOT] = s;
   links[l + HOME_CELL] = hash.entryCell[e];
   links[l + FIRST_ENTRY] = hash.entryItemNext[e];
-  hash.slotEntry[s] = ~h;
+  hash.slotInfo[s * SLOT + SLOT_OWNER] = ~h;
   hash.entryCell[e] = NONE;
   hash.entryItemNext[e] = hash.freeEntry;
   hash.freeEntry = e;
@@ -141,10 +148,11 @@ export function dropCells(hash: CellRuns, h: number): void {
 export function moveSlot(hash: CellRuns, from: number, to: number): void {
   const stride = hash.boxStride;
   const slotBox = hash.slotBox;
-  const owner = hash.slotEntry[from];
-  hash.slotHandle[to] = hash.slotHandle[from];
-  hash.slotEntry[to] = owner;
-  hash.slotStarts[to] = hash.slotStarts[from];
+  const info = hash.slotInfo;
+  const owner = info[from * SLOT + SLOT_OWNER];
+  info[to * SLOT + SLOT_HANDLE] = info[from * SLOT + SLOT_HANDLE];
+  info[to * SLOT + SLOT_OWNER] = owner;
+  info[to * SLOT + SLOT_STARTS] = info[from * SLOT + SLOT_STARTS];
   for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
   setOwnerSlot(hash, owner, to);
 }
@@ -166,8 +174,9 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
   const s = hash.cellStart[id] + n;
   hash.cellEntryCount[id] = n + 1;
   hash.entryCount++;
-  hash.slotHandle[s] = h;
-  hash.slotStarts[s] = starts;
+  const info = hash.slotInfo;
+  info[s * SLOT + SLOT_HANDLE] = h;
+  info[s * SLOT + SLOT_STARTS] = starts;
   const stride = hash.boxStride;
   for (let k = 0; k < stride; k++) hash.slotBox[s * stride + k] = hash.boxes[h * stride + k];
   const l = h * LINKS;
@@ -175,7 +184,7 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
   if (links[l + HOME_SLOT] === NONE) {
     links[l + HOME_SLOT] = s;
     links[l + HOME_CELL] = id;
-    hash.slotEntry[s] = ~h;
+    info[s * SLOT + SLOT_OWNER] = ~h;
     return;
   }
   let e = hash.freeEntry;
@@ -185,7 +194,7 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
     if (hash.entryLimit === hash.entryCell.length) growEntries(hash);
     e = hash.entryLimit++;
   }
-  hash.slotEntry[s] = e;
+  info[s * SLOT + SLOT_OWNER] = e;
   hash.entryCell[e] = id;
   hash.entrySlot[e] = s;
   hash.entryItemNext[e] = links[l + FIRST_ENTRY];
@@ -205,7 +214,7 @@ function growRun(hash: CellRuns, id: number): void {
   if (
     old > 0 &&
     hash.cellStart[id] + old === hash.poolUsed &&
-    hash.cellStart[id] + capacity <= hash.slotHandle.length
+    hash.cellStart[id] + capacity <= hash.slotInfo.length / SLOT
   ) {
     // The run is the last in the pool: it grows where it is.
     hash.cellCapacity[id] = capacity;
@@ -213,7 +222,7 @@ function growRun(hash: CellRuns, id: number): void {
     hash.poolLive += capacity - old;
     return;
   }
-  if (hash.poolUsed + capacity > hash.slotHandle.length) {
+  if (hash.poolUsed + capacity > hash.slotInfo.length / SLOT) {
     repack(hash, id, capacity);
     return;
   }
@@ -241,19 +250,13 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
   for (let id = 0; id < idLimit; id++) needed += runs[id];
   // Never smaller than before: a pool that churn keeps filling with
   // abandoned runs is then repacked less and less often.
-  const size = Math.max(64, needed * 2, hash.slotHandle.length);
+  const size = Math.max(64, needed * 2, hash.slotInfo.length / SLOT);
   const stride = hash.boxStride;
-  const oldHandle = hash.slotHandle;
-  const oldEntry = hash.slotEntry;
-  const oldStarts = hash.slotStarts;
+  const oldInfo = hash.slotInfo;
   const oldBox = hash.slotBox;
-  hash.slotHandle = new Int32Array(size);
-  hash.slotEntry = new Int32Array(size);
-  hash.slotStarts = new Uint8Array(size);
+  hash.slotInfo = new Int32Array(size * SLOT);
   hash.slotBox = new Float64Array(size * stride);
-  const handle = hash.slotHandle;
-  const entry = hash.slotEntry;
-  const starts = hash.slotStarts;
+  const info = hash.slotInfo;
   const box = hash.slotBox;
   const entrySlot = hash.entrySlot;
   const links = hash.itemLinks;
@@ -265,10 +268,8 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
     for (let k = 0; k < n; k++) {
       const s = from + k;
       const t = at + k;
-      handle[t] = oldHandle[s];
-      const owner = oldEntry[s];
-      entry[t] = owner;
-      starts[t] = oldStarts[s];
+      const owner = oldInfo[s * SLOT + SLOT_OWNER];
+      for (let c = 0; c < SLOT; c++) info[t * SLOT + c] = oldInfo[s * SLOT + c];
       for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
       if (owner >= 0) entrySlot[owner] = t;
       else links[~owner * LINKS + HOME_SLOT] = t;

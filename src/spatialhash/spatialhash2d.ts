@@ -22,6 +22,8 @@ import {
   markMoved,
   OVERFLOW_POS,
   promoteHome,
+  SLOT,
+  SLOT_STARTS,
   syncSlots,
 } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
@@ -246,7 +248,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       } else {
         // A kept cell: new box copy, and the range may now start here or no longer.
         const s = home ? links[l + HOME_SLOT] : this.entrySlot[e];
-        this.slotStarts[s] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
+        this.slotInfo[s * SLOT + SLOT_STARTS] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
         slotBox[s * 4] = minX;
         slotBox[s * 4 + 1] = minY;
         slotBox[s * 4 + 2] = maxX;
@@ -307,13 +309,13 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     if (Math.abs(cx) <= MAX_CELL_INDEX && Math.abs(cy) <= MAX_CELL_INDEX) {
       const id = this.cells.find2(cx, cy);
       if (id !== NONE) {
-        const slotHandle = this.slotHandle;
+        const info = this.slotInfo;
         const slotBox = this.slotBox;
         const end = this.cellStart[id] + this.cellEntryCount[id];
         for (let s = this.cellStart[id]; s < end; s++) {
           const b = s * 4;
           if (slotBox[b] <= x && x <= slotBox[b + 2] && slotBox[b + 1] <= y && y <= slotBox[b + 3]) {
-            const h = slotHandle[s];
+            const h = info[s * SLOT];
             if ((categories[h] & m) !== 0) out.push(items[h] as T);
           }
         }
@@ -583,8 +585,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const boxes = this.boxes;
     const slotBox = this.slotBox;
     const items = this.items;
-    const slotHandle = this.slotHandle;
-    const slotStarts = this.slotStarts;
+    const info = this.slotInfo;
     // No stamps needed here, but taking one keeps the rule that no box or
     // radius query runs inside a predicate or forEachOverlap visitor.
     this.nextStamp();
@@ -607,9 +608,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
         const need = (kx === cx0 ? 0 : 1) | (ky === cy0 ? 0 : 2);
         for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
-          if ((slotStarts[slot] & need) !== need) continue;
+          if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
           if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
-          const h = slotHandle[slot];
+          const h = info[slot * SLOT];
           if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -622,9 +623,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
           if (id === NONE) continue;
           const need = (cx === cx0 ? 0 : 1) | (cy === cy0 ? 0 : 2);
           for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
-            if ((slotStarts[slot] & need) !== need) continue;
+            if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
             if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
-            const h = slotHandle[slot];
+            const h = info[slot * SLOT];
             if ((categories[h] & m) === 0) continue;
             if (out !== undefined) out.push(items[h] as T);
             else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;

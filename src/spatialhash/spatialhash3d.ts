@@ -21,6 +21,8 @@ import {
   markMoved,
   OVERFLOW_POS,
   promoteHome,
+  SLOT,
+  SLOT_STARTS,
   syncSlots,
   writeSlotBoxes,
 } from './cell-runs.js';
@@ -261,7 +263,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       } else {
         // A kept cell: the range may now start here or no longer.
         const s = home ? links[l + HOME_SLOT] : this.entrySlot[e];
-        this.slotStarts[s] = startBits3(kx, ky, kz, cx0, cy0, cz0);
+        this.slotInfo[s * SLOT + SLOT_STARTS] = startBits3(kx, ky, kz, cx0, cy0, cz0);
         if (!home) prev = e;
       }
       e = next;
@@ -319,11 +321,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     if (Math.max(Math.abs(cx), Math.abs(cy), Math.abs(cz)) <= MAX_CELL_INDEX) {
       const id = this.cells.find3(cx, cy, cz);
       if (id !== NONE) {
-        const slotHandle = this.slotHandle;
+        const info = this.slotInfo;
         const slotBox = this.slotBox;
         const end = this.cellStart[id] + this.cellEntryCount[id];
         for (let s = this.cellStart[id]; s < end; s++) {
-          const h = slotHandle[s];
+          const h = info[s * SLOT];
           if (containsPoint(slotBox, s * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
         }
       }
@@ -594,8 +596,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const boxes = this.boxes;
     const slotBox = this.slotBox;
     const items = this.items;
-    const slotHandle = this.slotHandle;
-    const slotStarts = this.slotStarts;
+    const info = this.slotInfo;
     this.nextStamp();
     syncSlots(this);
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
@@ -616,9 +617,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
         const need = startsNeeded3(keys[k] === cx0, keys[k + 1] === cy0, keys[k + 2] === cz0);
         for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
-          if ((slotStarts[slot] & need) !== need) continue;
+          if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
           if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
-          const h = slotHandle[slot];
+          const h = info[slot * SLOT];
           if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -632,9 +633,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
             if (id === NONE) continue;
             const need = startsNeeded3(cx === cx0, cy === cy0, cz === cz0);
             for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
-              if ((slotStarts[slot] & need) !== need) continue;
+              if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
               if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
-              const h = slotHandle[slot];
+              const h = info[slot * SLOT];
               if ((categories[h] & m) === 0) continue;
               if (out !== undefined) out.push(items[h] as T);
               else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;

@@ -7,7 +7,7 @@
  */
 
 import type { SpatialHashBase } from './base.js';
-import { FIRST_ENTRY, HOME_CELL, HOME_SLOT, LINKS, OVERFLOW_POS } from './cell-runs.js';
+import { FIRST_ENTRY, HOME_CELL, HOME_SLOT, LINKS, OVERFLOW_POS, SLOT, SLOT_OWNER, SLOT_STARTS } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -61,26 +61,27 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
       if (e === -2) {
         id = links[l + HOME_CELL];
         s = links[l + HOME_SLOT];
-        if (hash.slotEntry[s] !== ~h) fail(`home slot ${s} of ${h} does not name it`);
+        if (hash.slotInfo[s * SLOT + SLOT_OWNER] !== ~h) fail(`home slot ${s} of ${h} does not name it`);
       } else {
         if (e < 0 || e >= hash.entryLimit || seenEntry[e] === 1) fail(`entry ${e} chained twice or out of range`);
         seenEntry[e] = 1;
         id = hash.entryCell[e];
         s = hash.entrySlot[e];
-        if (hash.slotEntry[s] !== e) fail(`slot ${s} does not point back to entry ${e}`);
+        if (hash.slotInfo[s * SLOT + SLOT_OWNER] !== e) fail(`slot ${s} does not point back to entry ${e}`);
       }
       own++;
       if (id < 0 || id >= cells.idLimit || hash.cellEntryCount[id] === 0) fail(`cell ${id} of ${h} is not live`);
       if (s < hash.cellStart[id] || s >= hash.cellStart[id] + hash.cellEntryCount[id])
         fail(`slot ${s} of ${h} is outside its cell's run`);
-      if (hash.slotHandle[s] !== h) fail(`slot ${s} does not hold ${h}`);
+      if (hash.slotInfo[s * SLOT] !== h) fail(`slot ${s} does not hold ${h}`);
       let starts = 0;
       for (let a = 0; a < dim; a++) {
         const c = cells.keys[id * dim + a];
         if (c < range[a] || c > range[dim + a]) fail(`cell ${id} of ${h} is outside its range`);
         if (c === range[a]) starts |= 1 << a;
       }
-      if (hash.slotStarts[s] !== starts) fail(`slot ${s} of ${h} has start bits ${hash.slotStarts[s]}, not ${starts}`);
+      if (hash.slotInfo[s * SLOT + SLOT_STARTS] !== starts)
+        fail(`slot ${s} of ${h} has start bits ${hash.slotInfo[s * SLOT + SLOT_STARTS]}, not ${starts}`);
       // A moved handle's copies may be stale until the next read syncs them.
       for (let k = 0; k < stride && hash.movedFlag[h] === 0; k++) {
         if (!Object.is(hash.slotBox[s * stride + k], boxes[b + k])) fail(`slot ${s} holds a stale box of ${h}`);
@@ -134,7 +135,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
         : cells.find3(cells.keys[id * 3], cells.keys[id * 3 + 1], cells.keys[id * 3 + 2]);
     if (found !== id) fail(`cell ${id} is not found by its own key`);
     for (let s = start; s < start + n; s++) {
-      const e = hash.slotEntry[s];
+      const e = hash.slotInfo[s * SLOT + SLOT_OWNER];
       if (e < 0) {
         const home = ~e * LINKS;
         if (~e >= hash.handleLimit || hash.itemLinks[home + HOME_SLOT] !== s || hash.itemLinks[home + HOME_CELL] !== id)
