@@ -7,8 +7,8 @@
  *
  * Layout ("grid coordinates -> hash map -> one contiguous run per cell"):
  * - an item gets a dense handle, which is also its public id; its box, query
- *   stamp, category, mask and links (home slot, its cell, first other entry,
- *   overflow position: one record of four ints) sit in typed arrays indexed by
+ *   stamp, category, mask and links (home position, its cell, first other
+ *   entry, overflow position: one record of four ints) sit in typed arrays indexed by
  *   the handle. Its cell range is not stored: `floor(box / cellSize)` gives it
  *   again, and recomputing it costs less than a cache miss on another array;
  * - a cell is a dense id from {@link CellTable}; its slots are one run
@@ -16,18 +16,20 @@
  *   holding the handle, a copy of the item's box and on which axes the item's
  *   cell range starts at this cell. Queries and forEachPair read a cell as one
  *   stretch of memory instead of chasing a list through the item arrays;
- * - an item's first cell is its home: the slot and cell id sit in the item's
- *   own links record, so an item in one cell (a point, a small box: most of
- *   them in a game) needs nothing else, and an insert, move or remove of it
- *   touches the item's record, the cell and the slot only. Each further cell
- *   is an entry recording its cell and slot; an item's entries are chained,
- *   so a move rewrites its slots' boxes and a remove empties its slots in
- *   O(1) each, without searching any cell. A slot names its owner (an entry,
- *   or the complement of the handle for a home) so it can tell it where it
- *   moved. A slot leaves its run by taking the run's last slot into its place;
+ * - an item's first cell is its home: the cell id and the slot's position in
+ *   the cell's run sit in the item's own links record, so an item in one cell
+ *   (a point, a small box: most of them in a game) needs nothing else, and an
+ *   insert, move or remove of it touches the item's record, the cell and the
+ *   slot only. Each further cell is an entry recording its cell and position;
+ *   an item's entries are chained, so a move rewrites its slots' boxes and a
+ *   remove empties its slots in O(1) each, without searching any cell. A slot
+ *   leaves its run by taking the run's last slot into its place, and a slot
+ *   names its owner (an entry, or the complement of the handle for a home) so
+ *   that slot can tell its owner its new position;
  * - a run that fills up moves to the end of the pool with twice the room; the
  *   pool is compacted (and grown) when its end is reached, so the abandoned
- *   runs are reclaimed. A released cell id keeps its run for the next cell to
+ *   runs are reclaimed. Positions are relative to the run, so a run moved as
+ *   a whole is a block copy and no owner hears of it. A released cell id keeps its run for the next cell to
  *   get that id;
  * - a cell whose last slot leaves stays in the table, empty, so an item
  *   crossing back and forth over a border does not delete and re-create it;
@@ -131,8 +133,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** @internal Cell id of each entry, or -1 for a free entry. */
   entryCell: Int32Array;
-  /** @internal Slot of each entry in the pool. */
-  entrySlot: Int32Array;
+  /** @internal Position of each entry's slot in its cell's run (the slot is `cellStart[cell] + position`). */
+  entryPos: Int32Array;
   /** @internal Next entry of the same item, or -1; doubles as the free-list link. */
   entryItemNext: Int32Array;
   /** @internal Number of slots in use: homes and entries. */
@@ -238,7 +240,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.movedFlag = new Uint8Array(items);
     const entries = items * 2;
     this.entryCell = new Int32Array(entries);
-    this.entrySlot = new Int32Array(entries);
+    this.entryPos = new Int32Array(entries);
     this.entryItemNext = new Int32Array(entries);
     const slots = entries * 2;
     this.slotInfo = new Int32Array(slots * SLOT);

@@ -27,7 +27,7 @@ export interface CellRuns {
   cellListed: Uint8Array;
   occupiedCells: number;
   entryCell: Int32Array;
-  entrySlot: Int32Array;
+  entryPos: Int32Array;
   entryItemNext: Int32Array;
   entryCount: number;
   entryLimit: number;
@@ -57,8 +57,12 @@ export const SLOT_STARTS = 2;
 
 /** Ints per handle in `itemLinks`. */
 export const LINKS = 4;
-/** Offset in a handle's `itemLinks` record: the home slot, or -1 when the item is in no cell. */
-export const HOME_SLOT = 0;
+/**
+ * Offset in a handle's `itemLinks` record: the home slot's position in its
+ * cell's run (the slot is `cellStart[cell] + position`), or -1 when the item
+ * is in no cell.
+ */
+export const HOME_POS = 0;
 /** Offset in a handle's `itemLinks` record: the home slot's cell id. */
 export const HOME_CELL = 1;
 /** Offset in a handle's `itemLinks` record: the first entry of its other cells, or -1. */
@@ -67,25 +71,30 @@ export const FIRST_ENTRY = 2;
 export const OVERFLOW_POS = 3;
 
 /**
- * Tells the owner of a slot that moved where it now is: an entry (owner >= 0)
- * or the home of handle `~owner`.
+ * Tells the owner of a slot that moved within its run its new position there:
+ * an entry (owner >= 0) or the home of handle `~owner`. Positions are relative
+ * to the run, so a run that moves as a whole (grown or repacked) tells no one.
  */
-export function setOwnerSlot(hash: CellRuns, owner: number, slot: number): void {
-  if (owner >= 0) hash.entrySlot[owner] = slot;
-  else hash.itemLinks[~owner * LINKS + HOME_SLOT] = slot;
+export function setOwnerPos(hash: CellRuns, owner: number, pos: number): void {
+  if (owner >= 0) hash.entryPos[owner] = pos;
+  else hash.itemLinks[~owner * LINKS + HOME_POS] = pos;
 }
 
 /**
- * Empties slot `s` of cell `id`: the run's last slot fills the hole, so this
- * is O(1); forEachPair's sort restores the minX order. An emptied cell stays
- * in the table, empty, until empty cells outnumber the occupied ones (plus
- * 64); then they are all purged.
+ * Empties the slot at position `pos` of cell `id`'s run: the run's last slot
+ * fills the hole, so this is O(1); forEachPair's sort restores the minX
+ * order. An emptied cell stays in the table, empty, until empty cells
+ * outnumber the occupied ones (plus 64); then they are all purged.
  */
-function freeSlot(hash: CellRuns, id: number, s: number): void {
-  const last = hash.cellStart[id] + --hash.cellEntryCount[id];
-  if (s !== last) moveSlot(hash, last, s);
+function freeSlot(hash: CellRuns, id: number, pos: number): void {
+  const start = hash.cellStart[id];
+  const last = --hash.cellEntryCount[id];
+  if (pos !== last) {
+    copySlot(hash, start + last, start + pos);
+    setOwnerPos(hash, hash.slotInfo[(start + pos) * SLOT + SLOT_OWNER], pos);
+  }
   hash.entryCount--;
-  if (last === hash.cellStart[id]) {
+  if (last === 0) {
     hash.occupiedCells--;
     if (hash.cells.size - hash.occupiedCells > hash.occupiedCells + 64) purgeEmptyCells(hash);
   }
@@ -96,7 +105,7 @@ function freeSlot(hash: CellRuns, id: number, s: number): void {
  * onto the free list; the caller fixes the item's own chain.
  */
 export function dropEntry(hash: CellRuns, e: number): void {
-  freeSlot(hash, hash.entryCell[e], hash.entrySlot[e]);
+  freeSlot(hash, hash.entryCell[e], hash.entryPos[e]);
   hash.entryCell[e] = NONE;
   hash.entryItemNext[e] = hash.freeEntry;
   hash.freeEntry = e;
@@ -108,8 +117,8 @@ export function dropEntry(hash: CellRuns, e: number): void {
  */
 export function dropHome(hash: CellRuns, h: number): void {
   const l = h * LINKS;
-  freeSlot(hash, hash.itemLinks[l + HOME_CELL], hash.itemLinks[l + HOME_SLOT]);
-  hash.itemLinks[l + HOME_SLOT] = NONE;
+  freeSlot(hash, hash.itemLinks[l + HOME_CELL], hash.itemLinks[l + HOME_POS]);
+  hash.itemLinks[l + HOME_POS] = NONE;
 }
 
 /**
@@ -120,11 +129,12 @@ export function promoteHome(hash: CellRuns, h: number): void {
   const l = h * LINKS;
   const links = hash.itemLinks;
   const e = links[l + FIRST_ENTRY];
-  const s = hash.entrySlot[e];
-  links[l + HOME_SLOT] = s;
-  links[l + HOME_CELL] = hash.entryCell[e];
+  const id = hash.entryCell[e];
+  const pos = hash.entryPos[e];
+  links[l + HOME_POS] = pos;
+  links[l + HOME_CELL] = id;
   links[l + FIRST_ENTRY] = hash.entryItemNext[e];
-  hash.slotInfo[s * SLOT + SLOT_OWNER] = ~h;
+  hash.slotInfo[(hash.cellStart[id] + pos) * SLOT + SLOT_OWNER] = ~h;
   hash.entryCell[e] = NONE;
   hash.entryItemNext[e] = hash.freeEntry;
   hash.freeEntry = e;
@@ -144,17 +154,15 @@ export function dropCells(hash: CellRuns, h: number): void {
   links[l + FIRST_ENTRY] = NONE;
 }
 
-/** Copies slot `from` over slot `to` and tells the slot's owner where it now is. */
-export function moveSlot(hash: CellRuns, from: number, to: number): void {
+/** Copies slot `from` over slot `to` (the caller tells the owner if its position changed). */
+function copySlot(hash: CellRuns, from: number, to: number): void {
   const stride = hash.boxStride;
   const slotBox = hash.slotBox;
   const info = hash.slotInfo;
-  const owner = info[from * SLOT + SLOT_OWNER];
   info[to * SLOT + SLOT_HANDLE] = info[from * SLOT + SLOT_HANDLE];
-  info[to * SLOT + SLOT_OWNER] = owner;
+  info[to * SLOT + SLOT_OWNER] = info[from * SLOT + SLOT_OWNER];
   info[to * SLOT + SLOT_STARTS] = info[from * SLOT + SLOT_STARTS];
   for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
-  setOwnerSlot(hash, owner, to);
 }
 
 /**
@@ -181,8 +189,8 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
   for (let k = 0; k < stride; k++) hash.slotBox[s * stride + k] = hash.boxes[h * stride + k];
   const l = h * LINKS;
   const links = hash.itemLinks;
-  if (links[l + HOME_SLOT] === NONE) {
-    links[l + HOME_SLOT] = s;
+  if (links[l + HOME_POS] === NONE) {
+    links[l + HOME_POS] = n;
     links[l + HOME_CELL] = id;
     info[s * SLOT + SLOT_OWNER] = ~h;
     return;
@@ -196,7 +204,7 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
   }
   info[s * SLOT + SLOT_OWNER] = e;
   hash.entryCell[e] = id;
-  hash.entrySlot[e] = s;
+  hash.entryPos[e] = n;
   hash.entryItemNext[e] = links[l + FIRST_ENTRY];
   links[l + FIRST_ENTRY] = e;
 }
@@ -226,9 +234,14 @@ function growRun(hash: CellRuns, id: number): void {
     repack(hash, id, capacity);
     return;
   }
+  // Positions are relative to the run: moving it is a block copy that no
+  // owner needs to hear about.
   const start = hash.poolUsed;
   const from = hash.cellStart[id];
-  for (let k = 0; k < hash.cellEntryCount[id]; k++) moveSlot(hash, from + k, start + k);
+  const n = hash.cellEntryCount[id];
+  const stride = hash.boxStride;
+  hash.slotInfo.copyWithin(start * SLOT, from * SLOT, (from + n) * SLOT);
+  hash.slotBox.copyWithin(start * stride, from * stride, (from + n) * stride);
   hash.cellStart[id] = start;
   hash.cellCapacity[id] = capacity;
   hash.poolUsed += capacity;
@@ -258,22 +271,14 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
   hash.slotBox = new Float64Array(size * stride);
   const info = hash.slotInfo;
   const box = hash.slotBox;
-  const entrySlot = hash.entrySlot;
-  const links = hash.itemLinks;
   let at = 0;
   for (let id = 0; id < idLimit; id++) {
     const from = hash.cellStart[id];
     const n = count[id];
     // Plain loops: runs are short, and a subarray per run would allocate.
-    for (let k = 0; k < n; k++) {
-      const s = from + k;
-      const t = at + k;
-      const owner = oldInfo[s * SLOT + SLOT_OWNER];
-      for (let c = 0; c < SLOT; c++) info[t * SLOT + c] = oldInfo[s * SLOT + c];
-      for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
-      if (owner >= 0) entrySlot[owner] = t;
-      else links[~owner * LINKS + HOME_SLOT] = t;
-    }
+    // Owners keep their positions, which are relative to the run.
+    for (let c = 0; c < n * SLOT; c++) info[at * SLOT + c] = oldInfo[from * SLOT + c];
+    for (let c = 0; c < n * stride; c++) box[at * stride + c] = oldBox[from * stride + c];
     hash.cellStart[id] = at;
     at += runs[id];
   }
@@ -314,11 +319,13 @@ export function writeSlotBoxes(hash: CellRuns, h: number): void {
   const boxes = hash.boxes;
   const slotBox = hash.slotBox;
   const b = h * stride;
-  const home = hash.itemLinks[h * LINKS + HOME_SLOT];
-  if (home === NONE) return;
-  for (let k = 0; k < stride; k++) slotBox[home * stride + k] = boxes[b + k];
-  for (let e = hash.itemLinks[h * LINKS + FIRST_ENTRY]; e !== NONE; e = hash.entryItemNext[e]) {
-    const s = hash.entrySlot[e] * stride;
+  const l = h * LINKS;
+  const pos = hash.itemLinks[l + HOME_POS];
+  if (pos === NONE) return;
+  const home = (hash.cellStart[hash.itemLinks[l + HOME_CELL]] + pos) * stride;
+  for (let k = 0; k < stride; k++) slotBox[home + k] = boxes[b + k];
+  for (let e = hash.itemLinks[l + FIRST_ENTRY]; e !== NONE; e = hash.entryItemNext[e]) {
+    const s = (hash.cellStart[hash.entryCell[e]] + hash.entryPos[e]) * stride;
     for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
   }
 }
@@ -360,6 +367,6 @@ function growEntries(hash: CellRuns): void {
     return a;
   };
   hash.entryCell = grow(hash.entryCell);
-  hash.entrySlot = grow(hash.entrySlot);
+  hash.entryPos = grow(hash.entryPos);
   hash.entryItemNext = grow(hash.entryItemNext);
 }

@@ -29,7 +29,7 @@
 
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
-import { SLOT, SLOT_OWNER, SLOT_STARTS, setOwnerSlot, syncSlots } from './cell-runs.js';
+import { SLOT, SLOT_OWNER, SLOT_STARTS, setOwnerPos, syncSlots } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -105,7 +105,7 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
       box[to + 1] = box[from + 1];
       box[to + 2] = box[from + 2];
       box[to + 3] = box[from + 3];
-      setOwnerSlot(hash, info[j * SLOT + SLOT_OWNER], j);
+      setOwnerPos(hash, info[j * SLOT + SLOT_OWNER], j - start);
       j--;
     }
     info[j * SLOT] = h;
@@ -115,7 +115,7 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
     box[j * 4 + 1] = minY;
     box[j * 4 + 2] = maxX;
     box[j * 4 + 3] = maxY;
-    setOwnerSlot(hash, e, j);
+    setOwnerPos(hash, e, j - start);
   }
 }
 
@@ -205,7 +205,7 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
       info[j * SLOT + SLOT_OWNER] = info[(j - 1) * SLOT + SLOT_OWNER];
       info[j * SLOT + SLOT_STARTS] = info[(j - 1) * SLOT + SLOT_STARTS];
       for (let a = 0; a < 6; a++) box[j * 6 + a] = box[(j - 1) * 6 + a];
-      setOwnerSlot(hash, info[j * SLOT + SLOT_OWNER], j);
+      setOwnerPos(hash, info[j * SLOT + SLOT_OWNER], j - start);
       j--;
     }
     info[j * SLOT] = h;
@@ -217,7 +217,7 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
     box[j * 6 + 3] = saved2;
     box[j * 6 + 4] = saved3;
     box[j * 6 + 5] = saved4;
-    setOwnerSlot(hash, e, j);
+    setOwnerPos(hash, e, j - start);
   }
 }
 

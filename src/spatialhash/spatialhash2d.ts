@@ -17,7 +17,7 @@ import {
   dropHome,
   FIRST_ENTRY,
   HOME_CELL,
-  HOME_SLOT,
+  HOME_POS,
   LINKS,
   markMoved,
   OVERFLOW_POS,
@@ -171,7 +171,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
       if (links[l + FIRST_ENTRY] === NONE) {
         // One cell: its slot is on hand, so its copy is written now.
-        const s = links[l + HOME_SLOT] * 4;
+        const s = (this.cellStart[links[l + HOME_CELL]] + links[l + HOME_POS]) * 4;
         const slotBox = this.slotBox;
         slotBox[s] = minX;
         slotBox[s + 1] = minY;
@@ -247,7 +247,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         }
       } else {
         // A kept cell: new box copy, and the range may now start here or no longer.
-        const s = home ? links[l + HOME_SLOT] : this.entrySlot[e];
+        const s = this.cellStart[id] + (home ? links[l + HOME_POS] : this.entryPos[e]);
         this.slotInfo[s * SLOT + SLOT_STARTS] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
         slotBox[s * 4] = minX;
         slotBox[s * 4 + 1] = minY;
@@ -258,7 +258,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       e = next;
     }
     // The ranges overlap, so some cell was kept: an entry, if not the home.
-    if (links[l + HOME_SLOT] === NONE) promoteHome(this, h);
+    if (links[l + HOME_POS] === NONE) promoteHome(this, h);
   }
 
   /**

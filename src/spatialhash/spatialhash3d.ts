@@ -16,7 +16,7 @@ import {
   dropHome,
   FIRST_ENTRY,
   HOME_CELL,
-  HOME_SLOT,
+  HOME_POS,
   LINKS,
   markMoved,
   OVERFLOW_POS,
@@ -189,7 +189,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
       if (links[l + FIRST_ENTRY] === NONE) {
         // One cell: its slot is on hand, so its copy is written now.
-        const s = links[l + HOME_SLOT] * 6;
+        const s = (this.cellStart[links[l + HOME_CELL]] + links[l + HOME_POS]) * 6;
         const slotBox = this.slotBox;
         slotBox[s] = minX;
         slotBox[s + 1] = minY;
@@ -249,7 +249,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     for (let e = HOME; e !== NONE; ) {
       const home = e === HOME;
       const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
-      const k = (home ? links[l + HOME_CELL] : this.entryCell[e]) * 3;
+      const id = home ? links[l + HOME_CELL] : this.entryCell[e];
+      const k = id * 3;
       const kx = keys[k];
       const ky = keys[k + 1];
       const kz = keys[k + 2];
@@ -262,14 +263,14 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         }
       } else {
         // A kept cell: the range may now start here or no longer.
-        const s = home ? links[l + HOME_SLOT] : this.entrySlot[e];
+        const s = this.cellStart[id] + (home ? links[l + HOME_POS] : this.entryPos[e]);
         this.slotInfo[s * SLOT + SLOT_STARTS] = startBits3(kx, ky, kz, cx0, cy0, cz0);
         if (!home) prev = e;
       }
       e = next;
     }
     // The ranges overlap, so some cell was kept: an entry, if not the home.
-    if (links[l + HOME_SLOT] === NONE) promoteHome(this, h);
+    if (links[l + HOME_POS] === NONE) promoteHome(this, h);
   }
 
   /**

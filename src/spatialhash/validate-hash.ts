@@ -7,7 +7,7 @@
  */
 
 import type { SpatialHashBase } from './base.js';
-import { FIRST_ENTRY, HOME_CELL, HOME_SLOT, LINKS, OVERFLOW_POS, SLOT, SLOT_OWNER, SLOT_STARTS } from './cell-runs.js';
+import { FIRST_ENTRY, HOME_CELL, HOME_POS, LINKS, OVERFLOW_POS, SLOT, SLOT_OWNER, SLOT_STARTS } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -25,7 +25,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     const l = h * LINKS;
     const links = hash.itemLinks;
     if (hash.alive[h] !== 1) {
-      if (links[l + HOME_SLOT] !== NONE || links[l + FIRST_ENTRY] !== NONE || links[l + OVERFLOW_POS] !== NONE)
+      if (links[l + HOME_POS] !== NONE || links[l + FIRST_ENTRY] !== NONE || links[l + OVERFLOW_POS] !== NONE)
         fail(`free handle ${h} still linked`);
       if (hash.categories[h] !== 1 || hash.masks[h] !== -1) fail(`free handle ${h} keeps a filter`);
       continue;
@@ -39,10 +39,10 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     }
     if (links[l + OVERFLOW_POS] !== NONE) {
       if (hash.overflow[links[l + OVERFLOW_POS]] !== h) fail(`overflow position of ${h} is wrong`);
-      if (links[l + HOME_SLOT] !== NONE || links[l + FIRST_ENTRY] !== NONE) fail(`overflow item ${h} has cell entries`);
+      if (links[l + HOME_POS] !== NONE || links[l + FIRST_ENTRY] !== NONE) fail(`overflow item ${h} has cell entries`);
       continue;
     }
-    if (links[l + HOME_SLOT] === NONE) fail(`item ${h} in cells has no home slot`);
+    if (links[l + HOME_POS] === NONE) fail(`item ${h} in cells has no home slot`);
     // The cell range is not stored: it is the box's, cell by cell.
     const range = new Float64Array(stride);
     let cellsInRange = 1;
@@ -57,22 +57,21 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     // The home (e = -2 here), then the chain of entries.
     for (let e = -2; e !== NONE; e = e === -2 ? links[l + FIRST_ENTRY] : hash.entryItemNext[e]) {
       let id: number;
-      let s: number;
+      let pos: number;
       if (e === -2) {
         id = links[l + HOME_CELL];
-        s = links[l + HOME_SLOT];
-        if (hash.slotInfo[s * SLOT + SLOT_OWNER] !== ~h) fail(`home slot ${s} of ${h} does not name it`);
+        pos = links[l + HOME_POS];
       } else {
         if (e < 0 || e >= hash.entryLimit || seenEntry[e] === 1) fail(`entry ${e} chained twice or out of range`);
         seenEntry[e] = 1;
         id = hash.entryCell[e];
-        s = hash.entrySlot[e];
-        if (hash.slotInfo[s * SLOT + SLOT_OWNER] !== e) fail(`slot ${s} does not point back to entry ${e}`);
+        pos = hash.entryPos[e];
       }
       own++;
       if (id < 0 || id >= cells.idLimit || hash.cellEntryCount[id] === 0) fail(`cell ${id} of ${h} is not live`);
-      if (s < hash.cellStart[id] || s >= hash.cellStart[id] + hash.cellEntryCount[id])
-        fail(`slot ${s} of ${h} is outside its cell's run`);
+      if (!(pos >= 0 && pos < hash.cellEntryCount[id])) fail(`position ${pos} of ${h} is outside its cell's run`);
+      const s = hash.cellStart[id] + pos;
+      if (hash.slotInfo[s * SLOT + SLOT_OWNER] !== (e === -2 ? ~h : e)) fail(`slot ${s} does not name its owner`);
       if (hash.slotInfo[s * SLOT] !== h) fail(`slot ${s} does not hold ${h}`);
       let starts = 0;
       for (let a = 0; a < dim; a++) {
@@ -136,11 +135,16 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     if (found !== id) fail(`cell ${id} is not found by its own key`);
     for (let s = start; s < start + n; s++) {
       const e = hash.slotInfo[s * SLOT + SLOT_OWNER];
+      const pos = s - start;
       if (e < 0) {
         const home = ~e * LINKS;
-        if (~e >= hash.handleLimit || hash.itemLinks[home + HOME_SLOT] !== s || hash.itemLinks[home + HOME_CELL] !== id)
+        if (
+          ~e >= hash.handleLimit ||
+          hash.itemLinks[home + HOME_POS] !== pos ||
+          hash.itemLinks[home + HOME_CELL] !== id
+        )
           fail(`slot ${s} of cell ${id} is the home of no item in that cell`);
-      } else if (e >= hash.entryLimit || seenEntry[e] !== 1 || hash.entrySlot[e] !== s || hash.entryCell[e] !== id)
+      } else if (e >= hash.entryLimit || seenEntry[e] !== 1 || hash.entryPos[e] !== pos || hash.entryCell[e] !== id)
         fail(`slot ${s} of cell ${id} belongs to no entry of that cell`);
     }
   }
