@@ -43,8 +43,13 @@ export interface CellRuns {
 
 const NONE = -1;
 
-/** Slots a cell's run gets when it first needs room. */
-const FIRST_RUN = 4;
+/**
+ * Least slots a cell's run gets when it first needs room. Cells at a sensible
+ * cell size hold a handful of items; starting at 8 rather than 4 saves most
+ * runs a move to the pool's end (and the pool a repack) while a world fills
+ * up, at 4 more slots per sparse cell.
+ */
+const FIRST_RUN = 8;
 
 /** Ints per slot in `slotInfo`. */
 export const SLOT = 3;
