@@ -148,7 +148,9 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       const b = q * 4;
       // Sorted by minX: every later slot starts right of this one's end.
       if (box[b] > maxX) break;
-      if ((sp | info[q * SLOT + SLOT_STARTS]) !== 3 || minY > box[b + 3] || box[b + 1] > maxY) continue;
+      // A slot whose range starts here on both axes (every item in one cell)
+      // makes any pair with it count here: no start bits to read.
+      if (minY > box[b + 3] || box[b + 1] > maxY || (sp !== 3 && (sp | info[q * SLOT + SLOT_STARTS]) !== 3)) continue;
       const hq = info[q * SLOT];
       if (filtered && ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0)) continue;
       visit(items[hp] as T, items[hq] as T);
@@ -238,7 +240,7 @@ function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
     for (let q = from; q < end; q++) {
       const b2 = q * 6;
       if (box[b2] > maxX) break;
-      if ((sp | info[q * SLOT + SLOT_STARTS]) !== 7 || !intersects(box, b1, box, b2, 3)) continue;
+      if ((sp !== 7 && (sp | info[q * SLOT + SLOT_STARTS]) !== 7) || !intersects(box, b1, box, b2, 3)) continue;
       if (filtered && !accepts(categories, masks, info[p * SLOT], info[q * SLOT])) continue;
       visit(items[info[p * SLOT]] as T, items[info[q * SLOT]] as T);
     }
