@@ -144,7 +144,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
 
   /**
    * Moves handle `h` to a checked box. Within the same cells only the box is
-   * written (and, for an item in one cell, its one slot's copy); otherwise
+   * written; otherwise
    * only the entries of cells left are dropped and only cells entered get one,
    * so a ball crossing one cell border touches two cells, not all it covers.
    * Moves into or out of the overflow list refile.
@@ -169,18 +169,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const links = this.itemLinks;
     const inOverflow = links[l + OVERFLOW_POS] !== NONE;
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
-      if (links[l + FIRST_ENTRY] === NONE) {
-        // One cell: its slot is on hand, so its copy is written now.
-        const s = (this.cellStart[links[l + HOME_CELL]] + links[l + HOME_POS]) * 4;
-        const slotBox = this.slotBox;
-        slotBox[s] = minX;
-        slotBox[s + 1] = minY;
-        slotBox[s + 2] = maxX;
-        slotBox[s + 3] = maxY;
-      } else {
-        // Several cells: the slots' copies are brought up to date at the next read.
-        markMoved(this, h);
-      }
+      // Same cells: the slots' box copies are brought up to date at the next
+      // read. (Writing a one-cell item's slot here instead was no faster in
+      // churn and slower when everything moves: the list is walked in id
+      // order, the slots are not.)
+      markMoved(this, h);
       return;
     }
     if (

@@ -187,20 +187,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const links = this.itemLinks;
     const inOverflow = links[l + OVERFLOW_POS] !== NONE;
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
-      if (links[l + FIRST_ENTRY] === NONE) {
-        // One cell: its slot is on hand, so its copy is written now.
-        const s = (this.cellStart[links[l + HOME_CELL]] + links[l + HOME_POS]) * 6;
-        const slotBox = this.slotBox;
-        slotBox[s] = minX;
-        slotBox[s + 1] = minY;
-        slotBox[s + 2] = minZ;
-        slotBox[s + 3] = maxX;
-        slotBox[s + 4] = maxY;
-        slotBox[s + 5] = maxZ;
-      } else {
-        // Several cells: the slots' copies are brought up to date at the next read.
-        markMoved(this, h);
-      }
+      // Same cells: the slots' box copies are brought up to date at the next read.
+      markMoved(this, h);
       return;
     }
     if (
