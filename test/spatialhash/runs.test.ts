@@ -197,6 +197,51 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
     hash.validate();
   });
 
+  it('moves an item from one cell to several and back, losing and regaining its home cell, against brute force', () => {
+    const hash = make(dim, { cellSize: 10 });
+    const at = (lo: number[], hi: number[]): Box => [...lo, ...hi];
+    const fill = (v: number) => Array(dim).fill(v);
+    const boxes = new Map<number, Box>();
+    // Neighbours in the cells the mover passes through, so every step has pairs to find.
+    const neighbours: Box[] = [
+      at(fill(2), fill(3)),
+      at(fill(12), fill(13)),
+      at(fill(25), fill(26)),
+      at(fill(-5), fill(-4)),
+    ];
+    neighbours.forEach((box, i) => {
+      put(hash, i + 1, box);
+      boxes.set(i + 1, box);
+    });
+    const path: Box[] = [
+      at(fill(1), fill(4)), // one cell: the home only
+      at(fill(1), fill(14)), // 2^dim cells: home kept, entries added
+      at(fill(11), fill(24)), // home cell left: a kept entry becomes the home
+      at(fill(12.5), fill(13.5)), // back to one cell, which was an entry's
+      at(fill(22), fill(28)), // a disjoint cell: dropped and refiled
+      at(fill(-6), fill(27)), // many cells at once
+      at(fill(-6), fill(-3)), // one cell far left
+      at(fill(5), fill(5)), // a point
+    ];
+    put(hash, 0, path[0]);
+    boxes.set(0, path[0]);
+    for (const box of path) {
+      move(hash, 0, box);
+      boxes.set(0, box);
+      hash.validate();
+      expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+      hash.validate();
+      const hits =
+        hash instanceof SpatialHash2D
+          ? hash.queryBox(-100, -100, 100, 100)
+          : hash.queryBox(-100, -100, -100, 100, 100, 100);
+      expect(hits.sort()).toEqual([0, 1, 2, 3, 4]);
+    }
+    hash.remove(0);
+    hash.validate();
+    expect(hash.size).toBe(4);
+  });
+
   it('skips the filter reads only while no item has a filter', () => {
     const hash = make(dim, { cellSize: 1 });
     const boxes = new Map<number, Box>();
