@@ -277,7 +277,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkTracked('remove');
     const h = this.handles.get(item);
     if (h === NONE) return false;
-    this.release(h);
+    this.release(h, item);
     return true;
   }
 
@@ -291,7 +291,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkId(id, 'removeById');
     this.checkWritable('removeById');
     const item = this.items[id] as T;
-    this.release(id);
+    this.release(id, item);
     return item;
   }
 
@@ -396,10 +396,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     }
   }
 
-  /** @internal Frees handle `h` of a stored item: out of its cells, the item map and the live set. */
-  protected release(h: number): void {
+  /** @internal Frees handle `h` of the stored `item` (passed: the caller has it, so items[h] is not read again). */
+  protected release(h: number, item: T): void {
     this.unlink(h);
-    if (this.trackItems) this.handles.delete(this.items[h] as T);
+    if (this.trackItems) this.handles.delete(item);
     // With no filtered item, h's filter is the default already: no reads.
     if (this.filteredCount > 0) this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
     this.items[h] = undefined;
