@@ -6,21 +6,30 @@
  * ranges, which do, live in the 2D and 3D classes.
  *
  * Layout ("grid coordinates -> hash map -> one contiguous run per cell"):
- * - an item gets a dense handle, which is also its public id; its box, cell
- *   range, first entry, query stamp, category and mask sit in typed arrays
- *   indexed by the handle;
+ * - an item gets a dense handle, which is also its public id; its box, query
+ *   stamp, category, mask and links (home position, its cell, first other
+ *   entry, overflow position: one record of four ints) sit in typed arrays indexed by
+ *   the handle. Its cell range is not stored: `floor(box / cellSize)` gives it
+ *   again, and recomputing it costs less than a cache miss on another array;
  * - a cell is a dense id from {@link CellTable}; its slots are one run
  *   `[cellStart, cellStart + cellEntryCount)` of a shared slot pool, each slot
  *   holding the handle, a copy of the item's box and on which axes the item's
  *   cell range starts at this cell. Queries and forEachPair read a cell as one
  *   stretch of memory instead of chasing a list through the item arrays;
- * - an entry (one per item per cell) records its cell and slot; an item's
- *   entries are chained, so a move rewrites its slots' boxes and a remove
- *   empties its slots in O(1) each, without searching any cell. A slot leaves
- *   its run by taking the run's last slot into its place;
+ * - an item's first cell is its home: the cell id and the slot's position in
+ *   the cell's run sit in the item's own links record, so an item in one cell
+ *   (a point, a small box: most of them in a game) needs nothing else, and an
+ *   insert, move or remove of it touches the item's record, the cell and the
+ *   slot only. Each further cell is an entry recording its cell and position;
+ *   an item's entries are chained, so a move rewrites its slots' boxes and a
+ *   remove empties its slots in O(1) each, without searching any cell. A slot
+ *   leaves its run by taking the run's last slot into its place, and a slot
+ *   names its owner (an entry, or the complement of the handle for a home) so
+ *   that slot can tell its owner its new position;
  * - a run that fills up moves to the end of the pool with twice the room; the
  *   pool is compacted (and grown) when its end is reached, so the abandoned
- *   runs are reclaimed. A released cell id keeps its run for the next cell to
+ *   runs are reclaimed. Positions are relative to the run, so a run moved as
+ *   a whole is a block copy and no owner hears of it. A released cell id keeps its run for the next cell to
  *   get that id;
  * - a cell whose last slot leaves stays in the table, empty, so an item
  *   crossing back and forth over a border does not delete and re-create it;
@@ -40,8 +49,9 @@
 
 import { CellTable } from '../core/cell-table.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
-import { dropEntry, purgeEmptyCells } from './cell-runs.js';
+import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
+import { ItemIndex } from './item-index.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import type { RayWalker } from './ray-walker.js';
 
@@ -93,7 +103,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Item by handle; `undefined` for a free handle (check `alive`). */
   items: (T | undefined)[] = [];
   /** @internal Handle by item; kept only when {@link trackItems}. */
-  readonly handles = new Map<T, number>();
+  readonly handles = new ItemIndex<T>();
   /** Whether the item-to-id Map is kept (option `trackItems`, default true): the item-keyed methods need it. */
   readonly trackItems: boolean;
   /** @internal Number of live handles. */
@@ -102,12 +112,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   alive: Uint8Array;
   /** @internal Stored boxes: minX, minY[, minZ], maxX, maxY[, maxZ] per handle. */
   boxes: Float64Array;
-  /** @internal Cell range per handle, same layout as `boxes`; meaningless for overflow items. */
-  ranges: Float64Array;
-  /** @internal First entry of each handle's chain, or -1. */
-  firstEntry: Int32Array;
-  /** @internal Position in `overflow` of each handle, or -1 when it lives in cells. */
-  overflowPos: Int32Array;
+  /**
+   * @internal Per handle, {@link LINKS} ints read together: home slot (-1 when
+   * in no cell), home cell id, first entry of its other cells (-1 when none),
+   * position in `overflow` (-1 when it lives in cells).
+   */
+  itemLinks: Int32Array;
   /** @internal Query stamp per handle: a handle is reported once per query. */
   stamps: Uint32Array;
   /** @internal Collision category bits per handle (32 bits, signed). */
@@ -123,19 +133,21 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** @internal Cell id of each entry, or -1 for a free entry. */
   entryCell: Int32Array;
-  /** @internal Slot of each entry in the pool. */
-  entrySlot: Int32Array;
+  /** @internal Position of each entry's slot in its cell's run (the slot is `cellStart[cell] + position`). */
+  entryPos: Int32Array;
   /** @internal Next entry of the same item, or -1; doubles as the free-list link. */
   entryItemNext: Int32Array;
-  /** @internal Number of entries in use. */
+  /** @internal Number of slots in use: homes and entries. */
   entryCount = 0;
 
-  /** @internal Handle in each slot of the pool. */
-  slotHandle: Int32Array;
-  /** @internal Entry owning each slot, so a slot that moves can tell its entry where it went. */
-  slotEntry: Int32Array;
-  /** @internal Per slot, the axes on which the item's cell range starts at the slot's cell (bit per axis). */
-  slotStarts: Uint8Array;
+  /**
+   * @internal Per slot of the pool, {@link SLOT} ints read together: the
+   * handle of its item, its owner (an entry, or `~h` for the home slot of
+   * handle h; a slot that moves tells it where it went) and a bit per axis on
+   * which the item's cell range starts at the slot's cell (offsets
+   * SLOT_HANDLE, SLOT_OWNER, SLOT_STARTS).
+   */
+  slotInfo: Int32Array;
   /** @internal Copy of the item's box per slot, `boxStride` numbers each, for contiguous reads. */
   slotBox: Float64Array;
   /** @internal Handles whose slots may hold an old box copy (each once; see {@link syncSlots}). */
@@ -218,9 +230,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed = new Uint8Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
-    this.ranges = new Float64Array(items * this.boxStride);
-    this.firstEntry = new Int32Array(items).fill(NONE);
-    this.overflowPos = new Int32Array(items).fill(NONE);
+    this.itemLinks = new Int32Array(items * LINKS).fill(NONE);
     this.stamps = new Uint32Array(items);
     this.categories = new Int32Array(items).fill(DEFAULT_CATEGORY);
     this.masks = new Int32Array(items).fill(ALL_BITS);
@@ -230,12 +240,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.movedFlag = new Uint8Array(items);
     const entries = items * 2;
     this.entryCell = new Int32Array(entries);
-    this.entrySlot = new Int32Array(entries);
+    this.entryPos = new Int32Array(entries);
     this.entryItemNext = new Int32Array(entries);
     const slots = entries * 2;
-    this.slotHandle = new Int32Array(slots);
-    this.slotEntry = new Int32Array(slots);
-    this.slotStarts = new Uint8Array(slots);
+    this.slotInfo = new Int32Array(slots * SLOT);
     this.slotBox = new Float64Array(slots * this.boxStride);
   }
 
@@ -268,8 +276,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkWritable('remove');
     this.checkTracked('remove');
     const h = this.handles.get(item);
-    if (h === undefined) return false;
-    this.release(h);
+    if (h === NONE) return false;
+    this.release(h, item);
     return true;
   }
 
@@ -283,7 +291,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.checkId(id, 'removeById');
     this.checkWritable('removeById');
     const item = this.items[id] as T;
-    this.release(id);
+    this.release(id, item);
     return item;
   }
 
@@ -307,7 +315,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** The id of a stored `item` (one Map lookup), or -1 if it is absent. O(1). */
   idOf(item: T): number {
     this.checkTracked('idOf');
-    return this.handles.get(item) ?? NONE;
+    return this.handles.get(item);
   }
 
   /**
@@ -388,11 +396,12 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     }
   }
 
-  /** @internal Frees handle `h` of a stored item: out of its cells, the item map and the live set. */
-  protected release(h: number): void {
+  /** @internal Frees handle `h` of the stored `item` (passed: the caller has it, so items[h] is not read again). */
+  protected release(h: number, item: T): void {
     this.unlink(h);
-    if (this.trackItems) this.handles.delete(this.items[h] as T);
-    this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
+    if (this.trackItems) this.handles.delete(item);
+    // With no filtered item, h's filter is the default already: no reads.
+    if (this.filteredCount > 0) this.setFilterBits(h, DEFAULT_CATEGORY, ALL_BITS);
     this.items[h] = undefined;
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
@@ -425,6 +434,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed.fill(0);
     this.occupiedCells = 0;
     this.filteredCount = 0;
+    this.categories.fill(DEFAULT_CATEGORY);
+    this.masks.fill(ALL_BITS);
     this.movedCount = 0;
     this.movedFlag.fill(0);
     this.poolUsed = 0;
@@ -432,8 +443,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.items.length = 0;
     this.changes++;
     this.alive.fill(0);
-    this.firstEntry.fill(NONE);
-    this.overflowPos.fill(NONE);
+    this.itemLinks.fill(NONE);
     this.overflowCount = 0;
     this.handleLimit = 0;
     this.freeHandleCount = 0;
@@ -500,7 +510,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   protected handleOf(item: T, method: string): number {
     this.checkTracked(method);
     const h = this.handles.get(item);
-    if (h === undefined) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
+    if (h === NONE) throw new Error(`${method}: the item is not in the hash (${describe(item)})`);
     return h;
   }
 
@@ -535,10 +545,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       if (this.handleLimit === this.alive.length) this.growHandles();
       h = this.handleLimit++;
     }
+    // A free handle's category and mask are the defaults already (release and
+    // clear reset them), so they are not written: two cache misses fewer.
     this.items[h] = item;
     this.alive[h] = 1;
-    this.categories[h] = DEFAULT_CATEGORY;
-    this.masks[h] = ALL_BITS;
     if (this.trackItems) this.handles.set(item, h);
     this.itemCount++;
     this.changes++;
@@ -548,17 +558,11 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** @internal Files handle `h`, whose box is written, under its cells or in the overflow list. */
   protected abstract link(h: number): void;
 
-  /** @internal Widens {@link cellBounds} to the cell range of handle `h` (already in `ranges`). */
-  protected growCellBounds(h: number): void {
-    const dim = this.dim;
-    const b = h * this.boxStride;
+  /** @internal Widens {@link cellBounds} to a cell range on axis `a` (0, 1 or 2). */
+  protected growCellBounds(a: number, lo: number, hi: number): void {
     const bounds = this.cellBounds;
-    for (let a = 0; a < dim; a++) {
-      const lo = this.ranges[b + a];
-      const hi = this.ranges[b + dim + a];
-      if (lo < bounds[a]) bounds[a] = lo;
-      if (hi > bounds[3 + a]) bounds[3 + a] = hi;
-    }
+    if (lo < bounds[a]) bounds[a] = lo;
+    if (hi > bounds[3 + a]) bounds[3 + a] = hi;
   }
 
   private resetCellBounds(): void {
@@ -576,27 +580,27 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
       grown.set(this.overflow);
       this.overflow = grown;
     }
-    this.overflowPos[h] = this.overflowCount;
+    this.itemLinks[h * LINKS + OVERFLOW_POS] = this.overflowCount;
     this.overflow[this.overflowCount++] = h;
   }
 
   /** @internal Takes handle `h` out of its cells or the overflow list. Empty cells leave the table. */
   protected unlink(h: number): void {
-    const pos = this.overflowPos[h];
+    const links = this.itemLinks;
+    const pos = links[h * LINKS + OVERFLOW_POS];
     if (pos !== NONE) {
       const last = this.overflow[--this.overflowCount];
       this.overflow[pos] = last;
-      this.overflowPos[last] = pos;
-      this.overflowPos[h] = NONE;
+      links[last * LINKS + OVERFLOW_POS] = pos;
+      links[h * LINKS + OVERFLOW_POS] = NONE;
       return;
     }
-    let e = this.firstEntry[h];
-    while (e !== NONE) {
-      const following = this.entryItemNext[e];
-      dropEntry(this, e);
-      e = following;
-    }
-    this.firstEntry[h] = NONE;
+    dropCells(this, h);
+  }
+
+  /** @internal Whether handle `h` is in the overflow list. */
+  inOverflow(h: number): boolean {
+    return this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
   }
 
   /** @internal Grows the per-handle arrays until they hold at least `n` handles. */
@@ -625,12 +629,10 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.stamps = grow(this.stamps, (k) => new Uint32Array(k));
     this.categories = grow(this.categories, (k) => new Int32Array(k), DEFAULT_CATEGORY);
     this.masks = grow(this.masks, (k) => new Int32Array(k), ALL_BITS);
-    this.firstEntry = grow(this.firstEntry, (k) => new Int32Array(k), NONE);
-    this.overflowPos = grow(this.overflowPos, (k) => new Int32Array(k), NONE);
+    this.itemLinks = grow(this.itemLinks, (k) => new Int32Array(k * LINKS), NONE);
     this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
     this.moved = grow(this.moved, (k) => new Int32Array(k));
     this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));
     this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
-    this.ranges = grow(this.ranges, (k) => new Float64Array(k * this.boxStride));
   }
 }

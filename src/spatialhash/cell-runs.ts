@@ -20,21 +20,19 @@ export interface CellRuns {
   readonly cells: CellTable;
   readonly boxStride: number;
   boxes: Float64Array;
-  firstEntry: Int32Array;
+  itemLinks: Int32Array;
   cellStart: Int32Array;
   cellEntryCount: Int32Array;
   cellCapacity: Int32Array;
   cellListed: Uint8Array;
   occupiedCells: number;
   entryCell: Int32Array;
-  entrySlot: Int32Array;
+  entryPos: Int32Array;
   entryItemNext: Int32Array;
   entryCount: number;
   entryLimit: number;
   freeEntry: number;
-  slotHandle: Int32Array;
-  slotEntry: Int32Array;
-  slotStarts: Uint8Array;
+  slotInfo: Int32Array;
   slotBox: Float64Array;
   poolUsed: number;
   poolLive: number;
@@ -45,56 +43,139 @@ export interface CellRuns {
 
 const NONE = -1;
 
-/** Slots a cell's run gets when it first needs room. */
+/**
+ * Least slots a cell's run gets when it first needs room. (8 saved churn some
+ * run moves while a world fills up but made the broadphase frame about 8%
+ * slower, measured three times each: kept at 4.)
+ */
 const FIRST_RUN = 4;
 
+/** Ints per slot in `slotInfo`. */
+export const SLOT = 3;
+/** Offset in a slot's `slotInfo` record: the handle of its item (0, so `s * SLOT` is the handle). */
+export const SLOT_HANDLE = 0;
+/** Offset in a slot's `slotInfo` record: its owner, an entry (>= 0) or `~h` for the home slot of handle h. */
+export const SLOT_OWNER = 1;
+/** Offset in a slot's `slotInfo` record: a bit per axis on which the item's cell range starts at this cell. */
+export const SLOT_STARTS = 2;
+
+/** Ints per handle in `itemLinks`. */
+export const LINKS = 4;
 /**
- * Takes entry `e` out of its cell's run and onto the free list
- * (the caller fixes the item's own chain). The run's last slot fills the
- * hole, so this is O(1); forEachPair's sort restores the minX order. An
- * emptied cell stays in the table, empty, until empty cells outnumber the
- * occupied ones (plus 64); then they are all purged.
+ * Offset in a handle's `itemLinks` record: the home slot's position in its
+ * cell's run (the slot is `cellStart[cell] + position`), or -1 when the item
+ * is in no cell.
  */
-export function dropEntry(hash: CellRuns, e: number): void {
-  const id = hash.entryCell[e];
-  const s = hash.entrySlot[e];
-  const last = hash.cellStart[id] + --hash.cellEntryCount[id];
-  if (s !== last) moveSlot(hash, last, s);
-  hash.entryCell[e] = NONE;
-  hash.entryItemNext[e] = hash.freeEntry;
-  hash.freeEntry = e;
+export const HOME_POS = 0;
+/** Offset in a handle's `itemLinks` record: the home slot's cell id. */
+export const HOME_CELL = 1;
+/** Offset in a handle's `itemLinks` record: the first entry of its other cells, or -1. */
+export const FIRST_ENTRY = 2;
+/** Offset in a handle's `itemLinks` record: its position in the overflow list, or -1. */
+export const OVERFLOW_POS = 3;
+
+/**
+ * Tells the owner of a slot that moved within its run its new position there:
+ * an entry (owner >= 0) or the home of handle `~owner`. Positions are relative
+ * to the run, so a run that moves as a whole (grown or repacked) tells no one.
+ */
+export function setOwnerPos(hash: CellRuns, owner: number, pos: number): void {
+  if (owner >= 0) hash.entryPos[owner] = pos;
+  else hash.itemLinks[~owner * LINKS + HOME_POS] = pos;
+}
+
+/**
+ * Empties the slot at position `pos` of cell `id`'s run: the run's last slot
+ * fills the hole, so this is O(1); forEachPair's sort restores the minX
+ * order. An emptied cell stays in the table, empty, until empty cells
+ * outnumber the occupied ones (plus 64); then they are all purged.
+ */
+function freeSlot(hash: CellRuns, id: number, pos: number): void {
+  const start = hash.cellStart[id];
+  const last = --hash.cellEntryCount[id];
+  if (pos !== last) {
+    copySlot(hash, start + last, start + pos);
+    setOwnerPos(hash, hash.slotInfo[(start + pos) * SLOT + SLOT_OWNER], pos);
+  }
   hash.entryCount--;
-  if (last === hash.cellStart[id]) {
+  if (last === 0) {
     hash.occupiedCells--;
     if (hash.cells.size - hash.occupiedCells > hash.occupiedCells + 64) purgeEmptyCells(hash);
   }
 }
 
-/** Copies slot `from` over slot `to` and tells the slot's entry where it now is. */
-export function moveSlot(hash: CellRuns, from: number, to: number): void {
-  const stride = hash.boxStride;
-  const slotBox = hash.slotBox;
-  const e = hash.slotEntry[from];
-  hash.slotHandle[to] = hash.slotHandle[from];
-  hash.slotEntry[to] = e;
-  hash.slotStarts[to] = hash.slotStarts[from];
-  for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
-  hash.entrySlot[e] = to;
+/**
+ * Takes entry `e` (one of an item's other cells) out of its cell's run and
+ * onto the free list; the caller fixes the item's own chain.
+ */
+export function dropEntry(hash: CellRuns, e: number): void {
+  freeSlot(hash, hash.entryCell[e], hash.entryPos[e]);
+  hash.entryCell[e] = NONE;
+  hash.entryItemNext[e] = hash.freeEntry;
+  hash.freeEntry = e;
 }
 
 /**
- * Files handle `h`, whose box and range are written, in cell `id`
- * (from the table's insert) at the end of the cell's run. `starts` has a bit
- * per axis on which the item's range starts at this cell.
+ * Takes the home slot of handle `h` out of its cell's run. The caller gives
+ * the item a new home (or drops every cell) before anyone reads it again.
+ */
+export function dropHome(hash: CellRuns, h: number): void {
+  const l = h * LINKS;
+  freeSlot(hash, hash.itemLinks[l + HOME_CELL], hash.itemLinks[l + HOME_POS]);
+  hash.itemLinks[l + HOME_POS] = NONE;
+}
+
+/**
+ * Makes the first of the other entries of handle `h`, which has lost its
+ * home, the new home: its slot is relabelled and the entry freed. O(1).
+ */
+export function promoteHome(hash: CellRuns, h: number): void {
+  const l = h * LINKS;
+  const links = hash.itemLinks;
+  const e = links[l + FIRST_ENTRY];
+  const id = hash.entryCell[e];
+  const pos = hash.entryPos[e];
+  links[l + HOME_POS] = pos;
+  links[l + HOME_CELL] = id;
+  links[l + FIRST_ENTRY] = hash.entryItemNext[e];
+  hash.slotInfo[(hash.cellStart[id] + pos) * SLOT + SLOT_OWNER] = ~h;
+  hash.entryCell[e] = NONE;
+  hash.entryItemNext[e] = hash.freeEntry;
+  hash.freeEntry = e;
+}
+
+/** Takes handle `h` out of every cell it is in (home and others). */
+export function dropCells(hash: CellRuns, h: number): void {
+  const l = h * LINKS;
+  const links = hash.itemLinks;
+  dropHome(hash, h);
+  let e = links[l + FIRST_ENTRY];
+  while (e !== NONE) {
+    const following = hash.entryItemNext[e];
+    dropEntry(hash, e);
+    e = following;
+  }
+  links[l + FIRST_ENTRY] = NONE;
+}
+
+/** Copies slot `from` over slot `to` (the caller tells the owner if its position changed). */
+function copySlot(hash: CellRuns, from: number, to: number): void {
+  const stride = hash.boxStride;
+  const slotBox = hash.slotBox;
+  const info = hash.slotInfo;
+  info[to * SLOT + SLOT_HANDLE] = info[from * SLOT + SLOT_HANDLE];
+  info[to * SLOT + SLOT_OWNER] = info[from * SLOT + SLOT_OWNER];
+  info[to * SLOT + SLOT_STARTS] = info[from * SLOT + SLOT_STARTS];
+  for (let k = 0; k < stride; k++) slotBox[to * stride + k] = slotBox[from * stride + k];
+}
+
+/**
+ * Files handle `h`, whose box is written, in cell `id` (from the table's
+ * insert) at the end of the cell's run: as its home when it has none (so an
+ * item in one cell needs no entry at all), else as a new entry on its chain.
+ * `starts` has a bit per axis on which the item's range starts at this cell.
  */
 export function addEntry(hash: CellRuns, h: number, id: number, starts: number): void {
-  let e = hash.freeEntry;
-  if (e !== NONE) {
-    hash.freeEntry = hash.entryItemNext[e];
-  } else {
-    if (hash.entryLimit === hash.entryCell.length) growEntries(hash);
-    e = hash.entryLimit++;
-  }
   if (id >= hash.cellStart.length) growCellArrays(hash);
   const n = hash.cellEntryCount[id];
   if (n === 0) {
@@ -104,16 +185,32 @@ export function addEntry(hash: CellRuns, h: number, id: number, starts: number):
   if (n === hash.cellCapacity[id]) growRun(hash, id);
   const s = hash.cellStart[id] + n;
   hash.cellEntryCount[id] = n + 1;
-  hash.slotHandle[s] = h;
-  hash.slotEntry[s] = e;
-  hash.slotStarts[s] = starts;
+  hash.entryCount++;
+  const info = hash.slotInfo;
+  info[s * SLOT + SLOT_HANDLE] = h;
+  info[s * SLOT + SLOT_STARTS] = starts;
   const stride = hash.boxStride;
   for (let k = 0; k < stride; k++) hash.slotBox[s * stride + k] = hash.boxes[h * stride + k];
+  const l = h * LINKS;
+  const links = hash.itemLinks;
+  if (links[l + HOME_POS] === NONE) {
+    links[l + HOME_POS] = n;
+    links[l + HOME_CELL] = id;
+    info[s * SLOT + SLOT_OWNER] = ~h;
+    return;
+  }
+  let e = hash.freeEntry;
+  if (e !== NONE) {
+    hash.freeEntry = hash.entryItemNext[e];
+  } else {
+    if (hash.entryLimit === hash.entryCell.length) growEntries(hash);
+    e = hash.entryLimit++;
+  }
+  info[s * SLOT + SLOT_OWNER] = e;
   hash.entryCell[e] = id;
-  hash.entrySlot[e] = s;
-  hash.entryItemNext[e] = hash.firstEntry[h];
-  hash.firstEntry[h] = e;
-  hash.entryCount++;
+  hash.entryPos[e] = n;
+  hash.entryItemNext[e] = links[l + FIRST_ENTRY];
+  links[l + FIRST_ENTRY] = e;
 }
 
 /**
@@ -129,7 +226,7 @@ function growRun(hash: CellRuns, id: number): void {
   if (
     old > 0 &&
     hash.cellStart[id] + old === hash.poolUsed &&
-    hash.cellStart[id] + capacity <= hash.slotHandle.length
+    hash.cellStart[id] + capacity <= hash.slotInfo.length / SLOT
   ) {
     // The run is the last in the pool: it grows where it is.
     hash.cellCapacity[id] = capacity;
@@ -137,13 +234,18 @@ function growRun(hash: CellRuns, id: number): void {
     hash.poolLive += capacity - old;
     return;
   }
-  if (hash.poolUsed + capacity > hash.slotHandle.length) {
+  if (hash.poolUsed + capacity > hash.slotInfo.length / SLOT) {
     repack(hash, id, capacity);
     return;
   }
+  // Positions are relative to the run: moving it is a block copy that no
+  // owner needs to hear about.
   const start = hash.poolUsed;
   const from = hash.cellStart[id];
-  for (let k = 0; k < hash.cellEntryCount[id]; k++) moveSlot(hash, from + k, start + k);
+  const n = hash.cellEntryCount[id];
+  const stride = hash.boxStride;
+  hash.slotInfo.copyWithin(start * SLOT, from * SLOT, (from + n) * SLOT);
+  hash.slotBox.copyWithin(start * stride, from * stride, (from + n) * stride);
   hash.cellStart[id] = start;
   hash.cellCapacity[id] = capacity;
   hash.poolUsed += capacity;
@@ -165,35 +267,22 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
   for (let id = 0; id < idLimit; id++) needed += runs[id];
   // Never smaller than before: a pool that churn keeps filling with
   // abandoned runs is then repacked less and less often.
-  const size = Math.max(64, needed * 2, hash.slotHandle.length);
+  const size = Math.max(64, needed * 2, hash.slotInfo.length / SLOT);
   const stride = hash.boxStride;
-  const oldHandle = hash.slotHandle;
-  const oldEntry = hash.slotEntry;
-  const oldStarts = hash.slotStarts;
+  const oldInfo = hash.slotInfo;
   const oldBox = hash.slotBox;
-  hash.slotHandle = new Int32Array(size);
-  hash.slotEntry = new Int32Array(size);
-  hash.slotStarts = new Uint8Array(size);
+  hash.slotInfo = new Int32Array(size * SLOT);
   hash.slotBox = new Float64Array(size * stride);
-  const handle = hash.slotHandle;
-  const entry = hash.slotEntry;
-  const starts = hash.slotStarts;
+  const info = hash.slotInfo;
   const box = hash.slotBox;
-  const entrySlot = hash.entrySlot;
   let at = 0;
   for (let id = 0; id < idLimit; id++) {
     const from = hash.cellStart[id];
     const n = count[id];
     // Plain loops: runs are short, and a subarray per run would allocate.
-    for (let k = 0; k < n; k++) {
-      const s = from + k;
-      const t = at + k;
-      handle[t] = oldHandle[s];
-      entry[t] = oldEntry[s];
-      starts[t] = oldStarts[s];
-      for (let c = 0; c < stride; c++) box[t * stride + c] = oldBox[s * stride + c];
-      entrySlot[oldEntry[s]] = t;
-    }
+    // Owners keep their positions, which are relative to the run.
+    for (let c = 0; c < n * SLOT; c++) info[at * SLOT + c] = oldInfo[from * SLOT + c];
+    for (let c = 0; c < n * stride; c++) box[at * stride + c] = oldBox[from * stride + c];
     hash.cellStart[id] = at;
     at += runs[id];
   }
@@ -234,8 +323,13 @@ export function writeSlotBoxes(hash: CellRuns, h: number): void {
   const boxes = hash.boxes;
   const slotBox = hash.slotBox;
   const b = h * stride;
-  for (let e = hash.firstEntry[h]; e !== NONE; e = hash.entryItemNext[e]) {
-    const s = hash.entrySlot[e] * stride;
+  const l = h * LINKS;
+  const pos = hash.itemLinks[l + HOME_POS];
+  if (pos === NONE) return;
+  const home = (hash.cellStart[hash.itemLinks[l + HOME_CELL]] + pos) * stride;
+  for (let k = 0; k < stride; k++) slotBox[home + k] = boxes[b + k];
+  for (let e = hash.itemLinks[l + FIRST_ENTRY]; e !== NONE; e = hash.entryItemNext[e]) {
+    const s = (hash.cellStart[hash.entryCell[e]] + hash.entryPos[e]) * stride;
     for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
   }
 }
@@ -277,6 +371,6 @@ function growEntries(hash: CellRuns): void {
     return a;
   };
   hash.entryCell = grow(hash.entryCell);
-  hash.entrySlot = grow(hash.entrySlot);
+  hash.entryPos = grow(hash.entryPos);
   hash.entryItemNext = grow(hash.entryItemNext);
 }

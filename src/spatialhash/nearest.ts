@@ -21,6 +21,7 @@
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
+import { SLOT } from './cell-runs.js';
 import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
 
 const NONE = -1;
@@ -101,13 +102,13 @@ function siftDown(dist: Float64Array, handles: Int32Array, d2: number, h: number
 /** Offers every not yet seen item of cell `id`. */
 function scoreCell<T>(hash: SpatialHashBase<T>, id: number): void {
   const stamps = hash.stamps;
-  const slotHandle = hash.slotHandle;
+  const info = hash.slotInfo;
   const boxes = hash.boxes;
   const stride = hash.boxStride;
   const dim = hash.dim;
   const end = hash.cellStart[id] + hash.cellEntryCount[id];
   for (let s = hash.cellStart[id]; s < end; s++) {
-    const h = slotHandle[s];
+    const h = info[s * SLOT];
     if (stamps[h] === stamp) continue;
     stamps[h] = stamp;
     const d2 = boxDistance2(boxes, h * stride, dim);

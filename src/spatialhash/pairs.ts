@@ -29,7 +29,7 @@
 
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
-import { syncSlots } from './cell-runs.js';
+import { SLOT, SLOT_OWNER, SLOT_STARTS, setOwnerPos, syncSlots } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -81,19 +81,16 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
   }
 }
 
-/** Sorts slots [start, end) by minX (insertion sort, stable), telling each moved slot's entry where it went. */
+/** Sorts slots [start, end) by minX (insertion sort, stable), telling each moved slot's owner where it went. */
 function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void {
   const box = hash.slotBox;
-  const handle = hash.slotHandle;
-  const entry = hash.slotEntry;
-  const starts = hash.slotStarts;
-  const entrySlot = hash.entrySlot;
+  const info = hash.slotInfo;
   for (let i = start + 1; i < end; i++) {
     const minX = box[i * 4];
     if (box[(i - 1) * 4] <= minX) continue;
-    const h = handle[i];
-    const e = entry[i];
-    const st = starts[i];
+    const h = info[i * SLOT];
+    const e = info[i * SLOT + SLOT_OWNER];
+    const st = info[i * SLOT + SLOT_STARTS];
     const minY = box[i * 4 + 1];
     const maxX = box[i * 4 + 2];
     const maxY = box[i * 4 + 3];
@@ -101,24 +98,24 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
     while (j > start && box[(j - 1) * 4] > minX) {
       const from = (j - 1) * 4;
       const to = j * 4;
-      handle[j] = handle[j - 1];
-      entry[j] = entry[j - 1];
-      starts[j] = starts[j - 1];
+      info[j * SLOT] = info[(j - 1) * SLOT];
+      info[j * SLOT + SLOT_OWNER] = info[(j - 1) * SLOT + SLOT_OWNER];
+      info[j * SLOT + SLOT_STARTS] = info[(j - 1) * SLOT + SLOT_STARTS];
       box[to] = box[from];
       box[to + 1] = box[from + 1];
       box[to + 2] = box[from + 2];
       box[to + 3] = box[from + 3];
-      entrySlot[entry[j]] = j;
+      setOwnerPos(hash, info[j * SLOT + SLOT_OWNER], j - start);
       j--;
     }
-    handle[j] = h;
-    entry[j] = e;
-    starts[j] = st;
+    info[j * SLOT] = h;
+    info[j * SLOT + SLOT_OWNER] = e;
+    info[j * SLOT + SLOT_STARTS] = st;
     box[j * 4] = minX;
     box[j * 4 + 1] = minY;
     box[j * 4 + 2] = maxX;
     box[j * 4 + 3] = maxY;
-    entrySlot[e] = j;
+    setOwnerPos(hash, e, j - start);
   }
 }
 
@@ -129,17 +126,16 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
  */
 function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visit: PairVisitor<T>): void {
   const box = hash.slotBox;
-  const handle = hash.slotHandle;
-  const starts = hash.slotStarts;
+  const info = hash.slotInfo;
   const items = hash.items;
   const categories = hash.categories;
   const masks = hash.masks;
   // Without any filter set every pair is accepted: no per-item reads for it.
   const filtered = hash.filteredCount !== 0;
-  const xStarts = firstXStart(starts, start, end);
+  const xStarts = firstXStart(info, start, end);
   for (let p = start; p < end; p++) {
-    const sp = starts[p];
-    const hp = handle[p];
+    const sp = info[p * SLOT + SLOT_STARTS];
+    const hp = info[p * SLOT];
     const cp = filtered ? categories[hp] : -1;
     const mp = filtered ? masks[hp] : -1;
     const minY = box[p * 4 + 1];
@@ -152,8 +148,10 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       const b = q * 4;
       // Sorted by minX: every later slot starts right of this one's end.
       if (box[b] > maxX) break;
-      if ((sp | starts[q]) !== 3 || minY > box[b + 3] || box[b + 1] > maxY) continue;
-      const hq = handle[q];
+      // A slot whose range starts here on both axes (every item in one cell)
+      // makes any pair with it count here: no start bits to read.
+      if (minY > box[b + 3] || box[b + 1] > maxY || (sp !== 3 && (sp | info[q * SLOT + SLOT_STARTS]) !== 3)) continue;
+      const hq = info[q * SLOT];
       if (filtered && ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0)) continue;
       visit(items[hp] as T, items[hq] as T);
     }
@@ -169,9 +167,9 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
  * half a cell wide: without the skip, each of them scans all the others,
  * since all of them reach into the cell.
  */
-function firstXStart(starts: Uint8Array, start: number, end: number): number {
+function firstXStart(info: Int32Array, start: number, end: number): number {
   let s = start;
-  while (s < end && (starts[s] & 1) === 0) s++;
+  while (s < end && (info[s * SLOT + SLOT_STARTS] & 1) === 0) s++;
   return s;
 }
 
@@ -191,16 +189,13 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
 /** {@link sortRun2} with six numbers per box. */
 function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void {
   const box = hash.slotBox;
-  const handle = hash.slotHandle;
-  const entry = hash.slotEntry;
-  const starts = hash.slotStarts;
-  const entrySlot = hash.entrySlot;
+  const info = hash.slotInfo;
   for (let i = start + 1; i < end; i++) {
     const minX = box[i * 6];
     if (box[(i - 1) * 6] <= minX) continue;
-    const h = handle[i];
-    const e = entry[i];
-    const st = starts[i];
+    const h = info[i * SLOT];
+    const e = info[i * SLOT + SLOT_OWNER];
+    const st = info[i * SLOT + SLOT_STARTS];
     const saved0 = box[i * 6 + 1];
     const saved1 = box[i * 6 + 2];
     const saved2 = box[i * 6 + 3];
@@ -208,47 +203,46 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
     const saved4 = box[i * 6 + 5];
     let j = i;
     while (j > start && box[(j - 1) * 6] > minX) {
-      handle[j] = handle[j - 1];
-      entry[j] = entry[j - 1];
-      starts[j] = starts[j - 1];
+      info[j * SLOT] = info[(j - 1) * SLOT];
+      info[j * SLOT + SLOT_OWNER] = info[(j - 1) * SLOT + SLOT_OWNER];
+      info[j * SLOT + SLOT_STARTS] = info[(j - 1) * SLOT + SLOT_STARTS];
       for (let a = 0; a < 6; a++) box[j * 6 + a] = box[(j - 1) * 6 + a];
-      entrySlot[entry[j]] = j;
+      setOwnerPos(hash, info[j * SLOT + SLOT_OWNER], j - start);
       j--;
     }
-    handle[j] = h;
-    entry[j] = e;
-    starts[j] = st;
+    info[j * SLOT] = h;
+    info[j * SLOT + SLOT_OWNER] = e;
+    info[j * SLOT + SLOT_STARTS] = st;
     box[j * 6] = minX;
     box[j * 6 + 1] = saved0;
     box[j * 6 + 2] = saved1;
     box[j * 6 + 3] = saved2;
     box[j * 6 + 4] = saved3;
     box[j * 6 + 5] = saved4;
-    entrySlot[e] = j;
+    setOwnerPos(hash, e, j - start);
   }
 }
 
 /** {@link sweepRun2} in 3D (start bits 1: x, 2: y, 4: z). */
 function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visit: PairVisitor<T>): void {
   const box = hash.slotBox;
-  const handle = hash.slotHandle;
-  const starts = hash.slotStarts;
+  const info = hash.slotInfo;
   const items = hash.items;
   const categories = hash.categories;
   const masks = hash.masks;
   const filtered = hash.filteredCount !== 0;
-  const xStarts = firstXStart(starts, start, end);
+  const xStarts = firstXStart(info, start, end);
   for (let p = start; p < end; p++) {
-    const sp = starts[p];
+    const sp = info[p * SLOT + SLOT_STARTS];
     const b1 = p * 6;
     const maxX = box[b1 + 3];
     const from = (sp & 1) === 0 && xStarts > p + 1 ? xStarts : p + 1;
     for (let q = from; q < end; q++) {
       const b2 = q * 6;
       if (box[b2] > maxX) break;
-      if ((sp | starts[q]) !== 7 || !intersects(box, b1, box, b2, 3)) continue;
-      if (filtered && !accepts(categories, masks, handle[p], handle[q])) continue;
-      visit(items[handle[p]] as T, items[handle[q]] as T);
+      if ((sp !== 7 && (sp | info[q * SLOT + SLOT_STARTS]) !== 7) || !intersects(box, b1, box, b2, 3)) continue;
+      if (filtered && !accepts(categories, masks, info[p * SLOT], info[q * SLOT])) continue;
+      visit(items[info[p * SLOT]] as T, items[info[q * SLOT]] as T);
     }
   }
 }
@@ -325,16 +319,15 @@ function startsNeeded(firstX: boolean, firstY: boolean, firstZ: boolean, dim: nu
 function overflowCell<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, o: number, id: number, need: number): void {
   const stride = hash.boxStride;
   const slotBox = hash.slotBox;
-  const slotHandle = hash.slotHandle;
-  const slotStarts = hash.slotStarts;
+  const info = hash.slotInfo;
   const categories = hash.categories;
   const masks = hash.masks;
   const items = hash.items;
   const boxes = hash.boxes;
   const bo = o * stride;
   for (let s = hash.cellStart[id], end = s + hash.cellEntryCount[id]; s < end; s++) {
-    if ((slotStarts[s] & need) !== need) continue;
-    const h = slotHandle[s];
+    if ((info[s * SLOT + SLOT_STARTS] & need) !== need) continue;
+    const h = info[s * SLOT];
     if (intersects(slotBox, s * stride, boxes, bo, hash.dim) && accepts(categories, masks, o, h))
       visit(items[o] as T, items[h] as T);
   }

@@ -27,6 +27,7 @@
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
+import { SLOT } from './cell-runs.js';
 import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
 import { RayWalker } from './ray-walker.js';
 
@@ -241,7 +242,7 @@ function castCells<T>(
     if (walker.start(hash.cellSize, tLimit, LOW, HIGH)) {
       const cellStart = hash.cellStart;
       const cellEntryCount = hash.cellEntryCount;
-      const slotHandle = hash.slotHandle;
+      const info = hash.slotInfo;
       // A ray crossing many more cells than there are items (sparse data, far
       // apart) stops walking and tests the remaining items directly instead. A
       // step costs about as much as eight slab tests, hence the budget.
@@ -252,9 +253,8 @@ function castCells<T>(
         if (walker.enter > castBest) break;
         if (--budget < 0) {
           const alive = hash.alive;
-          const overflowPos = hash.overflowPos;
           for (let h = 0; h < hash.handleLimit; h++) {
-            if (alive[h] === 1 && overflowPos[h] === NONE && stamps[h] !== s) testHandle(hash, walker, h, maxDistance);
+            if (alive[h] === 1 && !hash.inOverflow(h) && stamps[h] !== s) testHandle(hash, walker, h, maxDistance);
           }
           break;
         }
@@ -262,7 +262,7 @@ function castCells<T>(
         if (id === NONE) continue;
         const end = cellStart[id] + cellEntryCount[id];
         for (let slot = cellStart[id]; slot < end; slot++) {
-          const h = slotHandle[slot];
+          const h = info[slot * SLOT];
           if (stamps[h] === s) continue;
           stamps[h] = s;
           testHandle(hash, walker, h, maxDistance);

@@ -10,9 +10,24 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
-import { addEntry, dropEntry, markMoved, syncSlots } from './cell-runs.js';
+import {
+  addEntry,
+  dropCells,
+  dropEntry,
+  dropHome,
+  FIRST_ENTRY,
+  HOME_CELL,
+  HOME_POS,
+  LINKS,
+  markMoved,
+  OVERFLOW_POS,
+  promoteHome,
+  SLOT,
+  SLOT_STARTS,
+  syncSlots,
+} from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
-import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
+import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
@@ -20,6 +35,8 @@ import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycas
 import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
+/** Stands for the home in a walk over an item's cells (entries are >= 0). */
+const HOME = -2;
 
 /**
  * A dynamic, unbounded, sparse spatial hash of items with 2D axis-aligned boxes
@@ -80,7 +97,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.setFilterBits(h, FILTER[0], FILTER[1]);
+    if (FILTER[0] !== DEFAULT_CATEGORY || FILTER[1] !== ALL_BITS) this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, maxX, maxY);
     this.link(h);
     return h;
@@ -127,29 +144,40 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
 
   /**
    * Moves handle `h` to a checked box. Within the same cells only the box is
-   * written; otherwise only the entries of cells left are dropped and only
-   * cells entered get one, so a ball crossing one cell border touches two
-   * cells, not all it covers. Moves into or out of the overflow list refile.
+   * written; otherwise
+   * only the entries of cells left are dropped and only cells entered get one,
+   * so a ball crossing one cell border touches two cells, not all it covers.
+   * Moves into or out of the overflow list refile.
    */
   private move(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const r = h * 4;
-    const ranges = this.ranges;
-    const ox0 = ranges[r];
-    const oy0 = ranges[r + 1];
-    const ox1 = ranges[r + 2];
-    const oy1 = ranges[r + 3];
+    // The old cell range comes from the old box, on the cache line written next.
+    const b = h * 4;
+    const boxes = this.boxes;
+    const ox0 = this.cellOf(boxes[b]);
+    const oy0 = this.cellOf(boxes[b + 1]);
+    const ox1 = this.cellOf(boxes[b + 2]);
+    const oy1 = this.cellOf(boxes[b + 3]);
     const cx0 = this.cellOf(minX);
     const cy0 = this.cellOf(minY);
     const cx1 = this.cellOf(maxX);
     const cy1 = this.cellOf(maxY);
-    this.writeBox(h, minX, minY, maxX, maxY);
-    if (this.overflowPos[h] === NONE && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
-      // Same cells: the slots' box copies are brought up to date at the next read.
+    boxes[b] = minX;
+    boxes[b + 1] = minY;
+    boxes[b + 2] = maxX;
+    boxes[b + 3] = maxY;
+    const l = h * LINKS;
+    const links = this.itemLinks;
+    const inOverflow = links[l + OVERFLOW_POS] !== NONE;
+    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
+      // Same cells: the slots' box copies are brought up to date at the next
+      // read. (Writing a one-cell item's slot here instead was no faster in
+      // churn and slower when everything moves: the list is walked in id
+      // order, the slots are not.)
       markMoved(this, h);
       return;
     }
     if (
-      this.overflowPos[h] !== NONE ||
+      inOverflow ||
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
       (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.maxCellsPerItem
     ) {
@@ -157,36 +185,14 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       this.link(h);
       return;
     }
-    const keys = this.cells.keys;
-    const entryCell = this.entryCell;
-    const entryItemNext = this.entryItemNext;
-    let prev = NONE;
-    for (let e = this.firstEntry[h]; e !== NONE; ) {
-      const next = entryItemNext[e];
-      const id = entryCell[e];
-      const kx = keys[id * 2];
-      const ky = keys[id * 2 + 1];
-      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
-        if (prev === NONE) this.firstEntry[h] = next;
-        else entryItemNext[prev] = next;
-        dropEntry(this, e);
-      } else {
-        // A kept cell: new box copy, and the range may now start here or no longer.
-        const s = this.entrySlot[e];
-        this.slotStarts[s] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
-        this.slotBox[s * 4] = minX;
-        this.slotBox[s * 4 + 1] = minY;
-        this.slotBox[s * 4 + 2] = maxX;
-        this.slotBox[s * 4 + 3] = maxY;
-        prev = e;
-      }
-      e = next;
+    if (cx0 > ox1 || cx1 < ox0 || cy0 > oy1 || cy1 < oy0) {
+      // No cell kept (always so for an item in one cell): no cell key to read.
+      dropCells(this, h);
+    } else {
+      this.keepCells(h, minX, minY, maxX, maxY, cx0, cy0, cx1, cy1);
     }
-    ranges[r] = cx0;
-    ranges[r + 1] = cy0;
-    ranges[r + 2] = cx1;
-    ranges[r + 3] = cy1;
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
@@ -194,6 +200,58 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));
       }
     }
+  }
+
+  /**
+   * The part of a move whose old and new cell ranges overlap: drops the
+   * slots of the cells left, gives the slots of the cells kept the new box
+   * and start bits. A lost home is replaced by a kept entry.
+   */
+  private keepCells(
+    h: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    cx0: number,
+    cy0: number,
+    cx1: number,
+    cy1: number,
+  ): void {
+    const keys = this.cells.keys;
+    const links = this.itemLinks;
+    const l = h * LINKS;
+    const slotBox = this.slotBox;
+    const entryItemNext = this.entryItemNext;
+    // The home first, then the chain; s is the slot, id the cell of each.
+    let prev = NONE;
+    for (let e = HOME; e !== NONE; ) {
+      const home = e === HOME;
+      const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
+      const id = home ? links[l + HOME_CELL] : this.entryCell[e];
+      const kx = keys[id * 2];
+      const ky = keys[id * 2 + 1];
+      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) {
+        if (home) dropHome(this, h);
+        else {
+          if (prev === NONE) links[l + FIRST_ENTRY] = next;
+          else entryItemNext[prev] = next;
+          dropEntry(this, e);
+        }
+      } else {
+        // A kept cell: new box copy, and the range may now start here or no longer.
+        const s = this.cellStart[id] + (home ? links[l + HOME_POS] : this.entryPos[e]);
+        this.slotInfo[s * SLOT + SLOT_STARTS] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0);
+        slotBox[s * 4] = minX;
+        slotBox[s * 4 + 1] = minY;
+        slotBox[s * 4 + 2] = maxX;
+        slotBox[s * 4 + 3] = maxY;
+        if (!home) prev = e;
+      }
+      e = next;
+    }
+    // The ranges overlap, so some cell was kept: an entry, if not the home.
+    if (links[l + HOME_POS] === NONE) promoteHome(this, h);
   }
 
   /**
@@ -216,7 +274,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
   getBox(item: T, out: number[] = []): number[] | undefined {
     this.checkTracked('getBox');
     const h = this.handles.get(item);
-    if (h === undefined) return undefined;
+    if (h === NONE) return undefined;
     const b = h * 4;
     out.length = 4;
     for (let i = 0; i < 4; i++) out[i] = this.boxes[b + i];
@@ -244,13 +302,13 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     if (Math.abs(cx) <= MAX_CELL_INDEX && Math.abs(cy) <= MAX_CELL_INDEX) {
       const id = this.cells.find2(cx, cy);
       if (id !== NONE) {
-        const slotHandle = this.slotHandle;
+        const info = this.slotInfo;
         const slotBox = this.slotBox;
         const end = this.cellStart[id] + this.cellEntryCount[id];
         for (let s = this.cellStart[id]; s < end; s++) {
           const b = s * 4;
           if (slotBox[b] <= x && x <= slotBox[b + 2] && slotBox[b + 1] <= y && y <= slotBox[b + 3]) {
-            const h = slotHandle[s];
+            const h = info[s * SLOT];
             if ((categories[h] & m) !== 0) out.push(items[h] as T);
           }
         }
@@ -520,8 +578,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const boxes = this.boxes;
     const slotBox = this.slotBox;
     const items = this.items;
-    const slotHandle = this.slotHandle;
-    const slotStarts = this.slotStarts;
+    const info = this.slotInfo;
     // No stamps needed here, but taking one keeps the rule that no box or
     // radius query runs inside a predicate or forEachOverlap visitor.
     this.nextStamp();
@@ -544,9 +601,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
         if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1) continue;
         const need = (kx === cx0 ? 0 : 1) | (ky === cy0 ? 0 : 2);
         for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
-          if ((slotStarts[slot] & need) !== need) continue;
+          if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
           if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
-          const h = slotHandle[slot];
+          const h = info[slot * SLOT];
           if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -559,9 +616,9 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
           if (id === NONE) continue;
           const need = (cx === cx0 ? 0 : 1) | (cy === cy0 ? 0 : 2);
           for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
-            if ((slotStarts[slot] & need) !== need) continue;
+            if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
             if (!keep(slotBox, slot * 4, minX, minY, maxX, maxY, x, y, r2)) continue;
-            const h = slotHandle[slot];
+            const h = info[slot * SLOT];
             if ((categories[h] & m) === 0) continue;
             if (out !== undefined) out.push(items[h] as T);
             else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -593,11 +650,6 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     const cy0 = this.cellOf(this.boxes[b + 1]);
     const cx1 = this.cellOf(this.boxes[b + 2]);
     const cy1 = this.cellOf(this.boxes[b + 3]);
-    const ranges = this.ranges;
-    ranges[b] = cx0;
-    ranges[b + 1] = cy0;
-    ranges[b + 2] = cx1;
-    ranges[b + 3] = cy1;
     if (
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||
       (cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.maxCellsPerItem
@@ -605,7 +657,8 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       this.addOverflow(h);
       return;
     }
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++)
         addEntry(this, h, this.cells.insert2(cx, cy), (cx === cx0 ? 1 : 0) | (cy === cy0 ? 2 : 0));

@@ -9,9 +9,25 @@ import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { countError, type OverlapVisitor } from './box-args.js';
-import { addEntry, dropEntry, markMoved, syncSlots, writeSlotBoxes } from './cell-runs.js';
+import {
+  addEntry,
+  dropCells,
+  dropEntry,
+  dropHome,
+  FIRST_ENTRY,
+  HOME_CELL,
+  HOME_POS,
+  LINKS,
+  markMoved,
+  OVERFLOW_POS,
+  promoteHome,
+  SLOT,
+  SLOT_STARTS,
+  syncSlots,
+  writeSlotBoxes,
+} from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
-import { ALL_BITS, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
+import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairVisitor } from './pairs.js';
@@ -19,6 +35,8 @@ import { type CellOnRayVisitor3D, forEachCellOnRay, type RayHit, raycast, raycas
 import { validateHash } from './validate-hash.js';
 
 const NONE = -1;
+/** Stands for the home in a walk over an item's cells (entries are >= 0). */
+const HOME = -2;
 
 /**
  * A dynamic, unbounded, sparse spatial hash of items with 3D axis-aligned boxes
@@ -100,7 +118,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    this.setFilterBits(h, FILTER[0], FILTER[1]);
+    if (FILTER[0] !== DEFAULT_CATEGORY || FILTER[1] !== ALL_BITS) this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     this.link(h);
     return h;
@@ -149,14 +167,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
 
   /** Moves handle `h` to a checked box, touching only the cells entered and left (see SpatialHash2D's). */
   private move(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-    const r = h * 6;
-    const ranges = this.ranges;
-    const ox0 = ranges[r];
-    const oy0 = ranges[r + 1];
-    const oz0 = ranges[r + 2];
-    const ox1 = ranges[r + 3];
-    const oy1 = ranges[r + 4];
-    const oz1 = ranges[r + 5];
+    // The old cell range comes from the old box, on the cache line written next.
+    const b = h * 6;
+    const boxes = this.boxes;
+    const ox0 = this.cellOf(boxes[b]);
+    const oy0 = this.cellOf(boxes[b + 1]);
+    const oz0 = this.cellOf(boxes[b + 2]);
+    const ox1 = this.cellOf(boxes[b + 3]);
+    const oy1 = this.cellOf(boxes[b + 4]);
+    const oz1 = this.cellOf(boxes[b + 5]);
     const cx0 = this.cellOf(minX);
     const cy0 = this.cellOf(minY);
     const cz0 = this.cellOf(minZ);
@@ -164,7 +183,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const cy1 = this.cellOf(maxY);
     const cz1 = this.cellOf(maxZ);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
-    const inOverflow = this.overflowPos[h] !== NONE;
+    const l = h * LINKS;
+    const links = this.itemLinks;
+    const inOverflow = links[l + OVERFLOW_POS] !== NONE;
     if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
       // Same cells: the slots' box copies are brought up to date at the next read.
       markMoved(this, h);
@@ -179,35 +200,16 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       this.link(h);
       return;
     }
-    const keys = this.cells.keys;
-    const entryCell = this.entryCell;
-    const entryItemNext = this.entryItemNext;
-    let prev = NONE;
-    for (let e = this.firstEntry[h]; e !== NONE; ) {
-      const next = entryItemNext[e];
-      const k = entryCell[e] * 3;
-      const kx = keys[k];
-      const ky = keys[k + 1];
-      const kz = keys[k + 2];
-      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
-        if (prev === NONE) this.firstEntry[h] = next;
-        else entryItemNext[prev] = next;
-        dropEntry(this, e);
-      } else {
-        // A kept cell: the range may now start here or no longer (boxes are copied below).
-        this.slotStarts[this.entrySlot[e]] = (kx === cx0 ? 1 : 0) | (ky === cy0 ? 2 : 0) | (kz === cz0 ? 4 : 0);
-        prev = e;
-      }
-      e = next;
+    if (cx0 > ox1 || cx1 < ox0 || cy0 > oy1 || cy1 < oy0 || cz0 > oz1 || cz1 < oz0) {
+      // No cell kept (always so for an item in one cell): no cell key to read.
+      dropCells(this, h);
+    } else {
+      this.keepCells(h, cx0, cy0, cz0, cx1, cy1, cz1);
+      writeSlotBoxes(this, h);
     }
-    ranges[r] = cx0;
-    ranges[r + 1] = cy0;
-    ranges[r + 2] = cz0;
-    ranges[r + 3] = cx1;
-    ranges[r + 4] = cy1;
-    ranges[r + 5] = cz1;
-    this.growCellBounds(h);
-    writeSlotBoxes(this, h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
+    this.growCellBounds(2, cz0, cz1);
     for (let cx = cx0; cx <= cx1; cx++) {
       const keptX = cx >= ox0 && cx <= ox1;
       for (let cy = cy0; cy <= cy1; cy++) {
@@ -218,6 +220,45 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         }
       }
     }
+  }
+
+  /**
+   * The part of a move whose old and new cell ranges overlap: drops the
+   * slots of the cells left and gives the slots of the cells kept their start
+   * bits (the caller copies the box). A lost home is replaced by a kept entry.
+   */
+  private keepCells(h: number, cx0: number, cy0: number, cz0: number, cx1: number, cy1: number, cz1: number): void {
+    const keys = this.cells.keys;
+    const links = this.itemLinks;
+    const l = h * LINKS;
+    const entryItemNext = this.entryItemNext;
+    // The home first, then the chain.
+    let prev = NONE;
+    for (let e = HOME; e !== NONE; ) {
+      const home = e === HOME;
+      const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
+      const id = home ? links[l + HOME_CELL] : this.entryCell[e];
+      const k = id * 3;
+      const kx = keys[k];
+      const ky = keys[k + 1];
+      const kz = keys[k + 2];
+      if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) {
+        if (home) dropHome(this, h);
+        else {
+          if (prev === NONE) links[l + FIRST_ENTRY] = next;
+          else entryItemNext[prev] = next;
+          dropEntry(this, e);
+        }
+      } else {
+        // A kept cell: the range may now start here or no longer.
+        const s = this.cellStart[id] + (home ? links[l + HOME_POS] : this.entryPos[e]);
+        this.slotInfo[s * SLOT + SLOT_STARTS] = startBits3(kx, ky, kz, cx0, cy0, cz0);
+        if (!home) prev = e;
+      }
+      e = next;
+    }
+    // The ranges overlap, so some cell was kept: an entry, if not the home.
+    if (links[l + HOME_POS] === NONE) promoteHome(this, h);
   }
 
   /**
@@ -240,7 +281,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   getBox(item: T, out: number[] = []): number[] | undefined {
     this.checkTracked('getBox');
     const h = this.handles.get(item);
-    if (h === undefined) return undefined;
+    if (h === NONE) return undefined;
     const b = h * 6;
     out.length = 6;
     for (let i = 0; i < 6; i++) out[i] = this.boxes[b + i];
@@ -269,11 +310,11 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     if (Math.max(Math.abs(cx), Math.abs(cy), Math.abs(cz)) <= MAX_CELL_INDEX) {
       const id = this.cells.find3(cx, cy, cz);
       if (id !== NONE) {
-        const slotHandle = this.slotHandle;
+        const info = this.slotInfo;
         const slotBox = this.slotBox;
         const end = this.cellStart[id] + this.cellEntryCount[id];
         for (let s = this.cellStart[id]; s < end; s++) {
-          const h = slotHandle[s];
+          const h = info[s * SLOT];
           if (containsPoint(slotBox, s * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
         }
       }
@@ -544,8 +585,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const boxes = this.boxes;
     const slotBox = this.slotBox;
     const items = this.items;
-    const slotHandle = this.slotHandle;
-    const slotStarts = this.slotStarts;
+    const info = this.slotInfo;
     this.nextStamp();
     syncSlots(this);
     const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
@@ -566,9 +606,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         if (keys[k + 2] < cz0 || keys[k + 2] > cz1) continue;
         const need = startsNeeded3(keys[k] === cx0, keys[k + 1] === cy0, keys[k + 2] === cz0);
         for (let slot = cellStart[id], end = slot + n; slot < end; slot++) {
-          if ((slotStarts[slot] & need) !== need) continue;
+          if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
           if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
-          const h = slotHandle[slot];
+          const h = info[slot * SLOT];
           if ((categories[h] & m) === 0) continue;
           if (out !== undefined) out.push(items[h] as T);
           else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -582,9 +622,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
             if (id === NONE) continue;
             const need = startsNeeded3(cx === cx0, cy === cy0, cz === cz0);
             for (let slot = cellStart[id], end = slot + cellEntryCount[id]; slot < end; slot++) {
-              if ((slotStarts[slot] & need) !== need) continue;
+              if ((info[slot * SLOT + SLOT_STARTS] & need) !== need) continue;
               if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
-              const h = slotHandle[slot];
+              const h = info[slot * SLOT];
               if ((categories[h] & m) === 0) continue;
               if (out !== undefined) out.push(items[h] as T);
               else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
@@ -616,14 +656,13 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
   protected link(h: number): void {
     const b = h * 6;
-    const ranges = this.ranges;
-    for (let i = 0; i < 6; i++) ranges[b + i] = this.cellOf(this.boxes[b + i]);
-    const cx0 = ranges[b];
-    const cy0 = ranges[b + 1];
-    const cz0 = ranges[b + 2];
-    const cx1 = ranges[b + 3];
-    const cy1 = ranges[b + 4];
-    const cz1 = ranges[b + 5];
+    const boxes = this.boxes;
+    const cx0 = this.cellOf(boxes[b]);
+    const cy0 = this.cellOf(boxes[b + 1]);
+    const cz0 = this.cellOf(boxes[b + 2]);
+    const cx1 = this.cellOf(boxes[b + 3]);
+    const cy1 = this.cellOf(boxes[b + 4]);
+    const cz1 = this.cellOf(boxes[b + 5]);
     if (
       !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
       (cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > this.maxCellsPerItem
@@ -631,7 +670,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       this.addOverflow(h);
       return;
     }
-    this.growCellBounds(h);
+    this.growCellBounds(0, cx0, cx1);
+    this.growCellBounds(1, cy0, cy1);
+    this.growCellBounds(2, cz0, cz1);
     for (let cx = cx0; cx <= cx1; cx++) {
       for (let cy = cy0; cy <= cy1; cy++) {
         for (let cz = cz0; cz <= cz1; cz++)

@@ -7,6 +7,7 @@
  */
 
 import type { SpatialHashBase } from './base.js';
+import { FIRST_ENTRY, HOME_CELL, HOME_POS, LINKS, OVERFLOW_POS, SLOT, SLOT_OWNER, SLOT_STARTS } from './cell-runs.js';
 
 const NONE = -1;
 
@@ -15,14 +16,18 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   const fail = (what: string): never => {
     throw new Error(`SpatialHash invalid: ${what}`);
   };
-  const { cells, dim, boxStride: stride, boxes, ranges } = hash;
+  const { cells, dim, boxStride: stride, boxes } = hash;
   let live = 0;
   let filtered = 0;
   let entries = 0;
   const seenEntry = new Uint8Array(hash.entryLimit);
   for (let h = 0; h < hash.handleLimit; h++) {
+    const l = h * LINKS;
+    const links = hash.itemLinks;
     if (hash.alive[h] !== 1) {
-      if (hash.firstEntry[h] !== NONE || hash.overflowPos[h] !== NONE) fail(`free handle ${h} still linked`);
+      if (links[l + HOME_POS] !== NONE || links[l + FIRST_ENTRY] !== NONE || links[l + OVERFLOW_POS] !== NONE)
+        fail(`free handle ${h} still linked`);
+      if (hash.categories[h] !== 1 || hash.masks[h] !== -1) fail(`free handle ${h} keeps a filter`);
       continue;
     }
     live++;
@@ -32,44 +37,56 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     for (let a = 0; a < dim; a++) {
       if (!(boxes[b + a] <= boxes[b + dim + a])) fail(`handle ${h} has min > max on axis ${a}`);
     }
-    if (hash.overflowPos[h] !== NONE) {
-      if (hash.overflow[hash.overflowPos[h]] !== h) fail(`overflow position of ${h} is wrong`);
-      if (hash.firstEntry[h] !== NONE) fail(`overflow item ${h} has cell entries`);
+    if (links[l + OVERFLOW_POS] !== NONE) {
+      if (hash.overflow[links[l + OVERFLOW_POS]] !== h) fail(`overflow position of ${h} is wrong`);
+      if (links[l + HOME_POS] !== NONE || links[l + FIRST_ENTRY] !== NONE) fail(`overflow item ${h} has cell entries`);
       continue;
     }
+    if (links[l + HOME_POS] === NONE) fail(`item ${h} in cells has no home slot`);
+    // The cell range is not stored: it is the box's, cell by cell.
+    const range = new Float64Array(stride);
     let cellsInRange = 1;
     for (let a = 0; a < dim; a++) {
-      const lo = ranges[b + a];
-      const hi = ranges[b + dim + a];
-      if (lo !== hash.cellOf(boxes[b + a]) || hi !== hash.cellOf(boxes[b + dim + a])) {
-        fail(`cell range of ${h} does not match its box on axis ${a}`);
-      }
-      cellsInRange *= hi - lo + 1;
+      range[a] = hash.cellOf(boxes[b + a]);
+      range[dim + a] = hash.cellOf(boxes[b + dim + a]);
+      cellsInRange *= range[dim + a] - range[a] + 1;
+      if (range[a] < hash.cellBounds[a] || range[dim + a] > hash.cellBounds[3 + a])
+        fail(`cell range of ${h} on axis ${a} is outside cellBounds`);
     }
     let own = 0;
-    for (let e = hash.firstEntry[h]; e !== NONE; e = hash.entryItemNext[e]) {
-      if (e >= hash.entryLimit || seenEntry[e] === 1) fail(`entry ${e} chained twice or out of range`);
-      seenEntry[e] = 1;
+    // The home (e = -2 here), then the chain of entries.
+    for (let e = -2; e !== NONE; e = e === -2 ? links[l + FIRST_ENTRY] : hash.entryItemNext[e]) {
+      let id: number;
+      let pos: number;
+      if (e === -2) {
+        id = links[l + HOME_CELL];
+        pos = links[l + HOME_POS];
+      } else {
+        if (e < 0 || e >= hash.entryLimit || seenEntry[e] === 1) fail(`entry ${e} chained twice or out of range`);
+        seenEntry[e] = 1;
+        id = hash.entryCell[e];
+        pos = hash.entryPos[e];
+      }
       own++;
-      const id = hash.entryCell[e];
-      if (id < 0 || id >= cells.idLimit || hash.cellEntryCount[id] === 0) fail(`entry ${e} of ${h} names no live cell`);
-      const s = hash.entrySlot[e];
-      if (s < hash.cellStart[id] || s >= hash.cellStart[id] + hash.cellEntryCount[id])
-        fail(`entry ${e} of ${h} points outside its cell's run`);
-      if (hash.slotEntry[s] !== e || hash.slotHandle[s] !== h) fail(`slot ${s} does not point back to entry ${e}`);
+      if (id < 0 || id >= cells.idLimit || hash.cellEntryCount[id] === 0) fail(`cell ${id} of ${h} is not live`);
+      if (!(pos >= 0 && pos < hash.cellEntryCount[id])) fail(`position ${pos} of ${h} is outside its cell's run`);
+      const s = hash.cellStart[id] + pos;
+      if (hash.slotInfo[s * SLOT + SLOT_OWNER] !== (e === -2 ? ~h : e)) fail(`slot ${s} does not name its owner`);
+      if (hash.slotInfo[s * SLOT] !== h) fail(`slot ${s} does not hold ${h}`);
       let starts = 0;
       for (let a = 0; a < dim; a++) {
         const c = cells.keys[id * dim + a];
-        if (c < ranges[b + a] || c > ranges[b + dim + a]) fail(`entry ${e} of ${h} is outside its range`);
-        if (c === ranges[b + a]) starts |= 1 << a;
+        if (c < range[a] || c > range[dim + a]) fail(`cell ${id} of ${h} is outside its range`);
+        if (c === range[a]) starts |= 1 << a;
       }
-      if (hash.slotStarts[s] !== starts) fail(`slot ${s} of ${h} has start bits ${hash.slotStarts[s]}, not ${starts}`);
+      if (hash.slotInfo[s * SLOT + SLOT_STARTS] !== starts)
+        fail(`slot ${s} of ${h} has start bits ${hash.slotInfo[s * SLOT + SLOT_STARTS]}, not ${starts}`);
       // A moved handle's copies may be stale until the next read syncs them.
       for (let k = 0; k < stride && hash.movedFlag[h] === 0; k++) {
         if (!Object.is(hash.slotBox[s * stride + k], boxes[b + k])) fail(`slot ${s} holds a stale box of ${h}`);
       }
     }
-    if (own !== cellsInRange) fail(`handle ${h} has ${own} entries for ${cellsInRange} cells`);
+    if (own !== cellsInRange) fail(`handle ${h} has ${own} slots for ${cellsInRange} cells`);
     entries += own;
   }
   const listed = new Uint8Array(hash.movedFlag.length);
@@ -85,7 +102,7 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   if (live !== hash.itemCount) fail(`${live} live handles but a count of ${hash.itemCount}`);
   if (filtered !== hash.filteredCount) fail(`${filtered} items with a filter but filteredCount ${hash.filteredCount}`);
   if (hash.handles.size !== (hash.trackItems ? live : 0)) fail(`${live} live handles but ${hash.handles.size} mapped`);
-  if (entries !== hash.entryCount) fail(`${entries} chained entries but entryCount ${hash.entryCount}`);
+  if (entries !== hash.entryCount) fail(`${entries} slots of items but entryCount ${hash.entryCount}`);
   for (let e = 0; e < hash.entryLimit; e++) {
     if (seenEntry[e] === 0 && hash.entryCell[e] !== NONE) fail(`unchained entry ${e} is not marked free`);
   }
@@ -117,8 +134,17 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
         : cells.find3(cells.keys[id * 3], cells.keys[id * 3 + 1], cells.keys[id * 3 + 2]);
     if (found !== id) fail(`cell ${id} is not found by its own key`);
     for (let s = start; s < start + n; s++) {
-      const e = hash.slotEntry[s];
-      if (e < 0 || e >= hash.entryLimit || seenEntry[e] !== 1 || hash.entrySlot[e] !== s || hash.entryCell[e] !== id)
+      const e = hash.slotInfo[s * SLOT + SLOT_OWNER];
+      const pos = s - start;
+      if (e < 0) {
+        const home = ~e * LINKS;
+        if (
+          ~e >= hash.handleLimit ||
+          hash.itemLinks[home + HOME_POS] !== pos ||
+          hash.itemLinks[home + HOME_CELL] !== id
+        )
+          fail(`slot ${s} of cell ${id} is the home of no item in that cell`);
+      } else if (e >= hash.entryLimit || seenEntry[e] !== 1 || hash.entryPos[e] !== pos || hash.entryCell[e] !== id)
         fail(`slot ${s} of cell ${id} belongs to no entry of that cell`);
     }
   }
@@ -127,6 +153,6 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   if (listedCells !== cells.size) fail(`${listedCells} cells listed but the table holds ${cells.size}`);
   if (hash.itemCount === 0 && cells.size !== 0) fail(`an empty hash keeps ${cells.size} cells`);
   for (let i = 0; i < hash.overflowCount; i++) {
-    if (hash.overflowPos[hash.overflow[i]] !== i) fail(`overflow slot ${i} is inconsistent`);
+    if (hash.itemLinks[hash.overflow[i] * LINKS + OVERFLOW_POS] !== i) fail(`overflow slot ${i} is inconsistent`);
   }
 }

@@ -92,28 +92,60 @@ describe('predicates and visitors', () => {
 });
 
 describe('moves', () => {
-  it('a move by one cell keeps the entries of the cells still covered', () => {
+  it('a move by one cell keeps the slots of the cells still covered', () => {
     const hash = new SpatialHash2D<string>({ cellSize: 1 });
     const id = hash.insert('box', 0.5, 0.5, 2.5, 2.5);
-    const entries = () => {
-      const list: string[] = [];
-      for (let e = hash.firstEntry[id]; e !== -1; e = hash.entryItemNext[e]) {
-        const cell = hash.entryCell[e];
-        list.push(`${e}@${hash.cells.keys[cell * 2]},${hash.cells.keys[cell * 2 + 1]}`);
+    // cell -> who owns the item's slot there: its home, or an entry number.
+    const owners = () => {
+      const list = new Map<string, string>();
+      const key = (cell: number) => `${hash.cells.keys[cell * 2]},${hash.cells.keys[cell * 2 + 1]}`;
+      list.set(key(hash.itemLinks[id * 4 + 1]), 'home');
+      for (let e = hash.itemLinks[id * 4 + 2]; e !== -1; e = hash.entryItemNext[e]) {
+        list.set(key(hash.entryCell[e]), `entry ${e}`);
       }
       return list;
     };
-    const before = entries();
-    expect(before.length).toBe(9);
-    expect(new Set(before).size).toBe(9);
+    const before = owners();
+    expect(before.size).toBe(9);
+    expect(before.get('0,0')).toBe('home');
     hash.updateById(id, 1.5, 0.5, 3.5, 2.5);
-    const after = entries();
-    expect(after.length).toBe(9);
-    // 6 cells stay with the same entries; only 3 entries are dropped and 3 added.
-    expect(after.filter((e) => before.includes(e)).length).toBe(6);
+    const after = owners();
+    expect(after.size).toBe(9);
+    const kept = [...after.keys()].filter((cell) => before.has(cell));
+    expect(kept.length).toBe(6);
+    // The home's cell (0, 0) was left, so one kept entry became the home; the
+    // other 5 kept cells keep their entries: only the 3 cells left and the 3
+    // entered changed.
+    expect(kept.filter((cell) => after.get(cell) === before.get(cell)).length).toBe(5);
+    expect([...after.values()].filter((owner) => owner === 'home').length).toBe(1);
     hash.validate();
     expect(hash.queryPoint(0.5, 1)).toEqual([]);
     expect(hash.queryPoint(3.4, 1)).toEqual(['box']);
+  });
+});
+
+describe('filters of reused ids', () => {
+  // insert does not write the default filter: a free id must already hold it.
+  it('an id freed by remove or clear comes back with the default category and mask', () => {
+    for (const hash of [new SpatialHash2D<string>({ cellSize: 1 }), new SpatialHash3D<string>({ cellSize: 1 })]) {
+      const insert = (item: string, filter?: { category: number; mask: number }) =>
+        hash instanceof SpatialHash2D ? hash.insert(item, 0, 0, filter) : hash.insert(item, 0, 0, 0, filter);
+      const a = insert('a', { category: 4, mask: 2 });
+      const b = insert('b');
+      hash.setFilterById(b, 8, 8);
+      hash.removeById(a);
+      const c = insert('c');
+      expect(c).toBe(a);
+      expect([hash.categoryOf(c), hash.maskOf(c)]).toEqual([1, 0xffffffff]);
+      hash.validate();
+      hash.clear();
+      const d = insert('d');
+      expect([hash.categoryOf(d), hash.maskOf(d)]).toEqual([1, 0xffffffff]);
+      const e = insert('e');
+      expect([hash.categoryOf(e), hash.maskOf(e)]).toEqual([1, 0xffffffff]);
+      expect(new Set([d, e])).toEqual(new Set([a, b]));
+      hash.validate();
+    }
   });
 });
 

@@ -158,12 +158,21 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
   it('shows a move within the same cells to the next query and pair pass, however many moves came first', () => {
     const hash = make(dim, { cellSize: 10 });
     const at = (lo: number, hi: number): Box => [...Array(dim).fill(lo), ...Array(dim).fill(hi)];
-    put(hash, 1, at(1, 2));
+    put(hash, 1, at(9, 11));
     put(hash, 2, at(5, 6));
-    // Many moves inside cell 0 before anything reads the runs.
-    for (let k = 0; k < 20; k++) move(hash, 1, at(1 + k * 0.1, 2 + k * 0.1));
+    // Many moves inside cells 0 and 1 on each axis before anything reads the runs.
+    for (let k = 0; k < 20; k++) move(hash, 1, at(9 - k * 0.04, 11 - k * 0.04));
     expect(hash.movedCount).toBe(1);
     hash.validate();
+    // An item in one cell is listed too, once however often it moves.
+    move(hash, 2, at(5.5, 6.5));
+    move(hash, 2, at(5, 6));
+    expect(hash.movedCount).toBe(2);
+    hash.validate();
+    expect(pairsOf(hash)).toEqual([]);
+    expect(hash.movedCount).toBe(0);
+    hash.validate();
+    move(hash, 1, at(1, 2));
     expect(pairsOf(hash)).toEqual([]);
     move(hash, 1, at(4, 5));
     expect(pairsOf(hash)).toEqual(['1|2']);
@@ -186,6 +195,51 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
     hash.validate();
     expect(pairsOf(hash)).toEqual([]);
     hash.validate();
+  });
+
+  it('moves an item from one cell to several and back, losing and regaining its home cell, against brute force', () => {
+    const hash = make(dim, { cellSize: 10 });
+    const at = (lo: number[], hi: number[]): Box => [...lo, ...hi];
+    const fill = (v: number) => Array(dim).fill(v);
+    const boxes = new Map<number, Box>();
+    // Neighbours in the cells the mover passes through, so every step has pairs to find.
+    const neighbours: Box[] = [
+      at(fill(2), fill(3)),
+      at(fill(12), fill(13)),
+      at(fill(25), fill(26)),
+      at(fill(-5), fill(-4)),
+    ];
+    neighbours.forEach((box, i) => {
+      put(hash, i + 1, box);
+      boxes.set(i + 1, box);
+    });
+    const path: Box[] = [
+      at(fill(1), fill(4)), // one cell: the home only
+      at(fill(1), fill(14)), // 2^dim cells: home kept, entries added
+      at(fill(11), fill(24)), // home cell left: a kept entry becomes the home
+      at(fill(12.5), fill(13.5)), // back to one cell, which was an entry's
+      at(fill(22), fill(28)), // a disjoint cell: dropped and refiled
+      at(fill(-6), fill(27)), // many cells at once
+      at(fill(-6), fill(-3)), // one cell far left
+      at(fill(5), fill(5)), // a point
+    ];
+    put(hash, 0, path[0]);
+    boxes.set(0, path[0]);
+    for (const box of path) {
+      move(hash, 0, box);
+      boxes.set(0, box);
+      hash.validate();
+      expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+      hash.validate();
+      const hits =
+        hash instanceof SpatialHash2D
+          ? hash.queryBox(-100, -100, 100, 100)
+          : hash.queryBox(-100, -100, -100, 100, 100, 100);
+      expect(hits.sort()).toEqual([0, 1, 2, 3, 4]);
+    }
+    hash.remove(0);
+    hash.validate();
+    expect(hash.size).toBe(4);
   });
 
   it('skips the filter reads only while no item has a filter', () => {
