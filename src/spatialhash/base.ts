@@ -312,7 +312,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     return typeof id === 'number' && this.alive[id] === 1;
   }
 
-  /** The id of a stored `item` (one Map lookup), or -1 if it is absent. O(1). */
+  /** The id of a stored `item` (one item-index lookup), or -1 if it is absent. O(1). */
   idOf(item: T): number {
     this.checkTracked('idOf');
     return this.handles.get(item);
