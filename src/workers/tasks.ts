@@ -318,24 +318,49 @@ let collected:
 function searchPairs(task: PairsTask): { part: number; length: number }[] {
   const grid = open(task.data, task.d);
   const slices: { part: number; start: number; end: number }[] = [];
-  let buffer = sink.buffer;
-  for (;;) {
-    const part = Atomics.add(task.next, 0, 1);
-    if (part >= task.parts) break;
-    sink.start(COLLECT, grid.sortedIndex, 'PointGridWorkers', true, slices.length > 0);
-    const start = sink.length;
-    try {
-      sink.slice(grid, part, task.parts);
-      if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
-      else forEachPair3D(grid, sink, task.radius);
-      buffer = sink.buffer;
-    } finally {
-      sink.finish();
-    }
-    slices.push({ part, start, end: sink.length });
+  let buffer: Uint32Array = sink.buffer;
+  for (let slice = nextSlice(task, grid, COLLECT, false); slice !== undefined; ) {
+    buffer = slice.buffer;
+    slices.push({ part: slice.part, start: slice.start, end: slice.end });
+    slice = nextSlice(task, grid, COLLECT, true);
   }
   collected = { order: grid.sortedIndex, buffer, slices };
   return slices.map((slice) => ({ part: slice.part, length: slice.end - slice.start }));
+}
+
+/** One slice a thread searched: its index, where its results lie in `buffer`, and its points' sorted positions. */
+interface Searched {
+  part: number;
+  start: number;
+  end: number;
+  buffer: Uint32Array;
+  rowEnd: Uint32Array;
+  from: number;
+  to: number;
+}
+
+/**
+ * Takes the next slice from the shared counter and searches it in `mode`
+ * (COLLECT or ROWS), its results kept after those of the thread's earlier
+ * slices of this call when `append`; undefined once no slice is left.
+ */
+function nextSlice(task: SliceSearch, grid: Grid2D | Grid3D, mode: number, append: boolean): Searched | undefined {
+  const part = Atomics.add(task.next, 0, 1);
+  if (part >= task.parts) return undefined;
+  sink.start(mode, grid.sortedIndex, 'PointGridWorkers', true, append);
+  const start = sink.length;
+  let buffer: Uint32Array;
+  let rowEnd: Uint32Array;
+  try {
+    sink.slice(grid, part, task.parts);
+    if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
+    else forEachPair3D(grid, sink, task.radius);
+    buffer = sink.buffer;
+    rowEnd = sink.rowEnd;
+  } finally {
+    sink.finish();
+  }
+  return { part, start, end: sink.length, buffer, rowEnd, from: sink.pointFrom, to: sink.pointTo };
 }
 
 /**
@@ -350,26 +375,16 @@ function searchRows(task: RowsTask): SliceFound[] {
   const grid = open(task.data, task.d);
   const slices: SliceRows[] = [];
   const found: SliceFound[] = [];
-  let partners = sink.buffer;
-  let rowEnd = sink.rowEnd;
-  for (;;) {
-    const part = Atomics.add(task.next, 0, 1);
-    if (part >= task.parts) break;
-    sink.start(ROWS, grid.sortedIndex, 'PointGridWorkers', true, slices.length > 0);
-    const start = sink.length;
-    try {
-      sink.slice(grid, part, task.parts);
-      if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
-      else forEachPair3D(grid, sink, task.radius);
-      partners = sink.buffer;
-      rowEnd = sink.rowEnd;
-    } finally {
-      sink.finish();
-    }
-    const from = sink.pointFrom;
-    const tcount = countPartners(partners, start, sink.length, from, grid.points, slices.length);
-    slices.push({ part, from, to: sink.pointTo, start, tcount });
-    found.push({ part, lo: from, tcount, pairs: sink.length - start });
+  let partners: Uint32Array = sink.buffer;
+  let rowEnd: Uint32Array = sink.rowEnd;
+  for (let slice = nextSlice(task, grid, ROWS, false); slice !== undefined; ) {
+    partners = slice.buffer;
+    rowEnd = slice.rowEnd;
+    const { part, start, end, from } = slice;
+    const tcount = countPartners(partners, start, end, from, grid.points, slices.length);
+    slices.push({ part, from, to: slice.to, start, tcount });
+    found.push({ part, lo: from, tcount, pairs: end - start });
+    slice = nextSlice(task, grid, ROWS, true);
   }
   rows = { order: grid.sortedIndex, partners, rowEnd, slices };
   return found;
