@@ -8,3 +8,17 @@
 export function grownLength(current: number, needed: number): number {
   return current === 0 ? needed : Math.max(needed, Math.ceil(current * 1.5));
 }
+
+/** The typed arrays the structures grow. */
+type GrowableArray = Uint8Array | Int32Array | Uint32Array | Float64Array;
+
+/**
+ * A new array of `old`'s type, `length` long (at least old's length), with
+ * old's contents first and `fill` after them (0 by default).
+ */
+export function grownCopy<A extends GrowableArray>(old: A, length: number, fill = 0): A {
+  const grown = new (old.constructor as new (length: number) => A)(length);
+  if (fill !== 0) grown.fill(fill, old.length);
+  grown.set(old as never);
+  return grown;
+}

@@ -48,6 +48,7 @@
  */
 
 import { CellTable } from '../core/cell-table.js';
+import { grownCopy } from '../core/grow.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
@@ -615,24 +616,14 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   private growHandles(): void {
     const n = this.alive.length * 2;
-    const grow = <A extends Uint8Array | Uint32Array | Int32Array | Float64Array>(
-      old: A,
-      make: (n: number) => A,
-      fill?: number,
-    ) => {
-      const a = make(n);
-      if (fill !== undefined) a.fill(fill);
-      a.set(old as never);
-      return a;
-    };
-    this.alive = grow(this.alive, (k) => new Uint8Array(k));
-    this.stamps = grow(this.stamps, (k) => new Uint32Array(k));
-    this.categories = grow(this.categories, (k) => new Int32Array(k), DEFAULT_CATEGORY);
-    this.masks = grow(this.masks, (k) => new Int32Array(k), ALL_BITS);
-    this.itemLinks = grow(this.itemLinks, (k) => new Int32Array(k * LINKS), NONE);
-    this.freeHandles = grow(this.freeHandles, (k) => new Int32Array(k));
-    this.moved = grow(this.moved, (k) => new Int32Array(k));
-    this.movedFlag = grow(this.movedFlag, (k) => new Uint8Array(k));
-    this.boxes = grow(this.boxes, (k) => new Float64Array(k * this.boxStride));
+    this.alive = grownCopy(this.alive, n);
+    this.stamps = grownCopy(this.stamps, n);
+    this.categories = grownCopy(this.categories, n, DEFAULT_CATEGORY);
+    this.masks = grownCopy(this.masks, n, ALL_BITS);
+    this.itemLinks = grownCopy(this.itemLinks, n * LINKS, NONE);
+    this.freeHandles = grownCopy(this.freeHandles, n);
+    this.moved = grownCopy(this.moved, n);
+    this.movedFlag = grownCopy(this.movedFlag, n);
+    this.boxes = grownCopy(this.boxes, n * this.boxStride);
   }
 }

@@ -10,6 +10,7 @@
 
 import { nextPowerOfTwo } from '../core/cell-hash.js';
 import type { CellTable } from '../core/cell-table.js';
+import { grownCopy } from '../core/grow.js';
 
 /**
  * The fields of a spatial hash that the run operations read and write (the
@@ -349,28 +350,15 @@ export function purgeEmptyCells(hash: CellRuns): void {
 /** Sizes the per-cell arrays to the cell table's capacity after it grew. */
 function growCellArrays(hash: CellRuns): void {
   const n = hash.cells.capacity;
-  const start = new Int32Array(n);
-  start.set(hash.cellStart);
-  hash.cellStart = start;
-  const count = new Int32Array(n);
-  count.set(hash.cellEntryCount);
-  hash.cellEntryCount = count;
-  const capacity = new Int32Array(n);
-  capacity.set(hash.cellCapacity);
-  hash.cellCapacity = capacity;
-  const listed = new Uint8Array(n);
-  listed.set(hash.cellListed);
-  hash.cellListed = listed;
+  hash.cellStart = grownCopy(hash.cellStart, n);
+  hash.cellEntryCount = grownCopy(hash.cellEntryCount, n);
+  hash.cellCapacity = grownCopy(hash.cellCapacity, n);
+  hash.cellListed = grownCopy(hash.cellListed, n);
 }
 
 function growEntries(hash: CellRuns): void {
   const n = hash.entryCell.length * 2;
-  const grow = (old: Int32Array) => {
-    const a = new Int32Array(n);
-    a.set(old);
-    return a;
-  };
-  hash.entryCell = grow(hash.entryCell);
-  hash.entryPos = grow(hash.entryPos);
-  hash.entryItemNext = grow(hash.entryItemNext);
+  hash.entryCell = grownCopy(hash.entryCell, n);
+  hash.entryPos = grownCopy(hash.entryPos, n);
+  hash.entryItemNext = grownCopy(hash.entryItemNext, n);
 }

@@ -25,6 +25,7 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { grownCopy } from '../core/grow.js';
 import { checkDistance, checkFinite, describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT } from './cell-runs.js';
@@ -282,12 +283,8 @@ function castCells<T>(
 
 function growHits<T>(hash: SpatialHashBase<T>): void {
   const n = hash.hitHandle.length * 2;
-  const handles = new Int32Array(n);
-  handles.set(hash.hitHandle);
-  hash.hitHandle = handles;
-  const parameters = new Float64Array(n);
-  parameters.set(hash.hitParameter);
-  hash.hitParameter = parameters;
+  hash.hitHandle = grownCopy(hash.hitHandle, n);
+  hash.hitParameter = grownCopy(hash.hitParameter, n);
 }
 
 /** Sorts the first `n` hits by parameter (heapsort: no recursion, no allocation, O(n log n)). */
