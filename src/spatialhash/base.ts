@@ -26,9 +26,9 @@
  *   leaves its run by taking the run's last slot into its place, and a slot
  *   names its owner (an entry, or the complement of the handle for a home) so
  *   that slot can tell its owner its new position;
- * - a run that fills up moves to the end of the pool with twice the room; the
- *   pool is compacted (and grown) when its end is reached, so the abandoned
- *   runs are reclaimed. Positions are relative to the run, so a run moved as
+ * - a run that fills up moves to a run with twice the room: one that another
+ *   cell outgrew, kept on a free list per size, or else at the end of the
+ *   pool; the pool is compacted (and grown) only when its end is reached. Positions are relative to the run, so a run moved as
  *   a whole is a block copy and no owner hears of it. A released cell id keeps its run for the next cell to
  *   get that id;
  * - a cell whose last slot leaves stays in the table, empty, so an item
@@ -161,6 +161,11 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   poolUsed = 0;
   /** @internal Slots reserved by the runs of cell ids (the rest below poolUsed is abandoned). */
   poolLive = 0;
+  /**
+   * @internal Abandoned runs free for reuse, by capacity class (log2 of the
+   * capacity): the start of the first, whose first slot holds the next, or -1.
+   */
+  freeRuns = new Int32Array(32).fill(NONE);
 
   /**
    * @internal Conservative cell bounds of everything stored in cells: minX,
@@ -441,6 +446,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.movedFlag.fill(0);
     this.poolUsed = 0;
     this.poolLive = 0;
+    this.freeRuns.fill(NONE);
     this.items.length = 0;
     this.changes++;
     this.alive.fill(0);

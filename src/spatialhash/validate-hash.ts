@@ -148,6 +148,19 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
         fail(`slot ${s} of cell ${id} belongs to no entry of that cell`);
     }
   }
+  // Free runs: inside the pool, of their class's size, overlapping no cell's run or each other.
+  for (let k = 0; k < hash.freeRuns.length; k++) {
+    const size = 2 ** k;
+    let walked = 0;
+    for (let start = hash.freeRuns[k]; start !== NONE; start = hash.slotInfo[start * SLOT]) {
+      if (start < 0 || start + size > hash.poolUsed) fail(`free run at ${start} is outside the pool`);
+      for (let s = start; s < start + size; s++) {
+        if (owner[s] !== NONE) fail(`free run at ${start} overlaps a run in use or another free run`);
+        owner[s] = -2;
+      }
+      if (++walked > hash.poolUsed) fail(`the free runs of size ${size} loop`);
+    }
+  }
   if (reserved !== hash.poolLive) fail(`runs reserve ${reserved} slots but poolLive is ${hash.poolLive}`);
   if (liveCells !== hash.occupiedCells) fail(`${liveCells} non-empty cells but occupiedCells ${hash.occupiedCells}`);
   if (listedCells !== cells.size) fail(`${listedCells} cells listed but the table holds ${cells.size}`);
