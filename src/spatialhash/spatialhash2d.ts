@@ -165,17 +165,18 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     boxes[b + 1] = minY;
     boxes[b + 2] = maxX;
     boxes[b + 3] = maxY;
-    const l = h * LINKS;
-    const links = this.itemLinks;
-    const inOverflow = links[l + OVERFLOW_POS] !== NONE;
-    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
-      // Same cells: the slots' box copies are brought up to date at the next
-      // read. (Writing a one-cell item's slot here instead was no faster in
-      // churn and slower when everything moves: the list is walked in id
-      // order, the slots are not.)
+    // The same cells give the same overflow decision (it depends on the cell
+    // range only), so this test reads nothing but the box: the links, another
+    // cache miss, are read only when the item changes cells.
+    if (cx0 === ox0 && cy0 === oy0 && cx1 === ox1 && cy1 === oy1) {
+      // Same cells: the slots' box copies (an overflow item has none) are
+      // brought up to date at the next read. (Writing a one-cell item's slot
+      // here instead was no faster in churn and slower when everything moves:
+      // the list is walked in id order, the slots are not.)
       markMoved(this, h);
       return;
     }
+    const inOverflow = this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
     if (
       inOverflow ||
       !(Math.max(-cx0, cx1, -cy0, cy1) <= MAX_CELL_INDEX) ||

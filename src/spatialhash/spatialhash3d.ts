@@ -183,14 +183,13 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const cy1 = this.cellOf(maxY);
     const cz1 = this.cellOf(maxZ);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
-    const l = h * LINKS;
-    const links = this.itemLinks;
-    const inOverflow = links[l + OVERFLOW_POS] !== NONE;
-    if (!inOverflow && cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
-      // Same cells: the slots' box copies are brought up to date at the next read.
+    if (cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
+      // Same cells, so the same overflow decision: the slots' box copies (if
+      // any) are brought up to date at the next read, and the links are not read.
       markMoved(this, h);
       return;
     }
+    const inOverflow = this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
     if (
       inOverflow ||
       !(Math.max(-cx0, cx1, -cy0, cy1, -cz0, cz1) <= MAX_CELL_INDEX) ||
