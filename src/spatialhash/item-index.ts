@@ -1,11 +1,17 @@
 /**
  * The item -> id index of SpatialHash2D / SpatialHash3D (option trackItems).
  * Items that are 32-bit integers (entity ids, indices: the common case when a
- * hash mirrors an ECS or a typed-array world) go into an open-addressing table
- * of key / id pairs in one Int32Array, so a lookup is a multiply, a shift and
- * usually one cache line; every other item (objects, strings, other numbers)
- * goes into a Map. Which of the two holds an item depends only on the item,
- * so equal items (SameValueZero: 0 and -0 are one key) always meet.
+ * hash mirrors an ECS or a typed-array world) go into one Int32Array; every
+ * other item (objects, strings, other numbers) goes into a Map. Which of the
+ * two holds an item depends only on the item, so equal items (SameValueZero:
+ * 0 and -0 are one key) always meet.
+ *
+ * The integer array starts dense, indexed by the key itself: while every key
+ * is >= 0 and below a few times the number of keys (ids handed out 0, 1, 2,
+ * ...), a lookup is one read, with no hashing and no probing. The first key
+ * that does not fit turns it, for good (until clear), into an open-addressing
+ * table of key / id pairs, where a lookup is a multiply, a shift and usually
+ * one cache line.
  *
  * @module
  */
@@ -15,6 +21,16 @@ const NONE = -1;
 /** Fewest key / id pairs the integer table has. */
 const MIN_PAIRS = 16;
 
+/** Length of the dense array at first and after clear. */
+const MIN_DENSE = 64;
+
+/**
+ * The dense array may grow to this many slots per indexed integer (plus
+ * MIN_DENSE): a key past that turns the index into the hashed table, so
+ * sparse keys cannot make the array huge.
+ */
+const DENSE_SPREAD = 8;
+
 /** Whether `item` is kept in the integer table: a number equal to its own int32 conversion (-0 included). */
 function isInt32(item: unknown): item is number {
   return typeof item === 'number' && (item | 0) === item;
@@ -23,8 +39,10 @@ function isInt32(item: unknown): item is number {
 /** @internal A Map-like index from items to ids (ids >= 0); absent items read as -1. */
 export class ItemIndex<T> {
   private readonly map = new Map<T, number>();
-  /** Key / id pairs; an id of -1 marks an empty pair. */
-  private table = new Int32Array(MIN_PAIRS * 2).fill(NONE);
+  /** Dense mode: the id of each key by key (-1: absent). Hashed mode: key / id pairs, an id of -1 marking an empty pair. */
+  private table = new Int32Array(MIN_DENSE).fill(NONE);
+  /** Whether {@link table} is the dense array. */
+  private dense = true;
   /** 32 minus log2 of the number of pairs: a key's home pair is the top bits of its product. */
   private shift = 32 - Math.log2(MIN_PAIRS);
   private intCount = 0;
@@ -36,7 +54,12 @@ export class ItemIndex<T> {
 
   /** The id of `item`, or -1. */
   get(item: T): number {
-    if (isInt32(item)) return this.findInt(item | 0);
+    if (isInt32(item)) {
+      const key = item | 0;
+      if (!this.dense) return this.findInt(key);
+      const table = this.table;
+      return key >= 0 && key < table.length ? table[key] : NONE;
+    }
     return this.map.get(item) ?? NONE;
   }
 
@@ -51,8 +74,20 @@ export class ItemIndex<T> {
       this.map.set(item, id);
       return;
     }
-    if ((this.intCount + 1) * 4 > (this.table.length >> 1) * 3) this.grow();
     const key = item | 0;
+    if (this.dense) {
+      if (key >= 0 && (key < this.table.length || this.growDense(key))) {
+        this.table[key] = id;
+        this.intCount++;
+        return;
+      }
+      this.toHashed();
+    }
+    this.setHashed(key, id);
+  }
+
+  private setHashed(key: number, id: number): void {
+    if ((this.intCount + 1) * 4 > (this.table.length >> 1) * 3) this.grow();
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     let i = this.home(key);
@@ -70,6 +105,13 @@ export class ItemIndex<T> {
     }
     const key = item | 0;
     const table = this.table;
+    if (this.dense) {
+      if (key >= 0 && key < table.length && table[key] !== NONE) {
+        table[key] = NONE;
+        this.intCount--;
+      }
+      return;
+    }
     const mask = (table.length >> 1) - 1;
     let hole = this.home(key);
     for (;;) {
@@ -97,8 +139,40 @@ export class ItemIndex<T> {
   /** Removes every item; keeps the table's memory. */
   clear(): void {
     this.map.clear();
-    this.table.fill(NONE);
+    if (this.dense) this.table.fill(NONE);
+    else {
+      // Back to dense: the next items may well be 0, 1, 2, ... again.
+      this.table = new Int32Array(MIN_DENSE).fill(NONE);
+      this.dense = true;
+      this.shift = 32 - Math.log2(MIN_PAIRS);
+    }
     this.intCount = 0;
+  }
+
+  /**
+   * Makes the dense array long enough for `key` (>= 0) if that keeps it within
+   * DENSE_SPREAD slots per integer; false (nothing changed) otherwise.
+   */
+  private growDense(key: number): boolean {
+    if (key >= (this.intCount + 1) * DENSE_SPREAD + MIN_DENSE) return false;
+    let length = this.table.length * 2;
+    while (length <= key) length *= 2;
+    const grown = new Int32Array(length).fill(NONE);
+    grown.set(this.table);
+    this.table = grown;
+    return true;
+  }
+
+  /** Moves every integer of the dense array into a hashed table. */
+  private toHashed(): void {
+    const old = this.table;
+    this.dense = false;
+    this.table = new Int32Array(MIN_PAIRS * 2).fill(NONE);
+    this.shift = 32 - Math.log2(MIN_PAIRS);
+    this.intCount = 0;
+    for (let key = 0; key < old.length; key++) {
+      if (old[key] !== NONE) this.setHashed(key, old[key]);
+    }
   }
 
   private findInt(key: number): number {
@@ -123,7 +197,7 @@ export class ItemIndex<T> {
     this.shift--;
     this.intCount = 0;
     for (let i = 0; i < old.length; i += 2) {
-      if (old[i + 1] !== NONE) this.set(old[i] as T, old[i + 1]);
+      if (old[i + 1] !== NONE) this.setHashed(old[i], old[i + 1]);
     }
   }
 }

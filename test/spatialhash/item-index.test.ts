@@ -1,6 +1,8 @@
 /**
- * The item -> id index behind trackItems: int32 items live in an
- * open-addressing table, everything else in a Map. Checked against a plain Map
+ * The item -> id index behind trackItems: int32 items live in an array indexed
+ * by the key while the keys are small and dense, then (after the first key
+ * that does not fit) in an open-addressing table; everything else lives in a
+ * Map. Checked against a plain Map
  * (SameValueZero) through seeded sequences of sets, deletes, lookups and
  * clears, with keys chosen to collide: runs of consecutive integers, multiples
  * of large powers of two (same low bits), 0 and -0, the int32 bounds, and
@@ -59,6 +61,45 @@ describe('ItemIndex', () => {
         for (const [k, id] of model) expect(index.get(k)).toBe(id);
       }),
       { seed: 0x17e3, numRuns: 300 },
+    );
+  });
+
+  it('agrees with a Map while the keys stay dense, and after a far key turns the array into the table (seed 0x17e4)', () => {
+    // Mostly small non-negative keys (the dense array, grown many times), now
+    // and then a key past the array's limit or a negative one: from then on the table.
+    const denseKey = fc.oneof(
+      { weight: 30, arbitrary: fc.integer({ min: 0, max: 600 }) },
+      { weight: 1, arbitrary: fc.constantFrom(-1, -0, 5000, 2 ** 20, 2 ** 31 - 1, 'x') },
+    );
+    const denseStep: fc.Arbitrary<Step> = fc.oneof(
+      { weight: 8, arbitrary: fc.record({ op: fc.constant('set' as const), key: denseKey }) },
+      { weight: 3, arbitrary: fc.record({ op: fc.constant('delete' as const), key: denseKey }) },
+      { weight: 3, arbitrary: fc.record({ op: fc.constant('get' as const), key: denseKey }) },
+      { weight: 1, arbitrary: fc.constant({ op: 'clear' as const }) },
+    );
+    fc.assert(
+      fc.property(fc.array(denseStep, { maxLength: 600 }), (steps) => {
+        const index = new ItemIndex<unknown>();
+        const model = new Map<unknown, number>();
+        let next = 0;
+        for (const s of steps) {
+          if (s.op === 'clear') {
+            index.clear();
+            model.clear();
+          } else if (s.op === 'set' && !model.has(s.key)) {
+            index.set(s.key, next);
+            model.set(s.key, next++);
+          } else if (s.op === 'delete') {
+            index.delete(s.key);
+            model.delete(s.key);
+          }
+          if (s.op !== 'clear') expect(index.get(s.key)).toBe(model.get(s.key) ?? -1);
+          expect(index.size).toBe(model.size);
+        }
+        for (const [k, id] of model) expect(index.get(k)).toBe(id);
+        for (let k = -2; k < 700; k++) expect(index.get(k)).toBe(model.get(k) ?? -1);
+      }),
+      { seed: 0x17e4, numRuns: 200 },
     );
   });
 
