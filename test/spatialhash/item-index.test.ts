@@ -31,34 +31,41 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: 'clear' as const }) },
 );
 
+/**
+ * Runs `steps` on a fresh index and on a Map, comparing after every step (and
+ * every stored item at the end); returns both.
+ */
+function replay(steps: Step[]): { index: ItemIndex<unknown>; model: Map<unknown, number> } {
+  const index = new ItemIndex<unknown>();
+  const model = new Map<unknown, number>();
+  let next = 0;
+  for (const s of steps) {
+    if (s.op === 'clear') {
+      index.clear();
+      model.clear();
+    } else if (s.op === 'set' && !model.has(s.key)) {
+      // The index's contract: set only absent items.
+      index.set(s.key, next);
+      model.set(s.key, next++);
+    } else if (s.op === 'delete') {
+      index.delete(s.key);
+      model.delete(s.key);
+    }
+    if (s.op !== 'clear') {
+      expect(index.get(s.key)).toBe(model.get(s.key) ?? -1);
+      expect(index.has(s.key)).toBe(model.has(s.key));
+    }
+    expect(index.size).toBe(model.size);
+  }
+  for (const [k, id] of model) expect(index.get(k)).toBe(id);
+  return { index, model };
+}
+
 describe('ItemIndex', () => {
   it('agrees with a Map through sets, deletes, lookups and clears (seed 0x17e3)', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
-        const index = new ItemIndex<unknown>();
-        const model = new Map<unknown, number>();
-        let next = 0;
-        for (const s of steps) {
-          if (s.op === 'clear') {
-            index.clear();
-            model.clear();
-          } else if (s.op === 'set') {
-            // The index's contract: set only absent items.
-            if (!model.has(s.key)) {
-              index.set(s.key, next);
-              model.set(s.key, next++);
-            }
-          } else if (s.op === 'delete') {
-            index.delete(s.key);
-            model.delete(s.key);
-          }
-          if (s.op !== 'clear') {
-            expect(index.get(s.key)).toBe(model.get(s.key) ?? -1);
-            expect(index.has(s.key)).toBe(model.has(s.key));
-          }
-          expect(index.size).toBe(model.size);
-        }
-        for (const [k, id] of model) expect(index.get(k)).toBe(id);
+        replay(steps);
       }),
       { seed: 0x17e3, numRuns: 300 },
     );
@@ -79,24 +86,7 @@ describe('ItemIndex', () => {
     );
     fc.assert(
       fc.property(fc.array(denseStep, { maxLength: 600 }), (steps) => {
-        const index = new ItemIndex<unknown>();
-        const model = new Map<unknown, number>();
-        let next = 0;
-        for (const s of steps) {
-          if (s.op === 'clear') {
-            index.clear();
-            model.clear();
-          } else if (s.op === 'set' && !model.has(s.key)) {
-            index.set(s.key, next);
-            model.set(s.key, next++);
-          } else if (s.op === 'delete') {
-            index.delete(s.key);
-            model.delete(s.key);
-          }
-          if (s.op !== 'clear') expect(index.get(s.key)).toBe(model.get(s.key) ?? -1);
-          expect(index.size).toBe(model.size);
-        }
-        for (const [k, id] of model) expect(index.get(k)).toBe(id);
+        const { index, model } = replay(steps);
         for (let k = -2; k < 700; k++) expect(index.get(k)).toBe(model.get(k) ?? -1);
       }),
       { seed: 0x17e4, numRuns: 200 },
