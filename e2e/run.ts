@@ -13,13 +13,13 @@
  * some pages of an existing build; `--dev` tests `npm start`'s dev server instead
  * of the build. CHROMIUM_PATH overrides /usr/bin/chromium.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, serve } from './serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(root, 'demo-dist');
@@ -29,62 +29,6 @@ const updateScreenshot = process.argv.includes('--update-screenshot');
 const devMode = process.argv.includes('--dev');
 /** Generous: the CI machine has 2 shared cores and no GPU. */
 const WAIT_MS = 30_000;
-
-// This machine has no network: without these Chromium tries to reach Google and stalls or logs errors.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // WebGPU for gpu.html, on SwiftShader (a CPU emulation: no GPU needed).
-  '--enable-unsafe-webgpu',
-  '--use-webgpu-adapter=swiftshader',
-];
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-};
-
-/** A static file server for demo-dist/ on 127.0.0.1, at a port the OS picks. */
-async function serve(dir: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    let path = decodeURIComponent(url.pathname);
-    if (path.endsWith('/')) path += 'index.html';
-    const file = resolve(dir, normalize(`.${path}`));
-    if (file !== dir && !file.startsWith(dir + sep)) {
-      response.writeHead(403).end();
-      return;
-    }
-    readFile(file).then(
-      (body) => {
-        response.writeHead(200, {
-          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-          // Cross-origin isolation, as the Vite server and preview send it: SharedArrayBuffer for the threads control.
-          'cross-origin-opener-policy': 'same-origin',
-          'cross-origin-embedder-policy': 'require-corp',
-        });
-        response.end(body);
-      },
-      () => response.writeHead(404).end('not found'),
-    );
-  });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', done);
-  });
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `http://127.0.0.1:${port}` };
-}
 
 async function serveBuild(): Promise<{ origin: string; close: () => Promise<void> }> {
   const { server, origin } = await serve(distDir);
