@@ -28,9 +28,10 @@
  *   that slot can tell its owner its new position;
  * - a run that fills up moves to a run with twice the room: one that another
  *   cell outgrew, kept on a free list per size, or else at the end of the
- *   pool; the pool is compacted (and grown) only when its end is reached. Positions are relative to the run, so a run moved as
- *   a whole is a block copy and no owner hears of it. A released cell id keeps its run for the next cell to
- *   get that id;
+ *   pool; the pool is compacted (and grown) only when its end is reached.
+ *   Positions are relative to the run, so a run moved as a whole is a block
+ *   copy and no owner hears of it. A released cell id keeps its run for the
+ *   next cell to get that id;
  * - a cell whose last slot leaves stays in the table, empty, so an item
  *   crossing back and forth over a border does not delete and re-create it;
  *   empty cells are purged when they outnumber the occupied ones;

@@ -86,6 +86,7 @@ export class ItemIndex<T> {
     this.setHashed(key, id);
   }
 
+  /** Puts an absent integer `key` into the hashed table (growing it first if it would pass 3/4 full). */
   private setHashed(key: number, id: number): void {
     if ((this.intCount + 1) * 4 > (this.table.length >> 1) * 3) this.grow();
     const table = this.table;
