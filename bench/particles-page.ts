@@ -17,12 +17,11 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, serve } from '../e2e/serve.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, serve } from '../e2e/serve.js';
 import { environment, median } from './harness.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(root, 'demo-dist');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const samples = Number(process.env.SAMPLES ?? 12);
 const everyMs = Number(process.env.EVERY_MS ?? 2500);
 
@@ -39,7 +38,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const { server, origin } = await serve(distDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1360, height: 800 } });
     await page.goto(`${origin}/particles.html`);

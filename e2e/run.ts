@@ -19,12 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, serve } from './serve.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, serve } from './serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(root, 'demo-dist');
 const outputDir = join(root, 'test-results', 'e2e');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const updateScreenshot = process.argv.includes('--update-screenshot');
 const devMode = process.argv.includes('--dev');
 /** Generous: the CI machine has 2 shared cores and no GPU. */
@@ -663,9 +662,9 @@ async function main(): Promise<number> {
     console.error(`e2e: ${distDir} has no index.html; run "npm run demo:build" first (npm run test:e2e does).`);
     return 2;
   }
-  if ((await stat(chromiumPath).catch(() => undefined)) === undefined) {
+  if ((await stat(CHROMIUM_PATH).catch(() => undefined)) === undefined) {
     console.error(
-      `e2e: no Chromium at ${chromiumPath}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`,
+      `e2e: no Chromium at ${CHROMIUM_PATH}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`,
     );
     return 2;
   }
@@ -677,7 +676,7 @@ async function main(): Promise<number> {
   let failed = 0;
   try {
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath,
+      executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1360, height: 800 },

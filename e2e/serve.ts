@@ -1,7 +1,8 @@
 /**
- * What the end-to-end test and the demo page's bench share: Chromium's flags
- * for this machine and a static server for the built demo, with the
- * cross-origin isolation headers the threads control needs.
+ * What the end-to-end test and the demo page's bench share: which Chromium
+ * to drive and with which flags on these machines, and a static server for
+ * the built demo, with the cross-origin isolation headers the threads
+ * control needs.
  *
  * @module
  */
@@ -9,6 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, normalize, resolve, sep } from 'node:path';
+
+/** Debian's Chromium, which the e2e test and the page bench drive (never a downloaded browser); CHROMIUM_PATH overrides it. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Chromium flags for these machines: no network (without them Chromium tries to reach Google and stalls or logs errors), WebGPU on SwiftShader. */
 export const CHROMIUM_ARGS = [
