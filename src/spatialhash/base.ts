@@ -42,6 +42,9 @@
  * - runs are kept sorted by minX lazily: forEachPair insertion-sorts each run
  *   in place before sweeping it, which costs next to nothing when few items
  *   moved since the last call (the common case in a game);
+ * - forEachPair keeps its pairs for the next call, and every change flags
+ *   its handle, so a call after few changes finds only the flagged items'
+ *   pairs (pair-cache.ts);
  * - freed handles and entries go on free lists and are reused, so churn does not
  *   grow memory.
  *
@@ -55,6 +58,7 @@ import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-ru
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
 import { ItemIndex } from './item-index.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
+import { PairCache } from './pair-cache.js';
 import type { RayWalker } from './ray-walker.js';
 
 const NONE = -1;
@@ -192,6 +196,9 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   hitHandle = new Int32Array(16);
   /** @internal Reused cell walker of the ray queries (created on first use). */
   rayWalker: RayWalker | undefined = undefined;
+
+  /** @internal forEachPair's pairs kept between calls (see pair-cache.ts). */
+  readonly pairCache = new PairCache();
 
   /** @internal How many forEach / forEachPair calls are running: the hash must not change under them. */
   visiting = 0;
@@ -370,6 +377,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     const m = toBits('mask', mask);
     this.checkWritable(method);
     this.setFilterBits(h, c, m);
+    this.pairCache.touch(h);
   }
 
   /** @internal Stores the filter of handle `h`, keeping {@link filteredCount} up to date. */
@@ -413,6 +421,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.alive[h] = 0;
     this.freeHandles[this.freeHandleCount++] = h;
     this.changes++;
+    this.pairCache.touch(h);
     if (--this.itemCount === 0) {
       purgeEmptyCells(this);
       this.resetCellBounds();
@@ -433,6 +442,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   /** Removes every item. Keeps the memory for reuse. O(capacity). */
   clear(): void {
     this.checkWritable('clear');
+    this.pairCache.drop();
     this.handles.clear();
     this.itemCount = 0;
     this.cells.clear();
@@ -560,6 +570,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     if (this.trackItems) this.handles.set(item, h);
     this.itemCount++;
     this.changes++;
+    this.pairCache.touch(h);
     return h;
   }
 

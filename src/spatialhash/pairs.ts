@@ -24,30 +24,25 @@
  * cells through the cells of their range (clipped to the stored cells, or
  * every occupied cell when that is fewer) under the same lowest-cell rule.
  *
+ * That full pass runs only when the pairs of the last call are not kept or
+ * too many items changed since: otherwise the pair cache (pair-cache.ts)
+ * finds the changed items' pairs and reports the rest from its list. A full
+ * pass that the cache will want records its pairs (handles only, no visitor
+ * called) and reports them afterwards, so the cache is never half built
+ * while user code runs.
+ *
  * @module
  */
 
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT, SLOT_OWNER, SLOT_STARTS, setOwnerPos, syncSlots } from './cell-runs.js';
-
-const NONE = -1;
+import type { PairCache } from './pair-cache.js';
+import { refreshPairs } from './pair-refresh.js';
+import { accepts, cellPartners, intersects, type PartnerTarget, scanRange } from './pair-walk.js';
 
 /** Called by `forEachPair` once per unordered pair of items whose boxes intersect. */
 export type PairVisitor<T> = (a: T, b: T) => void;
-
-/** True when the filters of handles a and b accept each other. */
-function accepts(categories: Int32Array, masks: Int32Array, a: number, b: number): boolean {
-  return (categories[a] & masks[b]) !== 0 && (categories[b] & masks[a]) !== 0;
-}
-
-/** True when closed boxes b1 of `boxes1` and b2 of `boxes2` intersect. */
-function intersects(boxes1: Float64Array, b1: number, boxes2: Float64Array, b2: number, dim: number): boolean {
-  for (let a = 0; a < dim; a++) {
-    if (boxes1[b1 + a] > boxes2[b2 + dim + a] || boxes2[b2 + a] > boxes1[b1 + dim + a]) return false;
-  }
-  return true;
-}
 
 /** Implements `forEachPair` of both hashes. O(cells + sum over cells of entries^2 + overflow work). */
 export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
@@ -58,27 +53,47 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
     throw new Error('forEachPair cannot run inside a predicate or a forEachOverlap visitor');
   }
   syncSlots(hash);
+  const cache = hash.pairCache;
+  // Only the outermost call keeps pairs: a nested one (from a visitor) sees
+  // the hash unchanged, so it reports the kept pairs or makes a plain pass.
+  const outermost = hash.visiting === 0;
   hash.visiting++;
   try {
-    if (hash.dim === 2) cellPairs2(hash, visit);
-    else cellPairs3(hash, visit);
-    if (hash.overflowCount > 0) overflowPairs(hash, visit);
+    if (cache.valid) {
+      if (outermost) {
+        refreshPairs(hash, cache);
+        cache.finish(true, hash.itemCount, hash.handleLimit, cache.pairCount);
+      }
+      cache.report(hash.items, visit);
+      return;
+    }
+    // Pairs are recorded first and reported after, so no visitor runs while
+    // the cache is half built.
+    const sink = outermost && cache.worthRecording(hash.itemCount) ? cache : undefined;
+    if (sink !== undefined) sink.begin();
+    let found = hash.dim === 2 ? cellPairs2(hash, visit, sink) : cellPairs3(hash, visit, sink);
+    if (hash.overflowCount > 0) found += overflowPairs(hash, visit, sink);
+    if (outermost) cache.finish(sink !== undefined, hash.itemCount, hash.handleLimit, found);
+    if (sink !== undefined) sink.report(hash.items, visit);
   } finally {
     hash.visiting--;
   }
 }
 
-function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+/** Pairs found in cells, 2D: each handed to `sink` when given, else to `visit`. Returns how many. */
+function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: PairCache | undefined): number {
   const cellStart = hash.cellStart;
   const cellEntryCount = hash.cellEntryCount;
   const idLimit = hash.cells.idLimit;
+  let found = 0;
   for (let id = 0; id < idLimit; id++) {
     const n = cellEntryCount[id];
     if (n < 2) continue;
     const start = cellStart[id];
     sortRun2(hash, start, start + n);
-    sweepRun2(hash, start, start + n, visit);
+    found += sweepRun2(hash, start, start + n, visit, sink);
   }
+  return found;
 }
 
 /** Sorts slots [start, end) by minX (insertion sort, stable), telling each moved slot's owner where it went. */
@@ -124,7 +139,13 @@ function sortRun2<T>(hash: SpatialHashBase<T>, start: number, end: number): void
  * its end. A pair counts in this cell when it is the pair's lowest shared
  * cell: per axis, one of the two ranges starts here (start bits 1: x, 2: y).
  */
-function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visit: PairVisitor<T>): void {
+function sweepRun2<T>(
+  hash: SpatialHashBase<T>,
+  start: number,
+  end: number,
+  visit: PairVisitor<T>,
+  sink: PairCache | undefined,
+): number {
   const box = hash.slotBox;
   const info = hash.slotInfo;
   const items = hash.items;
@@ -133,6 +154,7 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
   // Without any filter set every pair is accepted: no per-item reads for it.
   const filtered = hash.filteredCount !== 0;
   const xStarts = firstXStart(info, start, end);
+  let found = 0;
   for (let p = start; p < end; p++) {
     const sp = info[p * SLOT + SLOT_STARTS];
     const hp = info[p * SLOT];
@@ -153,9 +175,12 @@ function sweepRun2<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       if (minY > box[b + 3] || box[b + 1] > maxY || (sp !== 3 && (sp | info[q * SLOT + SLOT_STARTS]) !== 3)) continue;
       const hq = info[q * SLOT];
       if (filtered && ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0)) continue;
-      visit(items[hp] as T, items[hq] as T);
+      if (sink !== undefined) sink.push(hp, hq);
+      else visit(items[hp] as T, items[hq] as T);
+      found++;
     }
   }
+  return found;
 }
 
 /**
@@ -173,17 +198,20 @@ function firstXStart(info: Int32Array, start: number, end: number): number {
   return s;
 }
 
-function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+/** {@link cellPairs2} in 3D. */
+function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: PairCache | undefined): number {
   const cellStart = hash.cellStart;
   const cellEntryCount = hash.cellEntryCount;
   const idLimit = hash.cells.idLimit;
+  let found = 0;
   for (let id = 0; id < idLimit; id++) {
     const n = cellEntryCount[id];
     if (n < 2) continue;
     const start = cellStart[id];
     sortRun3(hash, start, start + n);
-    sweepRun3(hash, start, start + n, visit);
+    found += sweepRun3(hash, start, start + n, visit, sink);
   }
+  return found;
 }
 
 /** {@link sortRun2} with six numbers per box. */
@@ -224,7 +252,13 @@ function sortRun3<T>(hash: SpatialHashBase<T>, start: number, end: number): void
 }
 
 /** {@link sweepRun2} in 3D (start bits 1: x, 2: y, 4: z). */
-function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visit: PairVisitor<T>): void {
+function sweepRun3<T>(
+  hash: SpatialHashBase<T>,
+  start: number,
+  end: number,
+  visit: PairVisitor<T>,
+  sink: PairCache | undefined,
+): number {
   const box = hash.slotBox;
   const info = hash.slotInfo;
   const items = hash.items;
@@ -232,6 +266,7 @@ function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
   const masks = hash.masks;
   const filtered = hash.filteredCount !== 0;
   const xStarts = firstXStart(info, start, end);
+  let found = 0;
   for (let p = start; p < end; p++) {
     const sp = info[p * SLOT + SLOT_STARTS];
     const b1 = p * 6;
@@ -241,94 +276,36 @@ function sweepRun3<T>(hash: SpatialHashBase<T>, start: number, end: number, visi
       const b2 = q * 6;
       if (box[b2] > maxX) break;
       if ((sp !== 7 && (sp | info[q * SLOT + SLOT_STARTS]) !== 7) || !intersects(box, b1, box, b2, 3)) continue;
-      if (filtered && !accepts(categories, masks, info[p * SLOT], info[q * SLOT])) continue;
-      visit(items[info[p * SLOT]] as T, items[info[q * SLOT]] as T);
+      const hp = info[p * SLOT];
+      const hq = info[q * SLOT];
+      if (filtered && !accepts(categories, masks, hp, hq)) continue;
+      if (sink !== undefined) sink.push(hp, hq);
+      else visit(items[hp] as T, items[hq] as T);
+      found++;
     }
   }
+  return found;
 }
 
-/** Pairs of overflow items with each other and with the items in cells. */
-function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+/** Pairs of overflow items with each other and with the items in cells. Returns how many. */
+function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: PairCache | undefined): number {
   const dim = hash.dim;
   const stride = hash.boxStride;
   const boxes = hash.boxes;
   const items = hash.items;
   const overflow = hash.overflow;
-  const bounds = hash.cellBounds;
-  const cells = hash.cells;
-  const keys = cells.keys;
-  const categories = hash.categories;
-  const masks = hash.masks;
-  const cellEntryCount = hash.cellEntryCount;
+  const to: PartnerTarget<T> = { visit, sink, flags: undefined, found: 0 };
   for (let i = 0; i < hash.overflowCount; i++) {
     const o = overflow[i];
     const bo = o * stride;
     for (let j = i + 1; j < hash.overflowCount; j++) {
       const p = overflow[j];
-      if (intersects(boxes, bo, boxes, p * stride, dim) && accepts(categories, masks, o, p))
-        visit(items[o] as T, items[p] as T);
+      if (!intersects(boxes, bo, boxes, p * stride, dim) || !accepts(hash.categories, hash.masks, o, p)) continue;
+      if (sink !== undefined) sink.push(o, p);
+      else visit(items[o] as T, items[p] as T);
+      to.found++;
     }
-    if (cells.size === 0) continue;
-    // The overflow item's cell range clipped to the stored cells: any cell of an
-    // item in cells that meets the box lies in it.
-    const x0 = Math.max(hash.cellOf(boxes[bo]), bounds[0]);
-    const x1 = Math.min(hash.cellOf(boxes[bo + dim]), bounds[3]);
-    const y0 = Math.max(hash.cellOf(boxes[bo + 1]), bounds[1]);
-    const y1 = Math.min(hash.cellOf(boxes[bo + dim + 1]), bounds[4]);
-    let z0 = 0;
-    let z1 = 0;
-    if (dim === 3) {
-      z0 = Math.max(hash.cellOf(boxes[bo + 2]), bounds[2]);
-      z1 = Math.min(hash.cellOf(boxes[bo + 5]), bounds[5]);
-    }
-    if (x0 > x1 || y0 > y1 || z0 > z1) continue;
-    const rangeCells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
-    if (rangeCells > cells.size) {
-      // Fewer occupied cells than cells in the range: walk those instead.
-      for (let id = 0; id < cells.idLimit; id++) {
-        if (cellEntryCount[id] === 0) continue;
-        const kx = keys[id * dim];
-        const ky = keys[id * dim + 1];
-        const kz = dim === 3 ? keys[id * 3 + 2] : 0;
-        if (kx < x0 || kx > x1 || ky < y0 || ky > y1 || kz < z0 || kz > z1) continue;
-        overflowCell(hash, visit, o, id, startsNeeded(kx === x0, ky === y0, kz === z0, dim));
-      }
-      continue;
-    }
-    for (let kx = x0; kx <= x1; kx++) {
-      for (let ky = y0; ky <= y1; ky++) {
-        for (let kz = z0; kz <= z1; kz++) {
-          const id = dim === 2 ? cells.find2(kx, ky) : cells.find3(kx, ky, kz);
-          if (id !== NONE) overflowCell(hash, visit, o, id, startsNeeded(kx === x0, ky === y0, kz === z0, dim));
-        }
-      }
-    }
+    scanRange(hash, o, cellPartners, to);
   }
-}
-
-/**
- * The start bits an item's slot needs in a cell of an overflow item's clipped
- * range for the pair to count there: on an axis where the cell is not the
- * range's first, the item's own range must start at the cell (lowest shared cell).
- */
-function startsNeeded(firstX: boolean, firstY: boolean, firstZ: boolean, dim: number): number {
-  return (firstX ? 0 : 1) | (firstY ? 0 : 2) | (firstZ || dim === 2 ? 0 : 4);
-}
-
-/** Pairs overflow handle `o` with the items of cell `id` whose start bits include `need`. */
-function overflowCell<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, o: number, id: number, need: number): void {
-  const stride = hash.boxStride;
-  const slotBox = hash.slotBox;
-  const info = hash.slotInfo;
-  const categories = hash.categories;
-  const masks = hash.masks;
-  const items = hash.items;
-  const boxes = hash.boxes;
-  const bo = o * stride;
-  for (let s = hash.cellStart[id], end = s + hash.cellEntryCount[id]; s < end; s++) {
-    if ((info[s * SLOT + SLOT_STARTS] & need) !== need) continue;
-    const h = info[s * SLOT];
-    if (intersects(slotBox, s * stride, boxes, bo, hash.dim) && accepts(categories, masks, o, h))
-      visit(items[o] as T, items[h] as T);
-  }
+  return to.found;
 }

@@ -167,6 +167,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
 
   /** Moves handle `h` to a checked box, touching only the cells entered and left (see SpatialHash2D's). */
   private move(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+    this.pairCache.touch(h);
     // The old cell range comes from the old box, on the cache line written next.
     const b = h * 6;
     const boxes = this.boxes;
@@ -543,8 +544,9 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * other (see {@link SpatialHash2D.forEachPair}), in no particular order: the
    * broadphase of a collision system. Overflow items pair with everything they
    * touch. The visitor may run queries; insert, update, remove or clear from inside
-   * it throw an Error. Each cell's run is sorted by minX in place, so a call
-   * after few moves costs little more than the sweep.
+   * it throw an Error. As in 2D, the pairs are kept between calls, and when
+   * at most a quarter of the items changed since the last call only theirs
+   * are found again: O(pairs + changed items x their cells). Otherwise
    * O(occupied cells + sum over cells of entries^2 + overflow items x (items or cells they cover)).
    * @throws RangeError if visit is not a function.
    * @throws Error if called from inside a predicate or a forEachOverlap visitor.

@@ -168,4 +168,50 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   for (let i = 0; i < hash.overflowCount; i++) {
     if (hash.itemLinks[hash.overflow[i] * LINKS + OVERFLOW_POS] !== i) fail(`overflow slot ${i} is inconsistent`);
   }
+  validatePairCache(hash, fail);
+}
+
+/**
+ * The pair cache: its flags and changed list agree, and while it is valid
+ * every kept pair without a changed handle is two distinct live items whose
+ * boxes intersect and whose filters accept each other, kept once. (That no
+ * pair is missing is what the property tests check against brute force.)
+ */
+function validatePairCache<T>(hash: SpatialHashBase<T>, fail: (what: string) => never): void {
+  const cache = hash.pairCache;
+  const { flags, changed } = cache;
+  const listed = new Uint8Array(flags.length);
+  for (let i = 0; i < cache.changedCount; i++) {
+    const h = changed[i];
+    if (flags[h] !== 1 || listed[h] === 1)
+      fail(`pair cache: changed entry ${i} (handle ${h}) is unflagged or repeated`);
+    listed[h] = 1;
+  }
+  for (let h = 0; h < flags.length; h++) {
+    if (flags[h] === 1 && listed[h] === 0) fail(`pair cache: handle ${h} is flagged but not listed`);
+  }
+  if (!cache.valid) {
+    if (cache.changedCount !== 0) fail(`pair cache: dropped but ${cache.changedCount} handles flagged`);
+    return;
+  }
+  if (flags.length < hash.handleLimit) fail(`pair cache: ${flags.length} flags for ${hash.handleLimit} handles`);
+  const seen = new Set<string>();
+  const { boxStride: stride, boxes, dim } = hash;
+  for (let i = 0; i < cache.pairCount; i++) {
+    const a = cache.pairs[i * 2];
+    const b = cache.pairs[i * 2 + 1];
+    if (a === b || a < 0 || b < 0 || a >= hash.handleLimit || b >= hash.handleLimit)
+      fail(`pair cache: pair ${i} (${a}, ${b}) is not two handles`);
+    if (flags[a] === 1 || flags[b] === 1) continue;
+    if (hash.alive[a] !== 1 || hash.alive[b] !== 1) fail(`pair cache: pair ${i} (${a}, ${b}) has a free handle`);
+    for (let k = 0; k < dim; k++) {
+      if (boxes[a * stride + k] > boxes[b * stride + dim + k] || boxes[b * stride + k] > boxes[a * stride + dim + k])
+        fail(`pair cache: the boxes of pair ${i} (${a}, ${b}) do not intersect`);
+    }
+    if ((hash.categories[a] & hash.masks[b]) === 0 || (hash.categories[b] & hash.masks[a]) === 0)
+      fail(`pair cache: the filters of pair ${i} (${a}, ${b}) do not accept each other`);
+    const key = a < b ? `${a},${b}` : `${b},${a}`;
+    if (seen.has(key)) fail(`pair cache: pair (${a}, ${b}) is kept twice`);
+    seen.add(key);
+  }
 }

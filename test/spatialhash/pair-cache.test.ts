@@ -1,0 +1,256 @@
+/**
+ * forEachPair's pairs kept between calls (src/spatialhash/pair-cache.ts).
+ * Seeded random worlds take steps of a few changes (the cache refreshes),
+ * bursts of many (the cache is dropped and a full pass runs) and none; after
+ * each step forEachPair is compared with brute force, sometimes with a
+ * visitor that throws part way or runs a nested forEachPair, and validate()
+ * checks the cache's own invariants. Each run counts which way each call went
+ * (kept pairs, a recording full pass, a plain full pass) and the test fails
+ * unless all three were taken, so it cannot quietly stop testing one of them.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
+import { type Box, boxesIntersect } from '../support/box-oracle.js';
+
+type AnyHash = SpatialHash2D<number> | SpatialHash3D<number>;
+
+interface Model {
+  boxes: Map<number, Box>;
+  filters: Map<number, [number, number]>;
+  ids: Map<number, number>;
+  next: number;
+}
+
+/** One change: which live item (an index into the live list), and what. */
+type Op =
+  | { kind: 'nudge' | 'jump' | 'grow'; pick: number; box: Box }
+  | { kind: 'insert'; box: Box }
+  | { kind: 'remove'; pick: number }
+  | { kind: 'filter'; pick: number; category: number; mask: number }
+  | { kind: 'clear' };
+
+/** How forEachPair is called after a step. */
+type Call = 'plain' | 'throw' | 'nested';
+
+interface Step {
+  ops: Op[];
+  call: Call;
+}
+
+/** Counts of the three ways a call can go, over every run of one test. */
+interface Paths {
+  kept: number;
+  recorded: number;
+  plain: number;
+}
+
+function cacheOf(hash: AnyHash): { valid: boolean } {
+  return (hash as unknown as { pairCache: { valid: boolean } }).pairCache;
+}
+
+function insert(hash: AnyHash, item: number, box: Box): number {
+  return hash instanceof SpatialHash2D
+    ? hash.insert(item, box[0], box[1], box[2], box[3])
+    : hash.insert(item, box[0], box[1], box[2], box[3], box[4], box[5]);
+}
+
+function updateById(hash: AnyHash, id: number, box: Box): void {
+  if (hash instanceof SpatialHash2D) hash.updateById(id, box[0], box[1], box[2], box[3]);
+  else hash.updateById(id, box[0], box[1], box[2], box[3], box[4], box[5]);
+}
+
+function key(a: number, b: number): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
+}
+
+function brutePairs(model: Model): string[] {
+  const keys: string[] = [];
+  const list = [...model.boxes.entries()];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const [a, boxA] = list[i];
+      const [b, boxB] = list[j];
+      if (!boxesIntersect(boxA, boxB)) continue;
+      const [ca, ma] = model.filters.get(a) ?? [1, -1];
+      const [cb, mb] = model.filters.get(b) ?? [1, -1];
+      if ((ca & mb) !== 0 && (cb & ma) !== 0) keys.push(key(a, b));
+    }
+  }
+  return keys.sort();
+}
+
+/** A box on a coarse lattice (so borders, coincident and zero-size boxes are common), now and then huge. */
+function boxArb(dim: 2 | 3, huge: boolean): fc.Arbitrary<Box> {
+  const coordinate = fc.integer({ min: -24, max: 24 }).map((k) => k / 4);
+  const side = fc.oneof(
+    fc.constant(0),
+    fc.integer({ min: 1, max: 12 }).map((k) => k / 4),
+  );
+  const big = huge ? fc.oneof({ weight: 9, arbitrary: side }, { weight: 1, arbitrary: fc.constant(40) }) : side;
+  return fc
+    .tuple(fc.array(coordinate, { minLength: dim, maxLength: dim }), big)
+    .map(([lo, s]) => [...lo, ...lo.map((x) => x + s)]);
+}
+
+/** One change; a nudge shifts the item's current box by at most half a unit per axis. */
+function opArb(dim: 2 | 3): fc.Arbitrary<Op> {
+  const pick = fc.nat(1000);
+  const bits = fc.constantFrom(1, 2, 3, -1, 0x10000, 0);
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.record({ kind: fc.constant('nudge' as const), pick, box: boxArb(dim, false) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('jump' as const), pick, box: boxArb(dim, false) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('grow' as const), pick, box: boxArb(dim, true) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('insert' as const), box: boxArb(dim, true) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('filter' as const), pick, category: bits, mask: bits }),
+    },
+  );
+}
+
+function stepArb(dim: 2 | 3): fc.Arbitrary<Step> {
+  const ops = fc.oneof(
+    { weight: 6, arbitrary: fc.array(opArb(dim), { minLength: 1, maxLength: 6 }) },
+    { weight: 2, arbitrary: fc.array(opArb(dim), { minLength: 90, maxLength: 200 }) },
+    { weight: 1, arbitrary: fc.constant<Op[]>([]) },
+    { weight: 1, arbitrary: fc.constant<Op[]>([{ kind: 'clear' }]) },
+  );
+  const call = fc.constantFrom<Call>('plain', 'plain', 'plain', 'throw', 'nested');
+  return fc.record({ ops, call });
+}
+
+function apply(hash: AnyHash, model: Model, op: Op): void {
+  const live = [...model.ids.keys()];
+  if (op.kind === 'insert') {
+    const item = model.next++;
+    model.ids.set(item, insert(hash, item, op.box));
+    model.boxes.set(item, op.box);
+    return;
+  }
+  if (op.kind === 'clear') {
+    hash.clear();
+    model.boxes.clear();
+    model.filters.clear();
+    model.ids.clear();
+    return;
+  }
+  if (live.length === 0) return;
+  const item = live[op.pick % live.length];
+  const id = model.ids.get(item) as number;
+  if (op.kind === 'remove') {
+    hash.removeById(id);
+    model.ids.delete(item);
+    model.boxes.delete(item);
+    model.filters.delete(item);
+  } else if (op.kind === 'filter') {
+    hash.setFilterById(id, op.category, op.mask);
+    model.filters.set(item, [op.category | 0, op.mask | 0]);
+  } else {
+    const dim = op.box.length / 2;
+    // A nudge moves the current box a little; a jump or grow puts it anywhere.
+    const old = model.boxes.get(item) as Box;
+    const box = op.kind === 'nudge' ? old.map((x, k) => x + ((op.box[k % dim] * 4) % 3) / 4) : op.box;
+    updateById(hash, id, box);
+    model.boxes.set(item, box);
+  }
+}
+
+/** Calls forEachPair the way `call` says and checks its answer against brute force. */
+function check(hash: AnyHash, model: Model, call: Call, paths: Paths): void {
+  const expected = brutePairs(model);
+  const before = cacheOf(hash).valid;
+  if (call === 'throw' && expected.length > 0) {
+    // A visitor that throws part way: the next call must still see every pair.
+    let seen = 0;
+    const stop = Math.floor(expected.length / 2);
+    expect(() =>
+      hash.forEachPair(() => {
+        if (seen++ === stop) throw new Error('visitor stops');
+      }),
+    ).toThrow('visitor stops');
+    hash.validate();
+  }
+  const keys: string[] = [];
+  let nested: string[] | undefined;
+  hash.forEachPair((a, b) => {
+    if (call === 'nested' && nested === undefined) {
+      nested = [];
+      const inner = nested;
+      hash.forEachPair((c, d) => inner.push(key(c, d)));
+    }
+    keys.push(key(a, b));
+  });
+  const after = cacheOf(hash).valid;
+  if (call !== 'throw') {
+    if (before) paths.kept++;
+    else if (after) paths.recorded++;
+    else paths.plain++;
+  }
+  expect(keys.sort()).toEqual(expected);
+  if (nested !== undefined) expect(nested.sort()).toEqual(expected);
+  hash.validate();
+}
+
+function run(dim: 2 | 3, cellSize: number, maxCellsPerItem: number, start: Box[], steps: Step[], paths: Paths): void {
+  const hash: AnyHash =
+    dim === 2
+      ? new SpatialHash2D<number>({ cellSize, maxCellsPerItem })
+      : new SpatialHash3D<number>({ cellSize, maxCellsPerItem });
+  const model: Model = { boxes: new Map(), filters: new Map(), ids: new Map(), next: 0 };
+  for (const box of start) apply(hash, model, { kind: 'insert', box });
+  check(hash, model, 'plain', paths);
+  for (const step of steps) {
+    for (const op of step.ops) apply(hash, model, op);
+    hash.validate();
+    check(hash, model, step.call, paths);
+  }
+}
+
+describe.each([2, 3] as const)('%iD forEachPair with kept pairs', (dim) => {
+  const seed = 0x9a1c00 + dim;
+  it(`matches brute force through small steps, bursts, clears, throwing and nested visitors (seed ${seed})`, () => {
+    const paths: Paths = { kept: 0, recorded: 0, plain: 0 };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1, 0.5, 3),
+        fc.constantFrom(256, 4),
+        fc.array(boxArb(dim, true), { minLength: 0, maxLength: 260, size: 'max' }),
+        fc.array(stepArb(dim), { minLength: 1, maxLength: 14 }),
+        (cellSize, limit, start, steps) => run(dim, cellSize, limit, start, steps, paths),
+      ),
+      // A failure is reported as found: shrinking hundreds of boxes and steps takes many minutes.
+      { seed, numRuns: 60, endOnFailure: true },
+    );
+    expect(paths.kept).toBeGreaterThan(50);
+    expect(paths.recorded).toBeGreaterThan(20);
+    expect(paths.plain).toBeGreaterThan(10);
+  });
+
+  it('keeps a pair whose items both stand still, and drops it when one moves away or is removed', () => {
+    const hash: AnyHash =
+      dim === 2 ? new SpatialHash2D<number>({ cellSize: 1 }) : new SpatialHash3D<number>({ cellSize: 1 });
+    const unit = (x: number): Box => [...Array(dim).fill(x), ...Array(dim).fill(x + 1)];
+    const a = insert(hash, 0, unit(0));
+    insert(hash, 1, unit(0.5));
+    const c = insert(hash, 2, unit(5));
+    const pairs = (): string[] => {
+      const keys: string[] = [];
+      hash.forEachPair((p, q) => keys.push(key(p, q)));
+      return keys.sort();
+    };
+    expect(pairs()).toEqual(['0|1']);
+    expect(cacheOf(hash).valid).toBe(true);
+    updateById(hash, c, unit(1.5));
+    expect(pairs()).toEqual(['0|1', '1|2']);
+    updateById(hash, a, unit(9));
+    expect(pairs()).toEqual(['1|2']);
+    hash.removeById(c);
+    expect(pairs()).toEqual([]);
+    // The removed id is reused by the next insert: no pair of the old item survives.
+    expect(insert(hash, 3, unit(9.5))).toBe(c);
+    expect(pairs()).toEqual(['0|3']);
+    hash.validate();
+  });
+});
