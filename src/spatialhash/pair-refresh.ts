@@ -7,6 +7,7 @@
  */
 
 import type { SpatialHashBase } from './base.js';
+import { SLOT, SLOT_STARTS } from './cell-runs.js';
 import type { PairCache } from './pair-cache.js';
 import { accepts, cellPartners, intersects, type PartnerTarget, scanRange } from './pair-walk.js';
 
@@ -30,7 +31,53 @@ export function refreshPairs<T>(hash: SpatialHashBase<T>, cache: PairCache): voi
   const to: PartnerTarget<T> = { visit: undefined, sink: cache, flags, found: 0 };
   for (let i = 0; i < cache.changedCount; i++) {
     const h = changed[i];
-    if (alive[h] === 1) pairsOf(hash, h, cache, to);
+    if (alive[h] !== 1) continue;
+    if (hash.dim === 2 && !hash.inOverflow(h)) cellPairs2(hash, h, cache);
+    else pairsOf(hash, h, cache, to);
+  }
+}
+
+/**
+ * {@link pairsOf} for a 2D item in cells, the common case, written out: its
+ * cells all exist (it is in them), so there is no clipping, and the box test
+ * is four comparisons against numbers read once.
+ */
+function cellPairs2<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): void {
+  const flags = cache.flags;
+  const boxes = hash.boxes;
+  const slotBox = hash.slotBox;
+  const info = hash.slotInfo;
+  const cells = hash.cells;
+  const categories = hash.categories;
+  const masks = hash.masks;
+  const filtered = hash.filteredCount !== 0;
+  for (let i = 0; i < hash.overflowCount; i++) {
+    const o = hash.overflow[i];
+    if (o < d && flags[o] === 1) continue;
+    if (intersects(boxes, d * 4, boxes, o * 4, 2) && accepts(categories, masks, d, o)) cache.push(d, o);
+  }
+  const minX = boxes[d * 4];
+  const minY = boxes[d * 4 + 1];
+  const maxX = boxes[d * 4 + 2];
+  const maxY = boxes[d * 4 + 3];
+  const cx0 = hash.cellOf(minX);
+  const cy0 = hash.cellOf(minY);
+  const cx1 = hash.cellOf(maxX);
+  const cy1 = hash.cellOf(maxY);
+  for (let cx = cx0; cx <= cx1; cx++) {
+    for (let cy = cy0; cy <= cy1; cy++) {
+      const id = cells.find2(cx, cy);
+      const need = (cx === cx0 ? 0 : 1) | (cy === cy0 ? 0 : 2);
+      for (let s = hash.cellStart[id], end = s + hash.cellEntryCount[id]; s < end; s++) {
+        const b = s * 4;
+        if (slotBox[b] > maxX || minX > slotBox[b + 2] || slotBox[b + 1] > maxY || minY > slotBox[b + 3]) continue;
+        if ((info[s * SLOT + SLOT_STARTS] & need) !== need) continue;
+        const h = info[s * SLOT];
+        if (h === d || (h < d && flags[h] === 1)) continue;
+        if (filtered && !accepts(categories, masks, d, h)) continue;
+        cache.push(d, h);
+      }
+    }
   }
 }
 
