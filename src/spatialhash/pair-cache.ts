@@ -108,6 +108,9 @@ export class PairCache {
    * `kept` and not too many, and flagging starts again from nothing.
    */
   finish(kept: boolean, items: number, handleLimit: number, found: number): void {
+    // The refresh has found the flagged handles' pairs again: from here on a
+    // flag means a change after this call.
+    this.unflag();
     this.changes = 0;
     this.lastPairs = found;
     this.limit = changedLimit(items);

@@ -13,7 +13,6 @@ import { accepts, cellPartners, intersects, type PartnerTarget, scanRange } from
 
 /** Brings `cache`'s pairs up to date with `hash`, whose slots are synced. O(kept pairs + changed handles' cells). */
 export function refreshPairs<T>(hash: SpatialHashBase<T>, cache: PairCache): void {
-  if (cache.changedCount === 0) return;
   const flags = cache.flags;
   const pairs = cache.pairs;
   let kept = 0;

@@ -54,13 +54,14 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
   }
   syncSlots(hash);
   const cache = hash.pairCache;
-  // Only the outermost call keeps pairs: a nested one (from a visitor) sees
-  // the hash unchanged, so it reports the kept pairs or makes a plain pass.
   const outermost = hash.visiting === 0;
   hash.visiting++;
   try {
     if (cache.valid) {
-      if (outermost) {
+      // Nothing changes while a visitor runs, so flags are pending only when
+      // no forEachPair is reporting from the list: then it is refreshed in
+      // place, even from inside a forEach visitor.
+      if (cache.changedCount > 0) {
         refreshPairs(hash, cache);
         cache.finish(true, hash.itemCount, hash.handleLimit, cache.pairCount);
       }
@@ -68,7 +69,7 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
       return;
     }
     // Pairs are recorded first and reported after, so no visitor runs while
-    // the cache is half built.
+    // the cache is half built. A call nested in another visitor only reports.
     const sink = outermost && cache.worthRecording(hash.itemCount) ? cache : undefined;
     if (sink !== undefined) sink.begin();
     let found = hash.dim === 2 ? cellPairs2(hash, visit, sink) : cellPairs3(hash, visit, sink);

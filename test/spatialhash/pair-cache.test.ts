@@ -30,8 +30,12 @@ type Op =
   | { kind: 'filter'; pick: number; category: number; mask: number }
   | { kind: 'clear' };
 
-/** How forEachPair is called after a step. */
-type Call = 'plain' | 'throw' | 'nested';
+/**
+ * How forEachPair is called after a step: plainly, after a call whose visitor
+ * throws part way, with a forEachPair nested in its visitor, or from inside a
+ * forEach visitor (changes pending: the kept pairs must be refreshed there).
+ */
+type Call = 'plain' | 'throw' | 'nested' | 'inForEach';
 
 interface Step {
   ops: Op[];
@@ -45,8 +49,8 @@ interface Paths {
   plain: number;
 }
 
-function cacheOf(hash: AnyHash): { valid: boolean } {
-  return (hash as unknown as { pairCache: { valid: boolean } }).pairCache;
+function cacheOf(hash: AnyHash): { valid: boolean; changedCount: number } {
+  return (hash as unknown as { pairCache: { valid: boolean; changedCount: number } }).pairCache;
 }
 
 function insert(hash: AnyHash, item: number, box: Box): number {
@@ -117,7 +121,7 @@ function stepArb(dim: 2 | 3): fc.Arbitrary<Step> {
     { weight: 1, arbitrary: fc.constant<Op[]>([]) },
     { weight: 1, arbitrary: fc.constant<Op[]>([{ kind: 'clear' }]) },
   );
-  const call = fc.constantFrom<Call>('plain', 'plain', 'plain', 'throw', 'nested');
+  const call = fc.constantFrom<Call>('plain', 'plain', 'plain', 'throw', 'nested', 'inForEach');
   return fc.record({ ops, call });
 }
 
@@ -174,16 +178,28 @@ function check(hash: AnyHash, model: Model, call: Call, paths: Paths): void {
   }
   const keys: string[] = [];
   let nested: string[] | undefined;
-  hash.forEachPair((a, b) => {
-    if (call === 'nested' && nested === undefined) {
-      nested = [];
-      const inner = nested;
-      hash.forEachPair((c, d) => inner.push(key(c, d)));
-    }
-    keys.push(key(a, b));
-  });
+  const pass = (): void =>
+    hash.forEachPair((a, b) => {
+      if (call === 'nested' && nested === undefined) {
+        nested = [];
+        const inner = nested;
+        hash.forEachPair((c, d) => inner.push(key(c, d)));
+      }
+      keys.push(key(a, b));
+    });
+  if (call !== 'inForEach' || model.boxes.size === 0) pass();
+  else {
+    let first = true;
+    hash.forEach(() => {
+      if (first) pass();
+      first = false;
+    });
+  }
   const after = cacheOf(hash).valid;
-  if (call !== 'throw') {
+  // The call has found every flagged item's pairs again: no flag may outlive it
+  // (a stale flag is still correct, only slower, so validate() cannot see it).
+  expect(cacheOf(hash).changedCount).toBe(0);
+  if (call === 'plain' || call === 'nested') {
     if (before) paths.kept++;
     else if (after) paths.recorded++;
     else paths.plain++;
