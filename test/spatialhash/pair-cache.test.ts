@@ -244,6 +244,46 @@ describe.each([2, 3] as const)('%iD forEachPair with kept pairs', (dim) => {
     expect(paths.plain).toBeGreaterThan(10);
   });
 
+  it('keeps no pairs for a crowd where every item meets every other, and still reports each pair once', () => {
+    // 200 coincident items: 19,900 pairs, far over 32 per item, so recording them would cost more than it saves.
+    const hash: AnyHash =
+      dim === 2 ? new SpatialHash2D<number>({ cellSize: 1 }) : new SpatialHash3D<number>({ cellSize: 1 });
+    const box: Box = [...Array(dim).fill(0), ...Array(dim).fill(0.5)];
+    const ids = Array.from({ length: 200 }, (_, i) => insert(hash, i, box));
+    for (let frame = 0; frame < 3; frame++) {
+      updateById(hash, ids[frame], box);
+      let count = 0;
+      const seen = new Set<string>();
+      hash.forEachPair((a, b) => {
+        count++;
+        seen.add(key(a, b));
+      });
+      expect(count).toBe(19900);
+      expect(seen.size).toBe(19900);
+      expect(cacheOf(hash).valid).toBe(false);
+      hash.validate();
+    }
+  });
+
+  it('drops the kept pairs when a refresh finds too many, and reports them all', () => {
+    // 1,200 items apart (pairs kept), then a quarter of them piled on one spot:
+    // 44,850 pairs, over 32 per item, found by the refresh and then not kept.
+    const hash: AnyHash =
+      dim === 2 ? new SpatialHash2D<number>({ cellSize: 1 }) : new SpatialHash3D<number>({ cellSize: 1 });
+    const at = (i: number): Box => [...Array(dim).fill(i * 3), ...Array(dim).fill(i * 3 + 1)];
+    const ids = Array.from({ length: 1200 }, (_, i) => insert(hash, i, at(i)));
+    hash.forEachPair(() => {});
+    updateById(hash, ids[0], at(0));
+    hash.forEachPair(() => {});
+    expect(cacheOf(hash).valid).toBe(true);
+    for (let i = 0; i < 300; i++) updateById(hash, ids[i], at(0));
+    let count = 0;
+    hash.forEachPair(() => count++);
+    expect(count).toBe((300 * 299) / 2);
+    expect(cacheOf(hash).valid).toBe(false);
+    hash.validate();
+  });
+
   it('keeps a pair whose items both stand still, and drops it when one moves away or is removed', () => {
     const hash: AnyHash =
       dim === 2 ? new SpatialHash2D<number>({ cellSize: 1 }) : new SpatialHash3D<number>({ cellSize: 1 });
