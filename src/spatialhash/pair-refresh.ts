@@ -31,8 +31,9 @@ export function refreshPairs<T>(hash: SpatialHashBase<T>, cache: PairCache): voi
   for (let i = 0; i < cache.changedCount; i++) {
     const h = changed[i];
     if (alive[h] !== 1) continue;
-    if (hash.dim === 2 && !hash.inOverflow(h)) cellPairs2(hash, h, cache);
-    else pairsOf(hash, h, cache, to);
+    if (hash.inOverflow(h)) pairsOf(hash, h, cache, to);
+    else if (hash.dim === 2) cellPairs2(hash, h, cache);
+    else cellPairs3(hash, h, cache);
   }
 }
 
@@ -80,10 +81,58 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): v
   }
 }
 
+/** {@link cellPairs2} in 3D: six comparisons per slot, start bits 1: x, 2: y, 4: z. */
+function cellPairs3<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): void {
+  const flags = cache.flags;
+  const boxes = hash.boxes;
+  const slotBox = hash.slotBox;
+  const info = hash.slotInfo;
+  const cells = hash.cells;
+  const categories = hash.categories;
+  const masks = hash.masks;
+  const filtered = hash.filteredCount !== 0;
+  for (let i = 0; i < hash.overflowCount; i++) {
+    const o = hash.overflow[i];
+    if (o < d && flags[o] === 1) continue;
+    if (intersects(boxes, d * 6, boxes, o * 6, 3) && accepts(categories, masks, d, o)) cache.push(d, o);
+  }
+  const minX = boxes[d * 6];
+  const minY = boxes[d * 6 + 1];
+  const minZ = boxes[d * 6 + 2];
+  const maxX = boxes[d * 6 + 3];
+  const maxY = boxes[d * 6 + 4];
+  const maxZ = boxes[d * 6 + 5];
+  const cx0 = hash.cellOf(minX);
+  const cy0 = hash.cellOf(minY);
+  const cz0 = hash.cellOf(minZ);
+  const cx1 = hash.cellOf(maxX);
+  const cy1 = hash.cellOf(maxY);
+  const cz1 = hash.cellOf(maxZ);
+  for (let cx = cx0; cx <= cx1; cx++) {
+    for (let cy = cy0; cy <= cy1; cy++) {
+      for (let cz = cz0; cz <= cz1; cz++) {
+        const id = cells.find3(cx, cy, cz);
+        const need = (cx === cx0 ? 0 : 1) | (cy === cy0 ? 0 : 2) | (cz === cz0 ? 0 : 4);
+        for (let s = hash.cellStart[id], end = s + hash.cellEntryCount[id]; s < end; s++) {
+          const b = s * 6;
+          if (slotBox[b] > maxX || minX > slotBox[b + 3] || slotBox[b + 1] > maxY || minY > slotBox[b + 4]) continue;
+          if (slotBox[b + 2] > maxZ || minZ > slotBox[b + 5]) continue;
+          if ((info[s * SLOT + SLOT_STARTS] & need) !== need) continue;
+          const h = info[s * SLOT];
+          if (h === d || (h < d && flags[h] === 1)) continue;
+          if (filtered && !accepts(categories, masks, d, h)) continue;
+          cache.push(d, h);
+        }
+      }
+    }
+  }
+}
+
 /**
- * Appends the pairs of live flagged handle `d`: with the overflow items, then
- * with the items in the cells its box covers. A flagged partner below `d`
- * found the pair from its own side already.
+ * Appends the pairs of live flagged handle `d` in the overflow list: with
+ * the other overflow items, then with the items in the cells its box covers,
+ * its range clipped to the stored cells. A flagged partner below `d` found
+ * the pair from its own side already.
  */
 function pairsOf<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache, to: PartnerTarget<T>): void {
   const stride = hash.boxStride;
