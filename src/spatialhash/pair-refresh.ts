@@ -51,11 +51,7 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): v
   const categories = hash.categories;
   const masks = hash.masks;
   const filtered = hash.filteredCount !== 0;
-  for (let i = 0; i < hash.overflowCount; i++) {
-    const o = hash.overflow[i];
-    if (o < d && flags[o] === 1) continue;
-    if (intersects(boxes, d * 4, boxes, o * 4, 2) && accepts(categories, masks, d, o)) cache.push(d, o);
-  }
+  overflowPartners(hash, d, cache);
   const minX = boxes[d * 4];
   const minY = boxes[d * 4 + 1];
   const maxX = boxes[d * 4 + 2];
@@ -91,11 +87,7 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): v
   const categories = hash.categories;
   const masks = hash.masks;
   const filtered = hash.filteredCount !== 0;
-  for (let i = 0; i < hash.overflowCount; i++) {
-    const o = hash.overflow[i];
-    if (o < d && flags[o] === 1) continue;
-    if (intersects(boxes, d * 6, boxes, o * 6, 3) && accepts(categories, masks, d, o)) cache.push(d, o);
-  }
+  overflowPartners(hash, d, cache);
   const minX = boxes[d * 6];
   const minY = boxes[d * 6 + 1];
   const minZ = boxes[d * 6 + 2];
@@ -135,15 +127,19 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): v
  * the pair from its own side already.
  */
 function pairsOf<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache, to: PartnerTarget<T>): void {
+  overflowPartners(hash, d, cache);
+  scanRange(hash, d, cellPartners, to);
+}
+
+/** Appends the pairs of flagged handle `d` with the overflow items other than itself. */
+function overflowPartners<T>(hash: SpatialHashBase<T>, d: number, cache: PairCache): void {
   const stride = hash.boxStride;
   const boxes = hash.boxes;
   const flags = cache.flags;
-  const bd = d * stride;
   for (let i = 0; i < hash.overflowCount; i++) {
     const o = hash.overflow[i];
     if (o === d || (o < d && flags[o] === 1)) continue;
-    if (intersects(boxes, bd, boxes, o * stride, hash.dim) && accepts(hash.categories, hash.masks, d, o))
+    if (intersects(boxes, d * stride, boxes, o * stride, hash.dim) && accepts(hash.categories, hash.masks, d, o))
       cache.push(d, o);
   }
-  scanRange(hash, d, cellPartners, to);
 }
