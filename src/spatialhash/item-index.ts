@@ -16,6 +16,8 @@
  * @module
  */
 
+import { grownCopy } from '../core/grow.js';
+
 const NONE = -1;
 
 /** Fewest key / id pairs the integer table has. */
@@ -158,9 +160,7 @@ export class ItemIndex<T> {
     if (key >= (this.intCount + 1) * DENSE_SPREAD + MIN_DENSE) return false;
     let length = this.table.length * 2;
     while (length <= key) length *= 2;
-    const grown = new Int32Array(length).fill(NONE);
-    grown.set(this.table);
-    this.table = grown;
+    this.table = grownCopy(this.table, length, NONE);
     return true;
   }
 

@@ -85,7 +85,7 @@ export class PairCache {
 
   /** Whether a full pass over a hash of `items` items should record its pairs. */
   worthRecording(items: number): boolean {
-    return this.changes <= changedLimit(items) && this.lastPairs <= PAIRS_PER_ITEM * items + MIN_CHANGED;
+    return this.changes <= changedLimit(items) && this.lastPairs <= pairLimit(items);
   }
 
   /** Empties the pair list before a full pass records into it. */
@@ -114,7 +114,7 @@ export class PairCache {
     this.changes = 0;
     this.lastPairs = found;
     this.limit = changedLimit(items);
-    this.valid = kept && found <= PAIRS_PER_ITEM * items + MIN_CHANGED;
+    this.valid = kept && found <= pairLimit(items);
     if (!this.valid) return;
     if (this.changed.length < this.limit) this.changed = new Int32Array(this.limit);
     // Every handle in use has a flag, so no read past the end (touch grows it for new ones).
@@ -131,6 +131,11 @@ export class PairCache {
     for (let i = 0; i < this.changedCount; i++) this.flags[this.changed[i]] = 0;
     this.changedCount = 0;
   }
+}
+
+/** Most pairs kept for a hash of `items` items. */
+function pairLimit(items: number): number {
+  return PAIRS_PER_ITEM * items + MIN_CHANGED;
 }
 
 /** Flagged handles allowed for a hash of `items` items. */
