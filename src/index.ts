@@ -23,7 +23,7 @@ export type { FromDataOptions, SpatialHashData, ToDataOptions } from './spatialh
 export type { ItemFilter, ItemPredicate } from './spatialhash/filter.js';
 export type { SpatialHashOptions } from './spatialhash/options.js';
 export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/options.js';
-export type { PairVisitor } from './spatialhash/pairs.js';
+export type { PairOptions, PairVisitor } from './spatialhash/pairs.js';
 export type { CellOnRayVisitor2D, CellOnRayVisitor3D, RayHit } from './spatialhash/raycast.js';
 export { SpatialHash2D } from './spatialhash/spatialhash2d.js';
 export { SpatialHash3D } from './spatialhash/spatialhash3d.js';

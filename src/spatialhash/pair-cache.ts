@@ -28,6 +28,7 @@
  */
 
 import { grownCopy } from '../core/grow.js';
+import { ballsMeet } from './balls.js';
 
 /**
  * The cache is used (and a full pass records) while at most one item in this
@@ -121,10 +122,24 @@ export class PairCache {
     if (this.flags.length < handleLimit) this.flags = grownCopy(this.flags, handleLimit);
   }
 
-  /** Calls `visit` with the items of every pair: step 3's report. */
-  report<T>(items: (T | undefined)[], visit: (a: T, b: T) => void): void {
+  /**
+   * Calls `visit` with the items of every pair: step 3's report. The list
+   * holds box pairs; with `balls` (a dimension, else 0) only those whose
+   * balls meet in `boxes` are reported, so one list serves both shapes.
+   */
+  report<T>(items: (T | undefined)[], visit: (a: T, b: T) => void, boxes: Float64Array, balls: number): void {
     const pairs = this.pairs;
-    for (let i = 0, end = this.pairCount * 2; i < end; i += 2) visit(items[pairs[i]] as T, items[pairs[i + 1]] as T);
+    const end = this.pairCount * 2;
+    if (balls === 0) {
+      for (let i = 0; i < end; i += 2) visit(items[pairs[i]] as T, items[pairs[i + 1]] as T);
+      return;
+    }
+    const stride = 2 * balls;
+    for (let i = 0; i < end; i += 2) {
+      const a = pairs[i];
+      const b = pairs[i + 1];
+      if (ballsMeet(boxes, a * stride, boxes, b * stride, balls)) visit(items[a] as T, items[b] as T);
+    }
   }
 
   private unflag(): void {

@@ -27,7 +27,7 @@ export function refreshPairs<T>(hash: SpatialHashBase<T>, cache: PairCache): voi
   cache.pairCount = kept / 2;
   const alive = hash.alive;
   const changed = cache.changed;
-  const to: PartnerTarget<T> = { visit: undefined, sink: cache, flags, found: 0 };
+  const to: PartnerTarget<T> = { visit: undefined, sink: cache, balls: false, flags, found: 0 };
   for (let i = 0; i < cache.changedCount; i++) {
     const h = changed[i];
     if (alive[h] !== 1) continue;

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { ballsMeet } from './balls.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT, SLOT_STARTS } from './cell-runs.js';
 import type { PairCache } from './pair-cache.js';
@@ -98,6 +99,8 @@ export interface PartnerTarget<T> {
   visit: ((a: T, b: T) => void) | undefined;
   /** The pair cache recording the pairs, or undefined. */
   sink: PairCache | undefined;
+  /** Whether `visit` hears only of pairs whose balls meet ({@link ballsMeet}); a sink gets every box pair. */
+  balls: boolean;
   /**
    * In the cache's refresh, its flags: a flagged partner below the item
    * finds the pair from its own side, so it is skipped here. Undefined in a
@@ -130,8 +133,10 @@ export function cellPartners<T>(
     const h = info[s * SLOT];
     if (h === a || (flags !== undefined && h < a && flags[h] === 1)) continue;
     if (!intersects(slotBox, s * stride, boxes, ba, hash.dim) || !accepts(hash.categories, hash.masks, a, h)) continue;
-    if (to.sink !== undefined) to.sink.push(a, h);
-    else (to.visit as (a: T, b: T) => void)(hash.items[a] as T, hash.items[h] as T);
     to.found++;
+    if (to.sink !== undefined) to.sink.push(a, h);
+    else if (!to.balls || ballsMeet(slotBox, s * stride, boxes, ba, hash.dim)) {
+      (to.visit as (a: T, b: T) => void)(hash.items[a] as T, hash.items[h] as T);
+    }
   }
 }

@@ -7,6 +7,11 @@
  * pair sharing several cells is reported once without a set of seen pairs and
  * without query stamps, and the visitor may run queries on the hash.
  *
+ * With `shape: 'ball'` a box pair is reported only when the balls inscribed
+ * in the two boxes meet (balls.ts). The test comes last, on the data the sweep
+ * holds; the pair cache keeps box pairs and applies it when it reports, so
+ * one kept list serves calls of either shape.
+ *
  * A pair is reported only when the items' filters accept each other, as in
  * Box2D: `(a.category & b.mask) !== 0 && (b.category & a.mask) !== 0`; the
  * test comes after the box test, which rejects most candidates.
@@ -35,6 +40,7 @@
  */
 
 import { describe } from '../core/validate.js';
+import { ballsMeet } from './balls.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT, SLOT_OWNER, SLOT_STARTS, setOwnerPos, syncSlots } from './cell-runs.js';
 import type { PairCache } from './pair-cache.js';
@@ -44,9 +50,43 @@ import { accepts, cellPartners, intersects, type PartnerTarget, scanRange } from
 /** Called by `forEachPair` once per unordered pair of items whose boxes intersect. */
 export type PairVisitor<T> = (a: T, b: T) => void;
 
+/** Options of `forEachPair` in SpatialHash2D and SpatialHash3D. */
+export interface PairOptions {
+  /**
+   * What must meet for a pair to be reported. `'box'` (the default): the
+   * items' boxes. `'ball'`: the balls inscribed in them (discs in 2D, spheres
+   * in 3D), centred on each box's centre with a radius of half its smallest
+   * side, so an item inserted with the bounding box of its circle or sphere
+   * collides as that circle or sphere. The test runs on the box copies the
+   * sweep is already reading, where a visitor doing it would fetch both
+   * positions from wherever they live; about a fifth of the box pairs of
+   * touching-size balls are not ball pairs. Touching counts; the test is
+   * `sum over axes of ((minB + maxB) - (minA + maxA))^2 <= (sideA + sideB)^2`
+   * with `side` the box's smallest side: the usual centre and radius test
+   * scaled by two, which changes no result (halving is exact).
+   */
+  shape?: 'box' | 'ball';
+}
+
+/**
+ * The dimension when `options` asks for balls, 0 for boxes.
+ * @throws RangeError if options is not an object or its shape not 'box' or 'ball'.
+ */
+function ballDimension(options: PairOptions | undefined, dim: number): number {
+  if (options === undefined) return 0;
+  if (typeof options !== 'object' || options === null) {
+    throw new RangeError(`options must be an object, got ${describe(options)}`);
+  }
+  const shape = options.shape;
+  if (shape === undefined || shape === 'box') return 0;
+  if (shape === 'ball') return dim;
+  throw new RangeError(`options.shape must be 'box' or 'ball', got ${describe(shape)}`);
+}
+
 /** Implements `forEachPair` of both hashes. O(cells + sum over cells of entries^2 + overflow work). */
-export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>): void {
+export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, options?: PairOptions): void {
   if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+  const balls = ballDimension(options, hash.dim);
   if (hash.callingOut > 0) {
     // A predicate or forEachOverlap visitor runs in the middle of a walk over
     // a run, which forEachPair's sort could reorder under it.
@@ -65,24 +105,33 @@ export function forEachPair<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>):
         refreshPairs(hash, cache);
         cache.finish(true, hash.itemCount, hash.handleLimit, cache.pairCount);
       }
-      cache.report(hash.items, visit);
+      cache.report(hash.items, visit, hash.boxes, balls);
       return;
     }
     // Pairs are recorded first and reported after, so no visitor runs while
     // the cache is half built. A call nested in another visitor only reports.
     const sink = outermost && cache.worthRecording(hash.itemCount) ? cache : undefined;
     if (sink !== undefined) sink.begin();
-    let found = hash.dim === 2 ? cellPairs2(hash, visit, sink) : cellPairs3(hash, visit, sink);
-    if (hash.overflowCount > 0) found += overflowPairs(hash, visit, sink);
+    const asBalls = balls !== 0;
+    let found = hash.dim === 2 ? cellPairs2(hash, visit, sink, asBalls) : cellPairs3(hash, visit, sink, asBalls);
+    if (hash.overflowCount > 0) found += overflowPairs(hash, visit, sink, asBalls);
     if (outermost) cache.finish(sink !== undefined, hash.itemCount, hash.handleLimit, found);
-    if (sink !== undefined) sink.report(hash.items, visit);
+    if (sink !== undefined) sink.report(hash.items, visit, hash.boxes, balls);
   } finally {
     hash.visiting--;
   }
 }
 
-/** Pairs found in cells, 2D: each handed to `sink` when given, else to `visit`. Returns how many. */
-function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: PairCache | undefined): number {
+/**
+ * Pairs found in cells, 2D: each handed to `sink` when given, else to `visit`
+ * (only those whose balls meet, with `balls`). Returns how many box pairs.
+ */
+function cellPairs2<T>(
+  hash: SpatialHashBase<T>,
+  visit: PairVisitor<T>,
+  sink: PairCache | undefined,
+  balls: boolean,
+): number {
   const cellStart = hash.cellStart;
   const cellEntryCount = hash.cellEntryCount;
   const idLimit = hash.cells.idLimit;
@@ -92,7 +141,7 @@ function cellPairs2<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: Pa
     if (n < 2) continue;
     const start = cellStart[id];
     sortRun2(hash, start, start + n);
-    found += sweepRun2(hash, start, start + n, visit, sink);
+    found += sweepRun2(hash, start, start + n, visit, sink, balls);
   }
   return found;
 }
@@ -153,6 +202,7 @@ function sweepRun2<T>(
   end: number,
   visit: PairVisitor<T>,
   sink: PairCache | undefined,
+  balls: boolean,
 ): number {
   const box = hash.slotBox;
   const info = hash.slotInfo;
@@ -168,9 +218,14 @@ function sweepRun2<T>(
     const hp = info[p * SLOT];
     const cp = filtered ? categories[hp] : -1;
     const mp = filtered ? masks[hp] : -1;
+    const minX = box[p * 4];
     const minY = box[p * 4 + 1];
     const maxX = box[p * 4 + 2];
     const maxY = box[p * 4 + 3];
+    // The ball test of ballsMeet, written out: centres and sides doubled.
+    const sumX = minX + maxX;
+    const sumY = minY + maxY;
+    const side = Math.min(maxX - minX, maxY - minY);
     // A slot whose range starts further left on x pairs here only with slots
     // from xStarts on: every slot before it starts further left too.
     const from = (sp & 1) === 0 && xStarts > p + 1 ? xStarts : p + 1;
@@ -183,9 +238,18 @@ function sweepRun2<T>(
       if (minY > box[b + 3] || box[b + 1] > maxY || (sp !== 3 && (sp | info[q * SLOT + SLOT_STARTS]) !== 3)) continue;
       const hq = info[q * SLOT];
       if (filtered && ((cp & masks[hq]) === 0 || (categories[hq] & mp) === 0)) continue;
-      if (sink !== undefined) sink.push(hp, hq);
-      else visit(items[hp] as T, items[hq] as T);
       found++;
+      if (sink !== undefined) {
+        sink.push(hp, hq);
+        continue;
+      }
+      if (balls) {
+        const dx = box[b] + box[b + 2] - sumX;
+        const dy = box[b + 1] + box[b + 3] - sumY;
+        const sides = side + Math.min(box[b + 2] - box[b], box[b + 3] - box[b + 1]);
+        if (dx * dx + dy * dy > sides * sides) continue;
+      }
+      visit(items[hp] as T, items[hq] as T);
     }
   }
   return found;
@@ -207,7 +271,12 @@ function firstXStart(info: Int32Array, start: number, end: number): number {
 }
 
 /** {@link cellPairs2} in 3D. */
-function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: PairCache | undefined): number {
+function cellPairs3<T>(
+  hash: SpatialHashBase<T>,
+  visit: PairVisitor<T>,
+  sink: PairCache | undefined,
+  balls: boolean,
+): number {
   const cellStart = hash.cellStart;
   const cellEntryCount = hash.cellEntryCount;
   const idLimit = hash.cells.idLimit;
@@ -217,7 +286,7 @@ function cellPairs3<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: Pa
     if (n < 2) continue;
     const start = cellStart[id];
     sortRun3(hash, start, start + n);
-    found += sweepRun3(hash, start, start + n, visit, sink);
+    found += sweepRun3(hash, start, start + n, visit, sink, balls);
   }
   return found;
 }
@@ -267,6 +336,7 @@ function sweepRun3<T>(
   end: number,
   visit: PairVisitor<T>,
   sink: PairCache | undefined,
+  balls: boolean,
 ): number {
   const box = hash.slotBox;
   const info = hash.slotInfo;
@@ -288,31 +358,36 @@ function sweepRun3<T>(
       const hp = info[p * SLOT];
       const hq = info[q * SLOT];
       if (filtered && !accepts(categories, masks, hp, hq)) continue;
-      if (sink !== undefined) sink.push(hp, hq);
-      else visit(items[hp] as T, items[hq] as T);
       found++;
+      if (sink !== undefined) sink.push(hp, hq);
+      else if (!balls || ballsMeet(box, b1, box, b2, 3)) visit(items[hp] as T, items[hq] as T);
     }
   }
   return found;
 }
 
 /** Pairs of overflow items with each other and with the items in cells. Returns how many. */
-function overflowPairs<T>(hash: SpatialHashBase<T>, visit: PairVisitor<T>, sink: PairCache | undefined): number {
+function overflowPairs<T>(
+  hash: SpatialHashBase<T>,
+  visit: PairVisitor<T>,
+  sink: PairCache | undefined,
+  balls: boolean,
+): number {
   const dim = hash.dim;
   const stride = hash.boxStride;
   const boxes = hash.boxes;
   const items = hash.items;
   const overflow = hash.overflow;
-  const to: PartnerTarget<T> = { visit, sink, flags: undefined, found: 0 };
+  const to: PartnerTarget<T> = { visit, sink, balls, flags: undefined, found: 0 };
   for (let i = 0; i < hash.overflowCount; i++) {
     const o = overflow[i];
     const bo = o * stride;
     for (let j = i + 1; j < hash.overflowCount; j++) {
       const p = overflow[j];
       if (!intersects(boxes, bo, boxes, p * stride, dim) || !accepts(hash.categories, hash.masks, o, p)) continue;
-      if (sink !== undefined) sink.push(o, p);
-      else visit(items[o] as T, items[p] as T);
       to.found++;
+      if (sink !== undefined) sink.push(o, p);
+      else if (!balls || ballsMeet(boxes, bo, boxes, p * stride, dim)) visit(items[o] as T, items[p] as T);
     }
     scanRange(hash, o, cellPartners, to);
   }

@@ -30,7 +30,7 @@ import { checkData, type FromDataOptions, restore, type SpatialHashData, type To
 import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
-import { forEachPair, type PairVisitor } from './pairs.js';
+import { forEachPair, type PairOptions, type PairVisitor } from './pairs.js';
 import { type CellOnRayVisitor2D, forEachCellOnRay, type RayHit, raycast, raycastAll } from './raycast.js';
 import { validateHash } from './validate-hash.js';
 
@@ -545,11 +545,17 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * O(pairs + changed items x their cells). Otherwise each cell's run is
    * sorted by minX in place and swept: O(occupied cells + sum over cells of
    * entries^2 + overflow items x (items or cells they cover)).
-   * @throws RangeError if visit is not a function.
+   *
+   * With `{ shape: 'ball' }` a pair is reported only when the discs
+   * inscribed in the two boxes meet (see {@link PairOptions.shape}): insert
+   * each ball with its bounding box and the visitor hears of touching balls
+   * only, tested on data the sweep already holds.
+   * @throws RangeError if visit is not a function, or options is not an
+   * object or its shape not 'box' or 'ball' (the hash is left as it was).
    * @throws Error if called from inside a predicate or a forEachOverlap visitor.
    */
-  forEachPair(visit: PairVisitor<T>): void {
-    forEachPair(this, visit);
+  forEachPair(visit: PairVisitor<T>, options?: PairOptions): void {
+    forEachPair(this, visit, options);
   }
 
   /**

@@ -4,14 +4,16 @@
  * bursts of many (the cache is dropped and a full pass runs) and none; after
  * each step forEachPair is compared with brute force, sometimes with a
  * visitor that throws part way or runs a nested forEachPair, and validate()
- * checks the cache's own invariants. Each run counts which way each call went
- * (kept pairs, a recording full pass, a plain full pass) and the test fails
- * unless all three were taken, so it cannot quietly stop testing one of them.
+ * checks the cache's own invariants. Each call asks for box pairs or ball
+ * pairs (`shape: 'ball'`, filtered from the same kept box pairs). Each run
+ * counts which way each call went (kept pairs, a recording full pass, a plain
+ * full pass) per shape and the test fails unless all six were taken, so it
+ * cannot quietly stop testing one of them.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
-import { type Box, boxesIntersect } from '../support/box-oracle.js';
+import { type Box, ballsMeet, boxesIntersect } from '../support/box-oracle.js';
 
 type AnyHash = SpatialHash2D<number> | SpatialHash3D<number>;
 
@@ -37,16 +39,20 @@ type Op =
  */
 type Call = 'plain' | 'throw' | 'nested' | 'inForEach';
 
+/** What forEachPair is asked to test: the boxes, or the balls inscribed in them. */
+type Shape = 'box' | 'ball';
+
 interface Step {
   ops: Op[];
   call: Call;
+  shape: Shape;
 }
 
-/** Counts of the three ways a call can go, over every run of one test. */
-interface Paths {
-  kept: number;
-  recorded: number;
-  plain: number;
+/** Counts of the three ways a call can go (kept pairs, recording full pass, plain full pass), per shape. */
+type Paths = Record<`${Shape} ${'kept' | 'recorded' | 'plain'}`, number>;
+
+function noPaths(): Paths {
+  return { 'box kept': 0, 'box recorded': 0, 'box plain': 0, 'ball kept': 0, 'ball recorded': 0, 'ball plain': 0 };
 }
 
 function cacheOf(hash: AnyHash): { valid: boolean; changedCount: number } {
@@ -68,14 +74,14 @@ function key(a: number, b: number): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
 }
 
-function brutePairs(model: Model): string[] {
+function brutePairs(model: Model, shape: Shape): string[] {
   const keys: string[] = [];
   const list = [...model.boxes.entries()];
   for (let i = 0; i < list.length; i++) {
     for (let j = i + 1; j < list.length; j++) {
       const [a, boxA] = list[i];
       const [b, boxB] = list[j];
-      if (!boxesIntersect(boxA, boxB)) continue;
+      if (!(shape === 'box' ? boxesIntersect(boxA, boxB) : ballsMeet(boxA, boxB))) continue;
       const [ca, ma] = model.filters.get(a) ?? [1, -1];
       const [cb, mb] = model.filters.get(b) ?? [1, -1];
       if ((ca & mb) !== 0 && (cb & ma) !== 0) keys.push(key(a, b));
@@ -122,7 +128,7 @@ function stepArb(dim: 2 | 3): fc.Arbitrary<Step> {
     { weight: 1, arbitrary: fc.constant<Op[]>([{ kind: 'clear' }]) },
   );
   const call = fc.constantFrom<Call>('plain', 'plain', 'plain', 'throw', 'nested', 'inForEach');
-  return fc.record({ ops, call });
+  return fc.record({ ops, call, shape: fc.constantFrom<Shape>('box', 'ball') });
 }
 
 function apply(hash: AnyHash, model: Model, op: Op): void {
@@ -161,9 +167,14 @@ function apply(hash: AnyHash, model: Model, op: Op): void {
   }
 }
 
-/** Calls forEachPair the way `call` says and checks its answer against brute force. */
-function check(hash: AnyHash, model: Model, call: Call, paths: Paths): void {
-  const expected = brutePairs(model);
+/**
+ * Calls forEachPair the way `call` says, for the pairs of `shape` (the kept
+ * pairs are box pairs whatever the shape), and checks its answer against
+ * brute force.
+ */
+function check(hash: AnyHash, model: Model, call: Call, shape: Shape, paths: Paths): void {
+  const expected = brutePairs(model, shape);
+  const options = shape === 'ball' ? ({ shape } as const) : undefined;
   const before = cacheOf(hash).valid;
   if (call === 'throw' && expected.length > 0) {
     // A visitor that throws part way: the next call must still see every pair.
@@ -172,7 +183,7 @@ function check(hash: AnyHash, model: Model, call: Call, paths: Paths): void {
     expect(() =>
       hash.forEachPair(() => {
         if (seen++ === stop) throw new Error('visitor stops');
-      }),
+      }, options),
     ).toThrow('visitor stops');
     hash.validate();
   }
@@ -183,10 +194,10 @@ function check(hash: AnyHash, model: Model, call: Call, paths: Paths): void {
       if (call === 'nested' && nested === undefined) {
         nested = [];
         const inner = nested;
-        hash.forEachPair((c, d) => inner.push(key(c, d)));
+        hash.forEachPair((c, d) => inner.push(key(c, d)), options);
       }
       keys.push(key(a, b));
-    });
+    }, options);
   if (call !== 'inForEach' || model.boxes.size === 0) pass();
   else {
     let first = true;
@@ -200,9 +211,9 @@ function check(hash: AnyHash, model: Model, call: Call, paths: Paths): void {
   // (a stale flag is still correct, only slower, so validate() cannot see it).
   expect(cacheOf(hash).changedCount).toBe(0);
   if (call === 'plain' || call === 'nested') {
-    if (before) paths.kept++;
-    else if (after) paths.recorded++;
-    else paths.plain++;
+    if (before) paths[`${shape} kept`]++;
+    else if (after) paths[`${shape} recorded`]++;
+    else paths[`${shape} plain`]++;
   }
   expect(keys.sort()).toEqual(expected);
   if (nested !== undefined) expect(nested.sort()).toEqual(expected);
@@ -216,18 +227,18 @@ function run(dim: 2 | 3, cellSize: number, maxCellsPerItem: number, start: Box[]
       : new SpatialHash3D<number>({ cellSize, maxCellsPerItem });
   const model: Model = { boxes: new Map(), filters: new Map(), ids: new Map(), next: 0 };
   for (const box of start) apply(hash, model, { kind: 'insert', box });
-  check(hash, model, 'plain', paths);
+  check(hash, model, 'plain', 'box', paths);
   for (const step of steps) {
     for (const op of step.ops) apply(hash, model, op);
     hash.validate();
-    check(hash, model, step.call, paths);
+    check(hash, model, step.call, step.shape, paths);
   }
 }
 
 describe.each([2, 3] as const)('%iD forEachPair with kept pairs', (dim) => {
   const seed = 0x9a1c00 + dim;
   it(`matches brute force through small steps, bursts, clears, throwing and nested visitors (seed ${seed})`, () => {
-    const paths: Paths = { kept: 0, recorded: 0, plain: 0 };
+    const paths = noPaths();
     fc.assert(
       fc.property(
         fc.constantFrom(1, 0.5, 3),
@@ -239,9 +250,11 @@ describe.each([2, 3] as const)('%iD forEachPair with kept pairs', (dim) => {
       // A failure is reported as found: shrinking hundreds of boxes and steps takes many minutes.
       { seed, numRuns: 60, endOnFailure: true },
     );
-    expect(paths.kept).toBeGreaterThan(50);
-    expect(paths.recorded).toBeGreaterThan(20);
-    expect(paths.plain).toBeGreaterThan(10);
+    for (const shape of ['box', 'ball'] as const) {
+      expect(paths[`${shape} kept`]).toBeGreaterThan(25);
+      expect(paths[`${shape} recorded`]).toBeGreaterThan(8);
+      expect(paths[`${shape} plain`]).toBeGreaterThan(6);
+    }
   });
 
   it('keeps no pairs for a crowd where every item meets every other, and still reports each pair once', () => {
@@ -307,6 +320,65 @@ describe.each([2, 3] as const)('%iD forEachPair with kept pairs', (dim) => {
     // The removed id is reused by the next insert: no pair of the old item survives.
     expect(insert(hash, 3, unit(9.5))).toBe(c);
     expect(pairs()).toEqual(['0|3']);
+    hash.validate();
+  });
+});
+
+describe("forEachPair with shape: 'ball'", () => {
+  it('reports discs that touch or overlap, not boxes that only meet at their corners', () => {
+    const hash = new SpatialHash2D<string>({ cellSize: 2 });
+    const disc = (name: string, x: number, y: number, r: number): void => {
+      hash.insert(name, x - r, y - r, x + r, y + r);
+    };
+    disc('a', 0, 0, 1);
+    disc('touching', 2, 0, 1); // centres 2 apart, radii 1 + 1: touching counts
+    disc('apart', -2.25, 0, 1.25); // touches a exactly too: 2.25 = 1 + 1.25
+    disc('corner', 1.75, -1.75, 1); // boxes overlap, discs are 2.47 apart
+    disc('point', 0, 1, 0); // a point on a's rim
+    const pairs = (options?: { shape: 'box' | 'ball' }): string[] => {
+      const found: string[] = [];
+      hash.forEachPair((p, q) => found.push([p, q].sort().join('|')), options);
+      return found.sort();
+    };
+    // corner and touching: centres (1.75, -1.75) and (2, 0), 1.77 apart, radii 1 + 1.
+    expect(pairs({ shape: 'ball' })).toEqual(['a|apart', 'a|point', 'a|touching', 'corner|touching']);
+    expect(pairs()).toEqual(['a|apart', 'a|corner', 'a|point', 'a|touching', 'corner|touching']);
+    expect(pairs({ shape: 'box' })).toEqual(pairs());
+  });
+
+  it('uses the smallest side of a box that is not square, in 3D too', () => {
+    const hash = new SpatialHash3D<number>({ cellSize: 4 });
+    // A 4 x 2 x 2 box: its ball has radius 1 about (2, 1, 1).
+    hash.insert(0, 0, 0, 0, 4, 2, 2);
+    hash.insert(1, 4, 1, 1, 4, 1, 1); // a point 2 from the centre: outside
+    hash.insert(2, 2, 2, 1, 2, 2, 1); // a point on the sphere: inside
+    const found: string[] = [];
+    hash.forEachPair((p, q) => found.push(key(p, q)), { shape: 'ball' });
+    expect(found).toEqual(['0|2']);
+  });
+
+  it('refuses a bad shape or options with a RangeError and leaves the hash as it was', () => {
+    const hash = new SpatialHash2D<number>({ cellSize: 1 });
+    const a = hash.insert(0, 0, 0, 1, 1);
+    hash.insert(1, 0.5, 0.5, 1.5, 1.5);
+    hash.forEachPair(() => {});
+    hash.updateById(a, 0.25, 0.25, 1.25, 1.25);
+    const bad: unknown[] = [{ shape: 'circle' }, { shape: 1 }, null, 'ball', 7];
+    for (const options of bad) {
+      expect(() => hash.forEachPair(() => {}, options as { shape: 'ball' })).toThrow(RangeError);
+    }
+    expect(() => hash.forEachPair(() => {}, { shape: 'disc' as 'ball' })).toThrow(
+      /options\.shape must be 'box' or 'ball', got "disc"/,
+    );
+    expect(() => hash.forEachPair(() => {}, null as unknown as { shape: 'ball' })).toThrow(
+      /options must be an object, got null/,
+    );
+    // The pending move is still pending and the kept pair still there: the next call refreshes it.
+    expect(cacheOf(hash).changedCount).toBe(1);
+    hash.validate();
+    let count = 0;
+    hash.forEachPair(() => count++, {});
+    expect(count).toBe(1);
     hash.validate();
   });
 });

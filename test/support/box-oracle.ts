@@ -33,6 +33,26 @@ export function boxesIntersect(a: Box, b: Box): boolean {
 }
 
 /**
+ * True when the balls inscribed in two closed boxes meet (touching counts):
+ * each centred on its box's centre with a radius of half its smallest side,
+ * as forEachPair's `shape: 'ball'` defines them.
+ */
+export function ballsMeet(a: Box, b: Box): boolean {
+  const dimension = a.length / 2;
+  let distance2 = 0;
+  let radiusA = Number.POSITIVE_INFINITY;
+  let radiusB = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < dimension; i++) {
+    const centreA = (a[i] + a[i + dimension]) / 2;
+    const centreB = (b[i] + b[i + dimension]) / 2;
+    distance2 += (centreB - centreA) * (centreB - centreA);
+    radiusA = Math.min(radiusA, (a[i + dimension] - a[i]) / 2);
+    radiusB = Math.min(radiusB, (b[i + dimension] - b[i]) / 2);
+  }
+  return distance2 <= (radiusA + radiusB) * (radiusA + radiusB);
+}
+
+/**
  * Squared distance from a point to a closed box in the library's float
  * formula: per axis `d = Math.max(min - p, 0, p - max)`, squares summed left
  * to right.
