@@ -300,9 +300,13 @@ export function nearest<T>(
   const m = toBits('mask', queryMask);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
-  out.length = 0;
   const limit = Math.min(k, hash.size);
-  if (limit === 0) return out;
+  // out is emptied only here and sized once at the end: emptying it first
+  // would drop its storage (see SpatialHash2D's collect).
+  if (limit === 0) {
+    out.length = 0;
+    return out;
+  }
   if (hash.heapHandle.length < limit) {
     const n = Math.max(limit, hash.heapHandle.length * 2);
     hash.heapHandle = new Int32Array(n);
@@ -333,6 +337,7 @@ export function nearest<T>(
     if (hash.cells.size > 0) searchCells(hash, maxDistance);
   } catch (error) {
     heapSize = 0;
+    out.length = 0;
     throw error;
   } finally {
     predicate = undefined;

@@ -300,7 +300,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     checkFinite('z', z);
     const m = toBits('mask', mask);
     const categories = this.categories;
-    out.length = 0;
+    let found = 0;
     syncSlots(this);
     const boxes = this.boxes;
     const items = this.items;
@@ -315,14 +315,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
         const end = this.cellStart[id] + this.cellEntryCount[id];
         for (let s = this.cellStart[id]; s < end; s++) {
           const h = info[s * SLOT];
-          if (containsPoint(slotBox, s * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
+          if (containsPoint(slotBox, s * 6, x, y, z) && (categories[h] & m) !== 0) out[found++] = items[h] as T;
         }
       }
     }
     for (let i = 0; i < this.overflowCount; i++) {
       const h = this.overflow[i];
-      if (containsPoint(boxes, h * 6, x, y, z) && (categories[h] & m) !== 0) out.push(items[h] as T);
+      if (containsPoint(boxes, h * 6, x, y, z) && (categories[h] & m) !== 0) out[found++] = items[h] as T;
     }
+    out.length = found;
     return out;
   }
 
@@ -346,8 +347,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
   ): T[] {
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
     const m = toBits('mask', mask);
-    out.length = 0;
-    this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, out, undefined);
+    out.length = this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, out, undefined);
     return out;
   }
 
@@ -373,7 +373,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describeValue(visit)}`);
     this.visiting++;
     try {
-      return this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, undefined, visit);
+      return this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, undefined, visit) < 0;
     } finally {
       this.visiting--;
     }
@@ -393,9 +393,22 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     checkFinite('z', z);
     checkDistance('radius', radius);
     const m = toBits('mask', mask);
-    out.length = 0;
     const pad = radiusPad(radius, Math.abs(x) + Math.abs(y) + Math.abs(z));
-    this.collect(x - pad, y - pad, z - pad, x + pad, y + pad, z + pad, x, y, z, radius * radius, m, out, undefined);
+    out.length = this.collect(
+      x - pad,
+      y - pad,
+      z - pad,
+      x + pad,
+      y + pad,
+      z + pad,
+      x,
+      y,
+      z,
+      radius * radius,
+      m,
+      out,
+      undefined,
+    );
     return out;
   }
 
@@ -569,7 +582,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     validateHash(this);
   }
 
-  /** Shared body of the box and radius queries; see SpatialHash2D's. */
+  /**
+   * Shared body of the box and radius queries; see SpatialHash2D's. Returns
+   * the count written to `out`, or -1 when `visit` stopped the walk.
+   */
   private collect(
     minX: number,
     minY: number,
@@ -584,7 +600,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     m: number,
     out: T[] | undefined,
     visit: OverlapVisitor<T> | undefined,
-  ): boolean {
+  ): number {
+    let found = 0;
     const categories = this.categories;
     const cells = this.cells;
     const cellStart = this.cellStart;
@@ -617,8 +634,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
           if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
           const h = info[slot * SLOT];
           if ((categories[h] & m) === 0) continue;
-          if (out !== undefined) out.push(items[h] as T);
-          else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
+          if (out !== undefined) out[found++] = items[h] as T;
+          else if (this.callOut(visit as OverlapVisitor<T>, h)) return -1;
         }
       }
     } else {
@@ -633,8 +650,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
               if (!keep(slotBox, slot * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
               const h = info[slot * SLOT];
               if ((categories[h] & m) === 0) continue;
-              if (out !== undefined) out.push(items[h] as T);
-              else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
+              if (out !== undefined) out[found++] = items[h] as T;
+              else if (this.callOut(visit as OverlapVisitor<T>, h)) return -1;
             }
           }
         }
@@ -643,10 +660,10 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     for (let i = 0; i < this.overflowCount; i++) {
       const h = this.overflow[i];
       if ((categories[h] & m) === 0 || !keep(boxes, h * 6, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2)) continue;
-      if (out !== undefined) out.push(items[h] as T);
-      else if (this.callOut(visit as OverlapVisitor<T>, h)) return true;
+      if (out !== undefined) out[found++] = items[h] as T;
+      else if (this.callOut(visit as OverlapVisitor<T>, h)) return -1;
     }
-    return false;
+    return found;
   }
 
   private writeBox(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number) {
