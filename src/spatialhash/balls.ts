@@ -11,8 +11,11 @@
  * touching counts). An item's ball is the one inscribed in its box: centred on
  * the box's centre, with a radius of half its smallest side, so a circle or
  * sphere given by its bounding box is itself. Worked at twice the scale (sums
- * of min and max, whole sides), which is exact, as halving is:
+ * of min and max, whole sides), so no halving rounds:
  * `sum over axes of ((min2 + max2) - (min1 + max1))^2 <= (side1 + side2)^2`.
+ * That is the centre and radius test with every length doubled: the same
+ * answer wherever halving is exact and no square overflows (magnitudes from
+ * about 1e-300 to 1e153).
  */
 export function ballsMeet(boxes1: Float64Array, b1: number, boxes2: Float64Array, b2: number, dim: number): boolean {
   let distance = 0;

@@ -63,7 +63,8 @@ export interface PairOptions {
    * touching-size balls are not ball pairs. Touching counts; the test is
    * `sum over axes of ((minB + maxB) - (minA + maxA))^2 <= (sideA + sideB)^2`
    * with `side` the box's smallest side: the usual centre and radius test
-   * scaled by two, which changes no result (halving is exact).
+   * with every length doubled, the same answer wherever halving is exact and
+   * no square overflows (magnitudes from about 1e-300 to 1e153).
    */
   shape?: 'box' | 'ball';
 }
