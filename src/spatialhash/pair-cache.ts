@@ -65,10 +65,18 @@ export class PairCache {
   /** Flagged handles allowed before the cache is dropped; set at each call from the item count. */
   private limit = 0;
 
-  /** Notes that handle `h` changed. O(1); drops the cache when too many changed. */
+  /**
+   * Notes that handle `h` changed. O(1); drops the cache when too many
+   * changed. Small, so that V8 inlines it into every move (see
+   * SpatialHash2D's move): the flagging is {@link PairCache.flag}.
+   */
   touch(h: number): void {
     this.changes++;
-    if (!this.valid || this.flags[h] === 1) return;
+    if (this.valid && this.flags[h] !== 1) this.flag(h);
+  }
+
+  /** Flags handle `h` for the next refresh, or drops the cache when the limit is reached. */
+  private flag(h: number): void {
     if (this.changedCount === this.limit) {
       this.drop();
       return;

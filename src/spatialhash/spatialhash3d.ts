@@ -165,9 +165,28 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.move(id, minX, minY, minZ, maxX as number, maxY as number, maxZ);
   }
 
-  /** Moves handle `h` to a checked box, touching only the cells entered and left (see SpatialHash2D's). */
+  /**
+   * Moves handle `h` to a checked box, touching only the cells entered and
+   * left. The six numbers go to {@link moveTo} through a scratch array: a
+   * call with numbers boxes each of them unless V8 inlines it, and the whole
+   * move is too big to inline in 3D (in 2D it is small enough; see
+   * SpatialHash2D's move). This part is inlined, so a move boxes nothing.
+   */
   private move(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+    const to = MOVE_TO;
+    to[0] = minX;
+    to[1] = minY;
+    to[2] = minZ;
+    to[3] = maxX;
+    to[4] = maxY;
+    to[5] = maxZ;
+    this.moveTo(h);
+  }
+
+  /** {@link move} with the new box in MOVE_TO. */
+  private moveTo(h: number): void {
     this.pairCache.touch(h);
+    const to = MOVE_TO;
     // The old cell range comes from the old box, on the cache line written next.
     const b = h * 6;
     const boxes = this.boxes;
@@ -177,19 +196,41 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const ox1 = this.cellOf(boxes[b + 3]);
     const oy1 = this.cellOf(boxes[b + 4]);
     const oz1 = this.cellOf(boxes[b + 5]);
-    const cx0 = this.cellOf(minX);
-    const cy0 = this.cellOf(minY);
-    const cz0 = this.cellOf(minZ);
-    const cx1 = this.cellOf(maxX);
-    const cy1 = this.cellOf(maxY);
-    const cz1 = this.cellOf(maxZ);
-    this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
+    const cx0 = this.cellOf(to[0]);
+    const cy0 = this.cellOf(to[1]);
+    const cz0 = this.cellOf(to[2]);
+    const cx1 = this.cellOf(to[3]);
+    const cy1 = this.cellOf(to[4]);
+    const cz1 = this.cellOf(to[5]);
+    for (let k = 0; k < 6; k++) boxes[b + k] = to[k];
     if (cx0 === ox0 && cy0 === oy0 && cz0 === oz0 && cx1 === ox1 && cy1 === oy1 && cz1 === oz1) {
       // Same cells, so the same overflow decision: the slots' box copies (if
       // any) are brought up to date at the next read, and the links are not read.
       markMoved(this, h);
       return;
     }
+    this.changeCells(h, ox0, oy0, oz0, ox1, oy1, oz1, cx0, cy0, cz0, cx1, cy1, cz1);
+  }
+
+  /**
+   * The rest of a move whose cell range changed (the new box is written); its
+   * own function so that `move` stays small enough to inline (see SpatialHash2D's).
+   */
+  private changeCells(
+    h: number,
+    ox0: number,
+    oy0: number,
+    oz0: number,
+    ox1: number,
+    oy1: number,
+    oz1: number,
+    cx0: number,
+    cy0: number,
+    cz0: number,
+    cx1: number,
+    cy1: number,
+    cz1: number,
+  ): void {
     const inOverflow = this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
     if (
       inOverflow ||
@@ -765,8 +806,24 @@ function keep(
   return dx * dx + dy * dy + dz * dz <= r2;
 }
 
+/** The new box of a 3D move, handed from `move` to `moveTo` (see move). */
+const MOVE_TO = new Float64Array(6);
+
 /** Validates a 3D box argument list: all finite, each min <= its max. */
 export function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+  // One comparison chain passes every valid box (see checkBox2).
+  if (
+    minX <= maxX &&
+    minY <= maxY &&
+    minZ <= maxZ &&
+    maxX - minX + (maxY - minY) + (maxZ - minZ) < Number.POSITIVE_INFINITY
+  )
+    return;
+  explainBox3(minX, minY, minZ, maxX, maxY, maxZ);
+}
+
+/** Throws the RangeError that names the first bad argument of a 3D box (a box only too large to sum passes). */
+function explainBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
   checkFinite('minX', minX);
   checkFinite('minY', minY);
   checkFinite('minZ', minZ);
