@@ -8,6 +8,7 @@
 
 import type { SpatialHashBase } from './base.js';
 import { FIRST_ENTRY, HOME_CELL, HOME_POS, LINKS, OVERFLOW_POS, SLOT, SLOT_OWNER, SLOT_STARTS } from './cell-runs.js';
+import { accepts, intersects } from './pair-walk.js';
 
 const NONE = -1;
 
@@ -204,11 +205,9 @@ function validatePairCache<T>(hash: SpatialHashBase<T>, fail: (what: string) => 
       fail(`pair cache: pair ${i} (${a}, ${b}) is not two handles`);
     if (flags[a] === 1 || flags[b] === 1) continue;
     if (hash.alive[a] !== 1 || hash.alive[b] !== 1) fail(`pair cache: pair ${i} (${a}, ${b}) has a free handle`);
-    for (let k = 0; k < dim; k++) {
-      if (boxes[a * stride + k] > boxes[b * stride + dim + k] || boxes[b * stride + k] > boxes[a * stride + dim + k])
-        fail(`pair cache: the boxes of pair ${i} (${a}, ${b}) do not intersect`);
-    }
-    if ((hash.categories[a] & hash.masks[b]) === 0 || (hash.categories[b] & hash.masks[a]) === 0)
+    if (!intersects(boxes, a * stride, boxes, b * stride, dim))
+      fail(`pair cache: the boxes of pair ${i} (${a}, ${b}) do not intersect`);
+    if (!accepts(hash.categories, hash.masks, a, b))
       fail(`pair cache: the filters of pair ${i} (${a}, ${b}) do not accept each other`);
     const key = a < b ? `${a},${b}` : `${b},${a}`;
     if (seen.has(key)) fail(`pair cache: pair (${a}, ${b}) is kept twice`);
