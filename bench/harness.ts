@@ -130,6 +130,17 @@ export interface Timing {
   median: number;
   min: number;
   answer: bigint;
+  /**
+   * Minor page faults of each timed run (first touches of memory the process
+   * got from the OS), in the order of `times`: on a VM they can cost more
+   * than the work itself, so a workload that allocates can show them.
+   */
+  faults: number[];
+}
+
+/** Minor page faults of this process so far (Node only: 0 where resourceUsage is missing). */
+function minorFaults(): number {
+  return typeof process.resourceUsage === 'function' ? process.resourceUsage().minorPageFault : 0;
 }
 
 /** Median of a list of numbers (mean of the middle two for even lengths). */
@@ -170,11 +181,14 @@ export interface MeasureOptions {
 export function measure(label: string, contenders: readonly Contender[], options: MeasureOptions): Timing[] {
   const answers: bigint[] = [];
   const checkMs: number[] = [];
+  const checkFaults: number[] = [];
   for (const c of contenders) {
     gc();
+    const faults = minorFaults();
     const start = performance.now();
     const answer = c.run();
     checkMs.push(c.lastMs ? c.lastMs() : performance.now() - start);
+    checkFaults.push(minorFaults() - faults);
     answers.push(answer);
     consume(answer);
   }
@@ -194,14 +208,17 @@ export function measure(label: string, contenders: readonly Contender[], options
     if (!slow[k]) consume(c.run());
   });
   const times: number[][] = contenders.map((_, k) => (slow[k] ? [checkMs[k]] : []));
+  const faults: number[][] = contenders.map((_, k) => (slow[k] ? [checkFaults[k]] : []));
   const rounds = Math.max(...reps);
   for (let r = 0; r < rounds; r++) {
     contenders.forEach((c, k) => {
       if (r >= reps[k]) return;
       gc();
+      const before = minorFaults();
       const start = performance.now();
       const answer = c.run();
       const ms = c.lastMs ? c.lastMs() : performance.now() - start;
+      faults[k].push(minorFaults() - before);
       if (answer !== answers[k]) throw new Error(`${label}: ${c.name} changed its answer between runs`);
       consume(answer);
       times[k].push(ms);
@@ -213,6 +230,7 @@ export function measure(label: string, contenders: readonly Contender[], options
     median: median(times[k]),
     min: Math.min(...times[k]),
     answer: answers[k],
+    faults: faults[k],
   }));
 }
 
