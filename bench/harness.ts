@@ -184,11 +184,11 @@ export function measure(label: string, contenders: readonly Contender[], options
   const checkFaults: number[] = [];
   for (const c of contenders) {
     gc();
-    const faults = minorFaults();
+    const before = minorFaults();
     const start = performance.now();
     const answer = c.run();
     checkMs.push(c.lastMs ? c.lastMs() : performance.now() - start);
-    checkFaults.push(minorFaults() - faults);
+    checkFaults.push(minorFaults() - before);
     answers.push(answer);
     consume(answer);
   }
