@@ -22,3 +22,14 @@ export function grownCopy<A extends GrowableArray>(old: A, length: number, fill 
   grown.set(old as never);
   return grown;
 }
+
+/**
+ * A new array of `old`'s type, `length` long, holding old's first `used`
+ * elements and zeros after them. Unlike {@link grownCopy} it touches no
+ * memory past `used`, so room reserved for later costs no page until written.
+ */
+export function grownPrefix<A extends GrowableArray>(old: A, length: number, used: number): A {
+  const grown = new (old.constructor as new (length: number) => A)(length);
+  grown.set(old.subarray(0, used) as never);
+  return grown;
+}

@@ -52,7 +52,7 @@
  */
 
 import { CellTable } from '../core/cell-table.js';
-import { grownCopy } from '../core/grow.js';
+import { grownCopy, grownPrefix } from '../core/grow.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
@@ -244,19 +244,26 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed = new Uint8Array(this.cells.capacity);
     this.alive = new Uint8Array(items);
     this.boxes = new Float64Array(items * this.boxStride);
-    this.itemLinks = new Int32Array(items * LINKS).fill(NONE);
+    // Nothing is filled: a handle gets its links and filter when it is first
+    // handed out (allocateHandle), so reserved room costs no page until used.
+    this.itemLinks = new Int32Array(items * LINKS);
     this.stamps = new Uint32Array(items);
-    this.categories = new Int32Array(items).fill(DEFAULT_CATEGORY);
-    this.masks = new Int32Array(items).fill(ALL_BITS);
+    this.categories = new Int32Array(items);
+    this.masks = new Int32Array(items);
     this.overflow = new Int32Array(16);
     this.freeHandles = new Int32Array(items);
     this.moved = new Int32Array(items);
     this.movedFlag = new Uint8Array(items);
-    const entries = items * 2;
+    // Most items sit in one cell and need no entry. Slots: four per item,
+    // because runs are powers of two and move when they double, so a world
+    // that reaches the hinted size is not repacked on the way (two per item
+    // cost a repack in the churn benchmark). Room never written costs
+    // address space, not memory.
+    const entries = Math.max(16, items >> 1);
     this.entryCell = new Int32Array(entries);
     this.entryPos = new Int32Array(entries);
     this.entryItemNext = new Int32Array(entries);
-    const slots = entries * 2;
+    const slots = items * 4;
     this.slotInfo = new Int32Array(slots * SLOT);
     this.slotBox = new Float64Array(slots * this.boxStride);
   }
@@ -451,17 +458,17 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     this.cellListed.fill(0);
     this.occupiedCells = 0;
     this.filteredCount = 0;
-    this.categories.fill(DEFAULT_CATEGORY);
-    this.masks.fill(ALL_BITS);
     this.movedCount = 0;
-    this.movedFlag.fill(0);
+    // Only handles below handleLimit were ever written; every handle is
+    // fresh again after this, and allocateHandle writes a fresh handle's
+    // links and filter, so those need no reset.
+    this.movedFlag.fill(0, 0, this.handleLimit);
     this.poolUsed = 0;
     this.poolLive = 0;
     this.freeRuns.fill(NONE);
     this.items.length = 0;
     this.changes++;
-    this.alive.fill(0);
-    this.itemLinks.fill(NONE);
+    this.alive.fill(0, 0, this.handleLimit);
     this.overflowCount = 0;
     this.handleLimit = 0;
     this.freeHandleCount = 0;
@@ -562,9 +569,11 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     } else {
       if (this.handleLimit === this.alive.length) this.growHandles();
       h = this.handleLimit++;
+      this.initHandle(h);
     }
-    // A free handle's category and mask are the defaults already (release and
-    // clear reset them), so they are not written: two cache misses fewer.
+    // A freed handle's links are unset and its category and mask are the
+    // defaults already (release resets them), so they are not written: two
+    // cache misses fewer.
     this.items[h] = item;
     this.alive[h] = 1;
     if (this.trackItems) this.handles.set(item, h);
@@ -632,16 +641,36 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     for (let h = 0; h < this.handleLimit; h++) if (this.alive[h] === 1) this.link(h);
   }
 
+  /**
+   * @internal Gives a handle at or above the old handleLimit what a free
+   * handle has: no links, the default filter. Handles past handleLimit hold
+   * whatever clear() left there, or zeros, and nothing reads them.
+   */
+  initHandle(h: number): void {
+    const l = h * LINKS;
+    for (let k = 0; k < LINKS; k++) this.itemLinks[l + k] = NONE;
+    this.categories[h] = DEFAULT_CATEGORY;
+    this.masks[h] = ALL_BITS;
+  }
+
+  /**
+   * Doubles the per-handle arrays. Only what is in use is copied and nothing
+   * is filled, so the new room costs no memory until a handle is handed out
+   * (see {@link initHandle}). Stamps matter within one query only and no
+   * query is running (changes are refused inside one), so they start again
+   * from zero.
+   */
   private growHandles(): void {
     const n = this.alive.length * 2;
+    const used = this.handleLimit;
     this.alive = grownCopy(this.alive, n);
-    this.stamps = grownCopy(this.stamps, n);
-    this.categories = grownCopy(this.categories, n, DEFAULT_CATEGORY);
-    this.masks = grownCopy(this.masks, n, ALL_BITS);
-    this.itemLinks = grownCopy(this.itemLinks, n * LINKS, NONE);
-    this.freeHandles = grownCopy(this.freeHandles, n);
-    this.moved = grownCopy(this.moved, n);
-    this.movedFlag = grownCopy(this.movedFlag, n);
-    this.boxes = grownCopy(this.boxes, n * this.boxStride);
+    this.stamps = new Uint32Array(n);
+    this.categories = grownPrefix(this.categories, n, used);
+    this.masks = grownPrefix(this.masks, n, used);
+    this.itemLinks = grownPrefix(this.itemLinks, n * LINKS, used * LINKS);
+    this.freeHandles = grownPrefix(this.freeHandles, n, this.freeHandleCount);
+    this.moved = grownPrefix(this.moved, n, this.movedCount);
+    this.movedFlag = grownPrefix(this.movedFlag, n, used);
+    this.boxes = grownPrefix(this.boxes, n * this.boxStride, used * this.boxStride);
   }
 }

@@ -155,6 +155,8 @@ export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options
   const stride = hash.boxStride;
   const limit = d.idLimit;
   hash.reserveHandles(limit);
+  // Every id below the limit starts as a free one: no links, default filter.
+  for (let h = 0; h < limit; h++) hash.initHandle(h);
   const seen = new Uint8Array(limit);
   for (let i = 0; i < d.ids.length; i++) {
     const h = d.ids[i];

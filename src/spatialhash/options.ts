@@ -18,7 +18,12 @@ export interface SpatialHashOptions {
    * cells. An integer >= 1. Default 256.
    */
   maxCellsPerItem?: number;
-  /** Number of items to make room for up front (the hash grows past it as needed). Default 64. */
+  /**
+   * Number of items to make room for up front (the hash grows past it as
+   * needed), so a world that reaches it never copies its arrays to grow.
+   * The room is reserved, not written: memory is touched as items arrive.
+   * Default 64.
+   */
   initialCapacity?: number;
   /**
    * Keep a Map from item to id, which the item-keyed methods need (`has`,

@@ -149,6 +149,43 @@ describe('filters of reused ids', () => {
   });
 });
 
+describe('fresh ids past a growth', () => {
+  // Growth fills nothing and clear resets only the ids it used: every id at
+  // or past the old limit must still come out unlinked and unfiltered.
+  it('after clear, ids that held filters, overflow and several cells come back clean', () => {
+    const hash = new SpatialHash2D<number>({ cellSize: 1, maxCellsPerItem: 4, initialCapacity: 0 });
+    for (let i = 0; i < 100; i++) {
+      // Every third box is too big for its cells (overflow), every other spans 4 cells.
+      const size = i % 3 === 0 ? 9 : i % 2 === 0 ? 1.5 : 0;
+      hash.insert(i, i, -i, i + size, -i + size, { category: 1 << (i % 31), mask: i });
+    }
+    expect(hash.overflowSize).toBeGreaterThan(0);
+    hash.validate();
+    hash.clear();
+    hash.validate();
+    // Twice as many: the second half grows the arrays again, past the ids used before.
+    const ids: number[] = [];
+    for (let i = 0; i < 200; i++) ids.push(hash.insert(i, i * 2, 0));
+    for (const id of ids) expect([hash.categoryOf(id), hash.maskOf(id)]).toEqual([1, 0xffffffff]);
+    expect(hash.overflowSize).toBe(0);
+    hash.validate();
+    expect(hash.queryBox(0, 0, 10, 0).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('from() gives the free ids below the limit no links and the default filter', () => {
+    const hash = new SpatialHash2D<number>({ cellSize: 1 });
+    const ids = Array.from({ length: 40 }, (_, i) => hash.insert(i, i, 0, i + 2, 2, { category: 2, mask: 2 }));
+    for (const id of ids.filter((_, i) => i % 4 !== 0)) hash.removeById(id);
+    const copy = SpatialHash2D.from(hash.toData());
+    copy.validate();
+    for (let i = 0; i < 30; i++) {
+      const id = copy.insert(100 + i, 0, 0);
+      expect([copy.categoryOf(id), copy.maskOf(id)]).toEqual([1, 0xffffffff]);
+    }
+    copy.validate();
+  });
+});
+
 describe('toData / from', () => {
   it('objects round-trip through encodeItem / decodeItem and keep their ids', () => {
     const hash = new SpatialHash3D<{ name: string }>({ cellSize: 2, maxCellsPerItem: 4 });
