@@ -446,7 +446,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     }
   }
 
-  /** Removes every item. Keeps the memory for reuse. O(capacity). */
+  /** Removes every item. Keeps the memory for reuse. O(cell capacity + ids used since the last clear). */
   clear(): void {
     this.checkWritable('clear');
     this.pairCache.drop();

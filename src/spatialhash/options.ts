@@ -20,8 +20,9 @@ export interface SpatialHashOptions {
   maxCellsPerItem?: number;
   /**
    * Number of items to make room for up front (the hash grows past it as
-   * needed), so a world that reaches it never copies its arrays to grow.
-   * The room is reserved, not written: memory is touched as items arrive.
+   * needed), so a world that stays within it never copies its per-item
+   * arrays to grow (the cells' slot pool may still be compacted). The room
+   * is reserved, not written: memory is touched as items arrive.
    * Default 64.
    */
   initialCapacity?: number;
