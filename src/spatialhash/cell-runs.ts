@@ -289,6 +289,9 @@ function repack(hash: CellRuns, grown: number, capacity: number): void {
   const count = hash.cellEntryCount;
   const runs = hash.cellCapacity;
   runs[grown] = capacity;
+  // Ids at or past the limit (released together by clear()) lose their runs
+  // with the old pool; the table hands them out again with none.
+  runs.fill(0, idLimit);
   // Released ids keep their runs: the cell table hands them out again first.
   let needed = 0;
   for (let id = 0; id < idLimit; id++) needed += runs[id];

@@ -114,7 +114,9 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
   let liveCells = 0;
   let listedCells = 0;
   let reserved = 0;
-  for (let id = 0; id < cells.idLimit; id++) {
+  // Ids past the table's limit may keep runs too (clear() releases every id
+  // and keeps their runs), but hold no slots and are not listed.
+  for (let id = 0; id < hash.cellCapacity.length; id++) {
     const start = hash.cellStart[id];
     const n = hash.cellEntryCount[id];
     const capacity = hash.cellCapacity[id];
@@ -124,6 +126,10 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     for (let s = start; s < start + capacity; s++) {
       if (owner[s] !== NONE) fail(`runs of cells ${owner[s]} and ${id} overlap`);
       owner[s] = id;
+    }
+    if (id >= cells.idLimit) {
+      if (n > 0 || hash.cellListed[id] === 1) fail(`cell id ${id} past the table's limit is in use`);
+      continue;
     }
     if (hash.cellListed[id] === 0) {
       if (n > 0) fail(`cell ${id} holds ${n} slots but is not in the table`);

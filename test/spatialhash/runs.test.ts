@@ -90,6 +90,43 @@ describe.each([2, 3] as const)('%iD cell runs', (dim) => {
     hash.validate();
   });
 
+  it("clear() keeps the runs for the cell ids handed out again; a repack drops those past the table's limit", () => {
+    const hash = make(dim, { cellSize: 1, initialCapacity: 0 });
+    const point = (x: number, y: number): Box => {
+      const at = dim === 2 ? [x, y] : [x, y, 0.5];
+      return [...at, ...at];
+    };
+    // 200 cells of 3 items each.
+    for (let i = 0; i < 600; i++) put(hash, i, point((i % 200) + 0.5, 0.5));
+    hash.validate();
+    hash.clear();
+    hash.validate();
+    expect(hash.cellCount).toBe(0);
+    // Refill 20 cells: ids 0..19 again, each with its run; ids 20..199 keep theirs unused.
+    const boxes = new Map<number, Box>();
+    for (let i = 0; i < 60; i++) {
+      boxes.set(i, point((i % 20) + 0.5, 5.5));
+      put(hash, i, boxes.get(i) as Box);
+    }
+    hash.validate();
+    // One cell fills up until its run reaches the pool's end and the pool is repacked.
+    for (let i = 60; i < 2000; i++) {
+      boxes.set(i, point(0.25 + (i % 7) / 10, 5.25 + (i % 5) / 10));
+      put(hash, i, boxes.get(i) as Box);
+      if (i % 200 === 0) hash.validate();
+    }
+    hash.validate();
+    // Ids past the old limit are handed out again, with or without runs.
+    for (let i = 2000; i < 2400; i++) {
+      boxes.set(i, point(100 + (i % 300) + 0.5, 9.5));
+      put(hash, i, boxes.get(i) as Box);
+    }
+    hash.validate();
+    expect(pairsOf(hash)).toEqual(brutePairs(boxes));
+    const all = hash instanceof SpatialHash2D ? hash.queryBox(-1, -1, 500, 20) : hash.queryBox(-1, -1, 0, 500, 20, 1);
+    expect(all.sort((a, b) => a - b)).toEqual([...boxes.keys()]);
+  });
+
   it('keeps emptied cells listed but not counted, purges them when they outnumber the occupied, and holds none when empty', () => {
     const hash = make(dim, { cellSize: 1 });
     const zero = Array.from({ length: dim }, () => 0.5);
