@@ -52,10 +52,10 @@
  */
 
 import { CellTable } from '../core/cell-table.js';
-import { grownCopy, grownPrefix } from '../core/grow.js';
+import { grownPrefix } from '../core/grow.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-runs.js';
-import { ALL_BITS, DEFAULT_CATEGORY, toBits } from './filter.js';
+import { ALL_BITS, DEFAULT_CATEGORY, isDefaultFilter, toBits } from './filter.js';
 import { ItemIndex } from './item-index.js';
 import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
 import { PairCache } from './pair-cache.js';
@@ -389,8 +389,8 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
 
   /** @internal Stores the filter of handle `h`, keeping {@link filteredCount} up to date. */
   setFilterBits(h: number, category: number, mask: number): void {
-    const was = this.categories[h] !== DEFAULT_CATEGORY || this.masks[h] !== ALL_BITS;
-    const is = category !== DEFAULT_CATEGORY || mask !== ALL_BITS;
+    const was = !isDefaultFilter(this.categories[h], this.masks[h]);
+    const is = !isDefaultFilter(category, mask);
     this.categories[h] = category;
     this.masks[h] = mask;
     this.filteredCount += (is ? 1 : 0) - (was ? 1 : 0);
@@ -662,7 +662,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
   private growHandles(): void {
     const n = this.alive.length * 2;
     const used = this.handleLimit;
-    this.alive = grownCopy(this.alive, n);
+    this.alive = grownPrefix(this.alive, n, used);
     this.stamps = new Uint32Array(n);
     this.categories = grownPrefix(this.categories, n, used);
     this.masks = grownPrefix(this.masks, n, used);

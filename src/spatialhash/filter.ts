@@ -29,6 +29,11 @@ export const DEFAULT_CATEGORY = 1;
 /** Default mask of an item and of a query: every bit (-1 is 0xFFFFFFFF read as a signed 32-bit integer). */
 export const ALL_BITS = -1;
 
+/** Whether a category and mask are the default filter, which every item has unless given another. */
+export function isDefaultFilter(category: number, mask: number): boolean {
+  return category === DEFAULT_CATEGORY && mask === ALL_BITS;
+}
+
 /**
  * A 32-bit mask or category as the signed integer the typed arrays store;
  * throws a RangeError naming `name` unless `value` is an integer in

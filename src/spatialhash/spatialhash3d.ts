@@ -27,7 +27,7 @@ import {
   writeSlotBoxes,
 } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
-import { ALL_BITS, DEFAULT_CATEGORY, type ItemFilter, type ItemPredicate, readFilter, toBits } from './filter.js';
+import { ALL_BITS, type ItemFilter, type ItemPredicate, isDefaultFilter, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
 import { forEachPair, type PairOptions, type PairVisitor } from './pairs.js';
@@ -118,7 +118,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
-    if (FILTER[0] !== DEFAULT_CATEGORY || FILTER[1] !== ALL_BITS) this.setFilterBits(h, FILTER[0], FILTER[1]);
+    if (!isDefaultFilter(FILTER[0], FILTER[1])) this.setFilterBits(h, FILTER[0], FILTER[1]);
     this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
     this.link(h);
     return h;

@@ -8,7 +8,7 @@
 
 import type { SpatialHashBase } from './base.js';
 import { FIRST_ENTRY, HOME_CELL, HOME_POS, LINKS, OVERFLOW_POS, SLOT, SLOT_OWNER, SLOT_STARTS } from './cell-runs.js';
-import { ALL_BITS, DEFAULT_CATEGORY } from './filter.js';
+import { isDefaultFilter } from './filter.js';
 import { accepts, intersects } from './pair-walk.js';
 
 const NONE = -1;
@@ -29,12 +29,11 @@ export function validateHash<T>(hash: SpatialHashBase<T>): void {
     if (hash.alive[h] !== 1) {
       if (links[l + HOME_POS] !== NONE || links[l + FIRST_ENTRY] !== NONE || links[l + OVERFLOW_POS] !== NONE)
         fail(`free handle ${h} still linked`);
-      if (hash.categories[h] !== DEFAULT_CATEGORY || hash.masks[h] !== ALL_BITS)
-        fail(`free handle ${h} keeps a filter`);
+      if (!isDefaultFilter(hash.categories[h], hash.masks[h])) fail(`free handle ${h} keeps a filter`);
       continue;
     }
     live++;
-    if (hash.categories[h] !== DEFAULT_CATEGORY || hash.masks[h] !== ALL_BITS) filtered++;
+    if (!isDefaultFilter(hash.categories[h], hash.masks[h])) filtered++;
     if (hash.trackItems && hash.handles.get(hash.items[h] as T) !== h) fail(`handle ${h} not in the item map`);
     const b = h * stride;
     for (let a = 0; a < dim; a++) {
