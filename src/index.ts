@@ -1,6 +1,7 @@
 /**
  * spatialhash: find what is near what, fast. Dynamic hashes of boxes
- * ({@link SpatialHash2D}, {@link SpatialHash3D}), counting-sort point grids
+ * ({@link SpatialHash2D}, {@link SpatialHash3D}) and of points
+ * ({@link PointHash2D}, {@link PointHash3D}), counting-sort point grids
  * rebuilt per frame ({@link PointGrid2D}, {@link PointGrid3D}) and vertex
  * welding ({@link weld}, {@link weldMesh}).
  *
@@ -18,6 +19,10 @@ export type {
 } from './pointgrid/options.js';
 export { PointGrid2D } from './pointgrid/pointgrid2d.js';
 export { PointGrid3D } from './pointgrid/pointgrid3d.js';
+export type { PointHashData } from './pointhash/data.js';
+export type { PointHashOptions } from './pointhash/options.js';
+export { PointHash2D } from './pointhash/pointhash2d.js';
+export { PointHash3D } from './pointhash/pointhash3d.js';
 export type { OverlapVisitor } from './spatialhash/box-args.js';
 export type { FromDataOptions, SpatialHashData, ToDataOptions } from './spatialhash/data.js';
 export type { ItemFilter, ItemPredicate } from './spatialhash/filter.js';

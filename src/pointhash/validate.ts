@@ -107,11 +107,23 @@ export function validatePointHash<T>(hash: PointHashBase<T>): void {
     }
     starts.push(id);
   }
-  starts.sort((a, b) => runs[a * RUN + RUN_START] - runs[b * RUN + RUN_START]);
-  for (let i = 1; i < starts.length; i++) {
-    const a = starts[i - 1] * RUN;
-    const b = starts[i] * RUN;
-    if (runs[a + RUN_START] + runs[a + RUN_CAPACITY] > runs[b + RUN_START]) fail('two cells share slots of the pool');
+  // Free runs: each of its list's size, in the pool, and counted in the overlap check below.
+  const freeRuns: number[] = [];
+  for (let size = 0; size < 32; size++) {
+    let guard = 0;
+    for (let start = hash.freeRuns[size]; start !== -1; start = hash.slots[start * stride]) {
+      if (!(start >= 0 && start + 2 ** size <= hash.poolUsed))
+        fail(`free run at ${start} of size ${2 ** size} is past the pool`);
+      if (++guard > hash.poolUsed) fail(`the free list of size ${2 ** size} loops`);
+      freeRuns.push(start, 2 ** size);
+    }
+  }
+  // Runs, live and free, as [start, capacity] pairs: none may overlap another.
+  const all: number[][] = starts.map((id) => [runs[id * RUN + RUN_START], runs[id * RUN + RUN_CAPACITY]]);
+  for (let i = 0; i < freeRuns.length; i += 2) all.push([freeRuns[i], freeRuns[i + 1]]);
+  all.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < all.length; i++) {
+    if (all[i - 1][0] + all[i - 1][1] > all[i][0]) fail(`the runs at ${all[i - 1][0]} and ${all[i][0]} overlap`);
   }
   if (hash.poolUsed * stride > hash.slots.length) fail('the pool is used past its end');
 }

@@ -1,0 +1,460 @@
+/**
+ * PointHash3D: a dynamic, unbounded hash of items that are 3D points.
+ *
+ * @module
+ */
+
+import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { checkDistance, checkFinite, checkOrdered, describe } from '../core/validate.js';
+import { radiusPad } from '../spatialhash/base.js';
+import type { OverlapVisitor } from '../spatialhash/box-args.js';
+import type { FromDataOptions, ToDataOptions } from '../spatialhash/data.js';
+import {
+  ALL_BITS,
+  type ItemFilter,
+  type ItemPredicate,
+  isDefaultFilter,
+  readFilter,
+  toBits,
+} from '../spatialhash/filter.js';
+import type { PairVisitor } from '../spatialhash/pairs.js';
+import { PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
+import { checkPointData, type PointHashData, pointsToData, restorePoints } from './data.js';
+import { nearestPoints } from './nearest.js';
+import type { PointHashOptions } from './options.js';
+import { pairs3 } from './pairs3d.js';
+import { validatePointHash } from './validate.js';
+
+const NONE = -1;
+/** Scratch of insert: the filter read from its argument. */
+const FILTER = new Int32Array(2);
+
+/**
+ * A dynamic spatial hash of items that are points in space: insert, move and
+ * remove by item or by id in O(1), box and radius queries, k-nearest, and
+ * every pair within a distance. Unbounded and sparse: only cells holding
+ * points cost memory, and coordinates may be anything finite.
+ *
+ * For points it does what {@link SpatialHash3D} does with less memory (a
+ * point's slot is its coordinates and its id; nothing else per point but its
+ * cell and position): use it when nothing you store has a size (particles,
+ * agents, boids, samples). Items with boxes need SpatialHash3D. Ray casts
+ * are not offered: a ray hits a point only by accident; cast against
+ * SpatialHash3D with the points' boxes, or query a radius along the ray.
+ *
+ * Items are any values (compared like Map keys); each gets a small integer
+ * id, stable until it is removed, for the `...ById` methods.
+ */
+export class PointHash3D<T> extends PointHashBase<T> {
+  /**
+   * @param options - `cellSize` (required), `initialCapacity` (default 64), `trackItems` (default true).
+   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is invalid.
+   */
+  constructor(options: PointHashOptions) {
+    super(3, options);
+  }
+
+  /**
+   * Adds `item` at (x, y, z). An optional last argument sets its collision
+   * `category` and `mask` (default 1 and 0xFFFFFFFF; see
+   * {@link PointHash3D.setFilterById}). O(1) amortised.
+   * @returns the item's id: a small integer >= 0, stable until the item is
+   * removed. Ids of removed items are reused.
+   * @throws RangeError if a coordinate is not finite or the filter is not an object of 32-bit integers.
+   * @throws Error if `item` is already present (use {@link PointHash3D.update}).
+   */
+  insert(item: T, x: number, y: number, z: number, filter?: ItemFilter): number {
+    checkPoint3(x, y, z);
+    readFilter(filter, FILTER);
+    this.checkWritable('insert');
+    this.checkAbsent(item);
+    const h = this.allocateHandle(item);
+    if (!isDefaultFilter(FILTER[0], FILTER[1])) this.setFilterBits(h, FILTER[0], FILTER[1]);
+    this.place(h, x, y, z);
+    return h;
+  }
+
+  /**
+   * Moves a present `item` to (x, y, z). A move within its cell writes one
+   * slot; a move to another cell takes the slot out of one run and adds it to
+   * another. O(1) amortised.
+   * @throws RangeError if a coordinate is not finite.
+   * @throws Error if `item` is not present.
+   */
+  update(item: T, x: number, y: number, z: number): void {
+    checkPoint3(x, y, z);
+    this.checkWritable('update');
+    this.move(this.handleOf(item, 'update'), x, y, z);
+  }
+
+  /**
+   * {@link PointHash3D.update} by id, with no lookup by item. O(1) amortised.
+   * @throws RangeError if `id` is not the id of a stored point, or a coordinate is not finite.
+   */
+  updateById(id: number, x: number, y: number, z: number): void {
+    this.checkId(id, 'updateById');
+    checkPoint3(x, y, z);
+    this.checkWritable('updateById');
+    this.move(id, x, y, z);
+  }
+
+  /** Moves id `h` to a checked point; small so V8 inlines it into callers' loops. */
+  private move(h: number, x: number, y: number, z: number): void {
+    const cx = this.cellOf(x);
+    const cy = this.cellOf(y);
+    const cz = this.cellOf(z);
+    const s = this.slotOf(h);
+    const slots = this.slotArray(h);
+    if (this.cellOf(slots[s]) === cx && this.cellOf(slots[s + 1]) === cy && this.cellOf(slots[s + 2]) === cz) {
+      // Same cell (a far point stays far): only the slot changes.
+      slots[s] = x;
+      slots[s + 1] = y;
+      slots[s + 2] = z;
+      return;
+    }
+    this.drop(h);
+    this.place(h, x, y, z);
+  }
+
+  /** Files id `h` at (x, y, z): in its cell, or on the far list past MAX_CELL_INDEX. */
+  private place(h: number, x: number, y: number, z: number): void {
+    const cx = this.cellOf(x);
+    const cy = this.cellOf(y);
+    const cz = this.cellOf(z);
+    let s: number;
+    let slots: Float64Array;
+    if (Math.abs(cx) <= MAX_CELL_INDEX && Math.abs(cy) <= MAX_CELL_INDEX && Math.abs(cz) <= MAX_CELL_INDEX) {
+      s = this.addToCell(h, this.cells.insert3(cx, cy, cz));
+      slots = this.slots;
+    } else {
+      s = this.addToFar(h);
+      slots = this.far;
+    }
+    slots[s] = x;
+    slots[s + 1] = y;
+    slots[s + 2] = z;
+    slots[s + 3] = h;
+  }
+
+  /**
+   * The point of the item with this id, as [x, y, z]. O(1).
+   * @param out - filled and returned.
+   * @throws RangeError if `id` is not the id of a stored point.
+   */
+  positionById(id: number, out: number[] = []): number[] {
+    this.checkId(id, 'positionById');
+    const s = this.slotOf(id);
+    const slots = this.slotArray(id);
+    out.length = 3;
+    out[0] = slots[s];
+    out[1] = slots[s + 1];
+    out[2] = slots[s + 2];
+    return out;
+  }
+
+  /**
+   * The point of `item` as [x, y, z], or undefined when it is absent.
+   * @param out - filled and returned.
+   */
+  getPosition(item: T, out: number[] = []): number[] | undefined {
+    this.checkTracked('getPosition');
+    const h = this.handles.get(item);
+    return h === NONE ? undefined : this.positionById(h, out);
+  }
+
+  /**
+   * Items whose point lies in [minX, maxX] x [minY, maxY] x [minZ, maxZ]
+   * (closed: the border counts). O(cells covered + points in them); a box
+   * covering more cells than are occupied scans the occupied cells instead.
+   * @param out - emptied, filled and returned, so a caller can query every frame without allocating.
+   * @param mask - only points with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if a coordinate is not finite, a min exceeds its max, or mask is not a 32-bit integer.
+   */
+  queryBox(
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    out: T[] = [],
+    mask: number = ALL_BITS,
+  ): T[] {
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    const m = toBits('mask', mask);
+    const nan = Number.NaN;
+    out.length = this.collect(minX, minY, minZ, maxX, maxY, maxZ, nan, nan, nan, -1, m, out, undefined);
+    return out;
+  }
+
+  /**
+   * Calls `visit(item, id)` for every point in [minX, maxX] x [minY, maxY] x
+   * [minZ, maxZ] (closed), each once, in no particular order, without building
+   * an array. Return `true` from `visit` to stop early. The visitor may read
+   * and query the hash (a query keeps no state between calls) but not change
+   * it: insert, update, remove or clear from inside it throw an Error.
+   * @param mask - only points with `(category & mask) !== 0` are visited; default every bit.
+   * @returns true if `visit` stopped the walk, false if it saw every point in the box.
+   * @throws RangeError as {@link PointHash3D.queryBox}, or if visit is not a function.
+   */
+  forEachOverlap(
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    visit: OverlapVisitor<T>,
+    mask: number = ALL_BITS,
+  ): boolean {
+    checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
+    const m = toBits('mask', mask);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    const nan = Number.NaN;
+    this.visiting++;
+    try {
+      return this.collect(minX, minY, minZ, maxX, maxY, maxZ, nan, nan, nan, -1, m, undefined, visit) < 0;
+    } finally {
+      this.visiting--;
+    }
+  }
+
+  /**
+   * Items whose point is within Euclidean distance `radius` of (x, y, z):
+   * `dx * dx + dy * dy + dz * dz <= radius * radius`.
+   * @param radius - a number >= 0 (Infinity returns everything).
+   * @param out - emptied, filled and returned.
+   * @param mask - only points with `(category & mask) !== 0` are reported; default every bit.
+   * @throws RangeError if x, y or z is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
+   */
+  queryRadius(x: number, y: number, z: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkPoint3(x, y, z);
+    checkDistance('radius', radius);
+    const m = toBits('mask', mask);
+    const pad = radiusPad(radius, Math.abs(x) + Math.abs(y) + Math.abs(z));
+    const r2 = radius * radius;
+    out.length = this.collect(x - pad, y - pad, z - pad, x + pad, y + pad, z + pad, x, y, z, r2, m, out, undefined);
+    return out;
+  }
+
+  /**
+   * Up to `k` items nearest to (x, y, z), nearest first, within `maxDistance`.
+   * Items at the same distance come in any order. Searches shells of cells
+   * outward and stops when the next shell cannot hold anything nearer; with
+   * sparse data it scans the occupied cells instead.
+   * @param k - a non-negative integer, default 1; 0 returns nothing, more than `size` returns everything in range.
+   * @param maxDistance - in coordinate units, default Infinity.
+   * @param out - emptied, filled and returned.
+   * @param mask - only points with `(category & mask) !== 0` count: the answer is the k nearest such points.
+   * @param predicate - when given, only items for which it returns true count (e.g. "not myself"),
+   * again the k nearest of them, exactly. It may read the hash but not change or query it.
+   * @throws RangeError if x, y or z is not finite, k is not a non-negative integer, maxDistance is negative or
+   * NaN, mask is not a 32-bit integer or predicate is not a function.
+   */
+  nearest(
+    x: number,
+    y: number,
+    z: number,
+    k = 1,
+    maxDistance = Number.POSITIVE_INFINITY,
+    out: T[] = [],
+    mask: number = ALL_BITS,
+    predicate?: ItemPredicate<T>,
+  ): T[] {
+    return nearestPoints(this, x, y, z, k, maxDistance, out, mask, predicate);
+  }
+
+  /**
+   * Calls `visit(a, b)` exactly once for every unordered pair of points within
+   * distance `radius` of each other (`dx * dx + dy * dy + dz * dz <= radius *
+   * radius`) whose filters accept each other, `(a.category & b.mask) !== 0 &&
+   * (b.category & a.mask) !== 0`, in no particular order. Each cell is paired
+   * with the cells after it in reach of its points, so a radius up to the
+   * cell size reads each cell and thirteen neighbours. The visitor may run
+   * queries; insert, update, remove or clear from inside it throw an Error.
+   * @param radius - a number >= 0 (Infinity pairs everything).
+   * @throws RangeError if radius is negative or NaN, or visit is not a function.
+   */
+  forEachPair(radius: number, visit: PairVisitor<T>): void {
+    checkDistance('radius', radius);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    this.visiting++;
+    try {
+      pairs3(this, radius, visit);
+    } finally {
+      this.visiting--;
+    }
+  }
+
+  /**
+   * A snapshot of the hash: cell size, items with their ids, positions,
+   * categories and masks, and the free ids, in typed arrays and one plain
+   * array, all structured-cloneable (postMessage to a worker, IndexedDB).
+   * Items that are numbers or strings are kept as they are; any other item
+   * needs `encodeItem`, which then encodes every item. O(points).
+   * @throws Error if an item is neither a number nor a string and no encodeItem is given.
+   */
+  toData(options?: ToDataOptions<T>): PointHashData {
+    return pointsToData(this, options);
+  }
+
+  /**
+   * Rebuilds a hash from {@link PointHash3D.toData}: same cell size, items,
+   * ids (and the order in which free ids are reused), positions, categories
+   * and masks, so every query gives the same answer. `decodeItem` inverts the
+   * `encodeItem` given to toData. O(points).
+   * @throws Error naming the problem if `data` is not a valid 3D snapshot.
+   */
+  static from<U>(data: PointHashData, options?: FromDataOptions<U>): PointHash3D<U> {
+    const d = checkPointData(data, 3);
+    const hash = new PointHash3D<U>({
+      cellSize: d.cellSize,
+      initialCapacity: d.idLimit,
+      trackItems: options?.trackItems,
+    });
+    const p = d.positions;
+    restorePoints(hash, d, options, (h, i) => hash.place(h, p[i * 3], p[i * 3 + 1], p[i * 3 + 2]));
+    return hash;
+  }
+
+  /**
+   * Checks every internal invariant and throws an Error describing the first
+   * one broken. O(points + cells). For tests and debugging.
+   */
+  validate(): void {
+    validatePointHash(this);
+  }
+
+  /**
+   * Shared body of the box and radius queries: visits the cells of the range
+   * (or every occupied cell when that is fewer) and the far list, and keeps
+   * the points passing the box test, and the distance test when `r2 >= 0`.
+   * Items go into `out` from its start; the caller sets its length to the
+   * count returned (emptying it first would make V8 drop its storage). With
+   * `visit`, returns -1 when it stopped the walk.
+   */
+  private collect(
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    x: number,
+    y: number,
+    z: number,
+    r2: number,
+    m: number,
+    out: T[] | undefined,
+    visit: OverlapVisitor<T> | undefined,
+  ): number {
+    // Without filters every category is 1.
+    if (this.filters === undefined && (m & 1) === 0) return 0;
+    let found = 0;
+    const cells = this.cells;
+    const runs = this.cellRuns;
+    const slots = this.slots;
+    const cx0 = Math.max(this.cellOf(minX), -MAX_CELL_INDEX);
+    const cy0 = Math.max(this.cellOf(minY), -MAX_CELL_INDEX);
+    const cz0 = Math.max(this.cellOf(minZ), -MAX_CELL_INDEX);
+    const cx1 = Math.min(this.cellOf(maxX), MAX_CELL_INDEX);
+    const cy1 = Math.min(this.cellOf(maxY), MAX_CELL_INDEX);
+    const cz1 = Math.min(this.cellOf(maxZ), MAX_CELL_INDEX);
+    if (cx0 > cx1 || cy0 > cy1 || cz0 > cz1 || this.occupiedCells === 0) {
+      // Nothing stored in cells can be in range; only far points can.
+    } else if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) * (cz1 - cz0 + 1) > cells.size) {
+      const keys = cells.keys;
+      for (let id = 0; id < cells.idLimit; id++) {
+        const n = runs[id * RUN + RUN_COUNT];
+        if (n === 0) continue;
+        const kx = keys[id * 3];
+        const ky = keys[id * 3 + 1];
+        const kz = keys[id * 3 + 2];
+        if (kx < cx0 || kx > cx1 || ky < cy0 || ky > cy1 || kz < cz0 || kz > cz1) continue;
+        const start = runs[id * RUN + RUN_START];
+        const end = start + n;
+        found = this.scan(slots, start, end, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2, m, out, visit, found);
+        if (found < 0) return -1;
+      }
+    } else {
+      for (let cx = cx0; cx <= cx1; cx++) {
+        for (let cy = cy0; cy <= cy1; cy++) {
+          for (let cz = cz0; cz <= cz1; cz++) {
+            const id = cells.find3(cx, cy, cz);
+            if (id === NONE) continue;
+            const start = runs[id * RUN + RUN_START];
+            const end = start + runs[id * RUN + RUN_COUNT];
+            found = this.scan(slots, start, end, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2, m, out, visit, found);
+            if (found < 0) return -1;
+          }
+        }
+      }
+    }
+    if (this.farCount > 0) {
+      const far = this.far;
+      found = this.scan(far, 0, this.farCount, minX, minY, minZ, maxX, maxY, maxZ, x, y, z, r2, m, out, visit, found);
+    }
+    return found;
+  }
+
+  /** Tests slots [from, to) of `slots` (see {@link collect}); returns the new count, or -1 when `visit` stopped. */
+  private scan(
+    slots: Float64Array,
+    from: number,
+    to: number,
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    x: number,
+    y: number,
+    z: number,
+    r2: number,
+    m: number,
+    out: T[] | undefined,
+    visit: OverlapVisitor<T> | undefined,
+    found: number,
+  ): number {
+    const filters = this.filters;
+    const items = this.items;
+    for (let s = from * 4, end = to * 4; s < end; s += 4) {
+      const px = slots[s];
+      const py = slots[s + 1];
+      const pz = slots[s + 2];
+      if (!(px >= minX && px <= maxX && py >= minY && py <= maxY && pz >= minZ && pz <= maxZ)) continue;
+      if (r2 >= 0) {
+        const dx = px - x;
+        const dy = py - y;
+        const dz = pz - z;
+        if (!(dx * dx + dy * dy + dz * dz <= r2)) continue;
+      }
+      const h = slots[s + 3];
+      if (filters !== undefined && (filters[h * 2] & m) === 0) continue;
+      if (out !== undefined) out[found++] = items[h] as T;
+      else if ((visit as OverlapVisitor<T>)(items[h] as T, h) === true) return -1;
+    }
+    return found;
+  }
+}
+
+/** Throws a RangeError naming the first coordinate that is not finite. */
+function checkPoint3(x: number, y: number, z: number): void {
+  checkFinite('x', x);
+  checkFinite('y', y);
+  checkFinite('z', z);
+}
+
+/** Throws a RangeError unless the box's coordinates are finite and ordered. */
+function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+  checkFinite('minX', minX);
+  checkFinite('minY', minY);
+  checkFinite('minZ', minZ);
+  checkFinite('maxX', maxX);
+  checkFinite('maxY', maxY);
+  checkFinite('maxZ', maxZ);
+  checkOrdered('minX', minX, 'maxX', maxX);
+  checkOrdered('minY', minY, 'maxY', maxY);
+  checkOrdered('minZ', minZ, 'maxZ', maxZ);
+}
