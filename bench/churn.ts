@@ -9,7 +9,7 @@
  */
 import { quadtree } from 'd3-quadtree';
 import RBush from 'rbush';
-import { SpatialHash2D } from '../src/index.js';
+import { PointHash2D, SpatialHash2D } from '../src/index.js';
 import { type Contender, fingerprint, measure, median, random, timingTable } from './harness.js';
 
 const OURS = 'SpatialHash2D';
@@ -119,6 +119,31 @@ function runSpatialHashIds(s: Stream, trackItems = true): bigint {
     if (op === INSERT) handle[ids[k]] = hash.insert(ids[k], xs[k], ys[k]);
     else if (op === UPDATE) hash.updateById(handle[ids[k]], xs[k], ys[k]);
     else hash.removeById(handle[ids[k]]);
+  }
+  const out: number[] = [];
+  let count = 0;
+  let sum = 0;
+  for (let q = 0; q < 1000; q++) {
+    const b = q * 4;
+    hash.queryBox(s.queries[b], s.queries[b + 1], s.queries[b + 2], s.queries[b + 3], out);
+    for (let k = 0; k < out.length; k++) sum = (sum + Math.imul(q + 1, out[k] + 1)) | 0;
+    count += out.length;
+  }
+  return fingerprint(count + hash.size, sum);
+}
+
+/**
+ * The stream through PointHash2D, the hash for items that are points: the
+ * same item-keyed calls as {@link runSpatialHash}, from a new hash.
+ */
+function runPointHash(s: Stream): bigint {
+  const hash = new PointHash2D<number>({ cellSize: 64 });
+  const { ops, ids, xs, ys } = s;
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k];
+    if (op === INSERT) hash.insert(ids[k], xs[k], ys[k]);
+    else if (op === UPDATE) hash.update(ids[k], xs[k], ys[k]);
+    else hash.remove(ids[k]);
   }
   const out: number[] = [];
   let count = 0;
@@ -253,6 +278,7 @@ export function churn(quick: boolean): string {
     { name: `${OURS}, one hash reused (clear() first)`, run: () => runSpatialHash(stream, reused) },
     { name: `${OURS} by id (updateById, removeById)`, run: () => runSpatialHashIds(stream) },
     { name: `${OURS} by id, trackItems: false`, run: () => runSpatialHashIds(stream, false) },
+    { name: 'PointHash2D (insert, update, remove)', run: () => runPointHash(stream) },
     { name: 'rbush (insert, remove + insert, remove)', run: () => runRbush(stream) },
     { name: 'd3-quadtree (add, remove + add, remove)', run: () => runD3Quadtree(stream) },
   ];

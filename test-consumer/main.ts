@@ -6,6 +6,10 @@ import {
   PointGrid2D,
   PointGrid3D,
   type PointGridOptions,
+  PointHash2D,
+  PointHash3D,
+  type PointHashData,
+  type PointHashOptions,
   type RayHit,
   SpatialHash2D,
   SpatialHash3D,
@@ -35,6 +39,22 @@ check(hit?.item === a, 'raycast');
 const hash3 = new SpatialHash3D<number>({ cellSize: 1 });
 hash3.insert(7, 0, 0, 0);
 check(hash3.nearest(1, 1, 1, 1)[0] === 7, 'nearest 3D');
+
+const pointOptions: PointHashOptions = { cellSize: 4 };
+const points = new PointHash2D<string>(pointOptions);
+const idA = points.insert('a', 0, 0);
+points.insert('b', 3, 0, { category: 2 });
+check(points.queryRadius(0, 0, 3, [], 2).join() === 'b', 'PointHash2D queryRadius with a mask');
+let pointPairs = 0;
+points.forEachPair(3, () => {
+  pointPairs++;
+});
+check(pointPairs === 1 && points.itemById(idA) === 'a', 'PointHash2D forEachPair');
+const snapshot: PointHashData = points.toData();
+check(PointHash2D.from<string>(snapshot).nearest(2.9, 0)[0] === 'b', 'PointHash2D from');
+const points3 = new PointHash3D<number>({ cellSize: 1 });
+points3.insert(5, 1, 2, 3);
+check(points3.positionById(0).join() === '1,2,3', 'PointHash3D positionById');
 
 const positions: NumericArray = new Float32Array([0, 0, 0.5, 0, 10, 10]);
 const gridOptions: PointGridOptions = { cellSize: 1 };
