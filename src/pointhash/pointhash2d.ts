@@ -37,7 +37,7 @@ const FILTER = new Int32Array(2);
  *
  * For points it does what {@link SpatialHash2D} does with less than half the
  * memory (a point's slot is its coordinates and its id; nothing else per
- * point but its cell and position) and 1.4x to 2x the speed on churn
+ * point but its cell and position) and 1.1x to 2x the speed on churn
  * (workload 6 of the benchmark): use it when nothing you store has a size
  * (particles, agents, units, samples).
  * Items with boxes need SpatialHash2D. Ray casts are not offered: a ray hits
