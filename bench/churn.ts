@@ -78,6 +78,20 @@ function makeStream(length: number, seed: number): Stream {
   return { ops, ids, xs, ys, idCount: px.length, queries };
 }
 
+/** Our hashes' answers to the stream's final box queries, as one fingerprint with their size. */
+function answerQueries(s: Stream, hash: SpatialHash2D<number> | PointHash2D<number>): bigint {
+  const out: number[] = [];
+  let count = 0;
+  let sum = 0;
+  for (let q = 0; q < 1000; q++) {
+    const b = q * 4;
+    hash.queryBox(s.queries[b], s.queries[b + 1], s.queries[b + 2], s.queries[b + 3], out);
+    for (let k = 0; k < out.length; k++) sum = (sum + Math.imul(q + 1, out[k] + 1)) | 0;
+    count += out.length;
+  }
+  return fingerprint(count + hash.size, sum);
+}
+
 /**
  * The stream through the item API. Given a `reused` hash, the run clears it
  * instead of building a new one, so its arrays are already grown and their
@@ -94,16 +108,7 @@ function runSpatialHash(s: Stream, reused?: SpatialHash2D<number>): bigint {
     else if (op === UPDATE) hash.update(ids[k], xs[k], ys[k]);
     else hash.remove(ids[k]);
   }
-  const out: number[] = [];
-  let count = 0;
-  let sum = 0;
-  for (let q = 0; q < 1000; q++) {
-    const b = q * 4;
-    hash.queryBox(s.queries[b], s.queries[b + 1], s.queries[b + 2], s.queries[b + 3], out);
-    for (let k = 0; k < out.length; k++) sum = (sum + Math.imul(q + 1, out[k] + 1)) | 0;
-    count += out.length;
-  }
-  return fingerprint(count + hash.size, sum);
+  return answerQueries(s, hash);
 }
 
 /**
@@ -120,16 +125,7 @@ function runSpatialHashIds(s: Stream, trackItems = true): bigint {
     else if (op === UPDATE) hash.updateById(handle[ids[k]], xs[k], ys[k]);
     else hash.removeById(handle[ids[k]]);
   }
-  const out: number[] = [];
-  let count = 0;
-  let sum = 0;
-  for (let q = 0; q < 1000; q++) {
-    const b = q * 4;
-    hash.queryBox(s.queries[b], s.queries[b + 1], s.queries[b + 2], s.queries[b + 3], out);
-    for (let k = 0; k < out.length; k++) sum = (sum + Math.imul(q + 1, out[k] + 1)) | 0;
-    count += out.length;
-  }
-  return fingerprint(count + hash.size, sum);
+  return answerQueries(s, hash);
 }
 
 /**
@@ -145,16 +141,7 @@ function runPointHash(s: Stream): bigint {
     else if (op === UPDATE) hash.update(ids[k], xs[k], ys[k]);
     else hash.remove(ids[k]);
   }
-  const out: number[] = [];
-  let count = 0;
-  let sum = 0;
-  for (let q = 0; q < 1000; q++) {
-    const b = q * 4;
-    hash.queryBox(s.queries[b], s.queries[b + 1], s.queries[b + 2], s.queries[b + 3], out);
-    for (let k = 0; k < out.length; k++) sum = (sum + Math.imul(q + 1, out[k] + 1)) | 0;
-    count += out.length;
-  }
-  return fingerprint(count + hash.size, sum);
+  return answerQueries(s, hash);
 }
 
 interface Item {

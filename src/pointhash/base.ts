@@ -57,6 +57,17 @@ export const RUN_LISTED = 3;
 export const FREE = -1;
 /** @internal `home` cell of a point on the far list (its position there follows). */
 export const FAR = -2;
+/**
+ * @internal Whether the filters of ids a and b accept each other, as in Box2D
+ * (always, while the hash has no filters): the pair test of forEachPair.
+ */
+export function accept(filters: Int32Array | undefined, a: number, b: number): boolean {
+  return (
+    filters === undefined ||
+    ((filters[a * 2] & filters[b * 2 + 1]) !== 0 && (filters[b * 2] & filters[a * 2 + 1]) !== 0)
+  );
+}
+
 /** Slots of a cell's first run. */
 const FIRST_RUN = 4;
 

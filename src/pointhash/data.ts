@@ -10,7 +10,14 @@
  */
 
 import { describe } from '../core/validate.js';
-import type { FromDataOptions, ToDataOptions } from '../spatialhash/data.js';
+import {
+  checkIdSnapshot,
+  encodeItem,
+  type FromDataOptions,
+  readDecoder,
+  readEncoder,
+  type ToDataOptions,
+} from '../spatialhash/data.js';
 import { ALL_BITS, DEFAULT_CATEGORY } from '../spatialhash/filter.js';
 import { FREE, type PointHashBase } from './base.js';
 
@@ -42,13 +49,7 @@ export interface PointHashData {
 
 /** Implements `toData` of both point hashes. O(points). */
 export function pointsToData<T>(hash: PointHashBase<T>, options: ToDataOptions<T> = {}): PointHashData {
-  if (options === null || typeof options !== 'object') {
-    throw new RangeError(`options must be an object { encodeItem? }, got ${describe(options)}`);
-  }
-  const encode = options.encodeItem;
-  if (encode !== undefined && typeof encode !== 'function') {
-    throw new RangeError(`encodeItem must be a function, got ${describe(encode)}`);
-  }
+  const encode = readEncoder(options);
   const n = hash.size;
   const dim = hash.dim;
   const ids = new Int32Array(n);
@@ -60,16 +61,7 @@ export function pointsToData<T>(hash: PointHashBase<T>, options: ToDataOptions<T
   let i = 0;
   for (let h = 0; h < hash.handleLimit; h++) {
     if (hash.home[h * 2] === FREE) continue;
-    const item = hash.items[h] as T;
-    if (encode !== undefined) {
-      items[i] = encode(item, h);
-    } else if (typeof item === 'number' || typeof item === 'string') {
-      items[i] = item;
-    } else {
-      throw new Error(
-        `toData: item ${h} is ${describe(item)}, not a number or string; pass { encodeItem } to turn items into data`,
-      );
-    }
+    items[i] = encodeItem(hash.items[h] as T, h, encode);
     ids[i] = h;
     const s = hash.slotOf(h);
     const slots = hash.slotArray(h);
@@ -102,23 +94,10 @@ function bad(what: string): never {
 
 /** Checks the shape of `data` for a hash of `dim` dimensions, before anything is built. */
 export function checkPointData(data: unknown, dim: 2 | 3): PointHashData {
-  if (data === null || typeof data !== 'object') bad(`expected an object from toData(), got ${describe(data)}`);
+  const n = checkIdSnapshot(data, 'pointhash', dim, bad);
   const d = data as PointHashData;
-  if (d.format !== 'pointhash') bad(`format must be 'pointhash', got ${describe(d.format)}`);
-  if (d.version !== 1) bad(`version must be 1, got ${describe(d.version)}`);
-  if (d.dimension !== dim) bad(`dimension is ${describe(d.dimension)}, this is a ${dim}D hash`);
-  const n = d.ids instanceof Int32Array ? d.ids.length : bad('ids must be an Int32Array');
-  if (!Array.isArray(d.items) || d.items.length !== n) bad(`items must be an array of ${n} values`);
   if (!(d.positions instanceof Float64Array) || d.positions.length !== n * dim) {
     bad(`positions must be a Float64Array of ${n * dim} numbers`);
-  }
-  if (!(d.categories instanceof Int32Array) || d.categories.length !== n)
-    bad(`categories must be an Int32Array of ${n}`);
-  if (!(d.masks instanceof Int32Array) || d.masks.length !== n) bad(`masks must be an Int32Array of ${n}`);
-  if (!(d.freeIds instanceof Int32Array)) bad('freeIds must be an Int32Array');
-  const limit = d.idLimit;
-  if (!Number.isInteger(limit) || limit < n || limit !== n + d.freeIds.length || limit > 2 ** 28) {
-    bad(`idLimit ${describe(limit)} must equal the number of ids plus free ids`);
   }
   for (let i = 0; i < d.positions.length; i++) {
     if (!Number.isFinite(d.positions[i])) bad(`positions[${i}] is ${d.positions[i]}, not finite`);
@@ -137,13 +116,7 @@ export function restorePoints<T>(
   options: FromDataOptions<T> = {},
   place: (h: number, i: number) => void,
 ): void {
-  if (options === null || typeof options !== 'object') {
-    throw new RangeError(`options must be an object { decodeItem?, trackItems? }, got ${describe(options)}`);
-  }
-  const decode = options.decodeItem;
-  if (decode !== undefined && typeof decode !== 'function') {
-    throw new RangeError(`decodeItem must be a function, got ${describe(decode)}`);
-  }
+  const decode = readDecoder(options);
   const limit = d.idLimit;
   const seen = new Uint8Array(limit);
   for (let i = 0; i < d.ids.length; i++) {

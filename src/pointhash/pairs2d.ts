@@ -14,17 +14,9 @@
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { radiusPad } from '../spatialhash/base.js';
 import type { PairVisitor } from '../spatialhash/pairs.js';
-import { type PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
+import { accept, type PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
 
 const NONE = -1;
-
-/** Whether the filters of ids a and b accept each other (always, without filters). */
-function accept(filters: Int32Array | undefined, a: number, b: number): boolean {
-  return (
-    filters === undefined ||
-    ((filters[a * 2] & filters[b * 2 + 1]) !== 0 && (filters[b * 2] & filters[a * 2 + 1]) !== 0)
-  );
-}
 
 /** Visits every pair within `radius` of a 2D point hash (arguments checked by the caller). */
 export function pairs2<T>(hash: PointHashBase<T>, radius: number, visit: PairVisitor<T>): void {

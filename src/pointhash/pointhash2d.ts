@@ -5,9 +5,9 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkOrdered, describe } from '../core/validate.js';
+import { checkDistance, checkFinite, describe } from '../core/validate.js';
 import { radiusPad } from '../spatialhash/base.js';
-import type { OverlapVisitor } from '../spatialhash/box-args.js';
+import { checkBox2, type OverlapVisitor } from '../spatialhash/box-args.js';
 import type { FromDataOptions, ToDataOptions } from '../spatialhash/data.js';
 import {
   ALL_BITS,
@@ -413,14 +413,4 @@ export class PointHash2D<T> extends PointHashBase<T> {
 function checkPoint2(x: number, y: number): void {
   checkFinite('x', x);
   checkFinite('y', y);
-}
-
-/** Throws a RangeError unless the box's coordinates are finite and ordered. */
-function checkBox2(minX: number, minY: number, maxX: number, maxY: number): void {
-  checkFinite('minX', minX);
-  checkFinite('minY', minY);
-  checkFinite('maxX', maxX);
-  checkFinite('maxY', maxY);
-  checkOrdered('minX', minX, 'maxX', maxX);
-  checkOrdered('minY', minY, 'maxY', maxY);
 }

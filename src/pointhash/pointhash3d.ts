@@ -5,9 +5,9 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkOrdered, describe } from '../core/validate.js';
+import { checkDistance, checkFinite, describe } from '../core/validate.js';
 import { radiusPad } from '../spatialhash/base.js';
-import type { OverlapVisitor } from '../spatialhash/box-args.js';
+import { checkBox3, type OverlapVisitor } from '../spatialhash/box-args.js';
 import type { FromDataOptions, ToDataOptions } from '../spatialhash/data.js';
 import {
   ALL_BITS,
@@ -446,17 +446,4 @@ function checkPoint3(x: number, y: number, z: number): void {
   checkFinite('x', x);
   checkFinite('y', y);
   checkFinite('z', z);
-}
-
-/** Throws a RangeError unless the box's coordinates are finite and ordered. */
-function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-  checkFinite('minX', minX);
-  checkFinite('minY', minY);
-  checkFinite('minZ', minZ);
-  checkFinite('maxX', maxX);
-  checkFinite('maxY', maxY);
-  checkFinite('maxZ', maxZ);
-  checkOrdered('minX', minX, 'maxX', maxX);
-  checkOrdered('minY', minY, 'maxY', maxY);
-  checkOrdered('minZ', minZ, 'maxZ', maxZ);
 }

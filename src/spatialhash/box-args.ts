@@ -1,9 +1,12 @@
 /**
- * What the 2D and 3D box argument lists share: the error for a wrong number of
- * coordinates and the visitor type of forEachOverlap.
+ * What the box argument lists of the 2D and 3D hashes share: their checks,
+ * the error for a wrong number of coordinates and the visitor type of
+ * forEachOverlap (the point hashes take query boxes too).
  *
  * @module
  */
+
+import { checkFinite, checkOrdered } from '../core/validate.js';
 
 /** Called by `forEachOverlap` once per overlapping item; return `true` to stop. */
 export type OverlapVisitor<T> = (item: T, id: number) => boolean | undefined;
@@ -20,4 +23,52 @@ export function countError(method: string, dim: 2 | 3, got: number): RangeError 
   return new RangeError(
     `${method}: a ${dim}D point or box takes ${dim} or ${dim * 2} numbers (${names}), got ${got} numbers`,
   );
+}
+
+/**
+ * Validates a 2D box argument list: all finite, each min <= its max. One
+ * comparison chain passes every valid box (NaN fails `<=`, and an infinite
+ * bound makes a side infinite or NaN); the checks that name the bad argument
+ * run only when it fails. Kept this small so that V8 still inlines it, with
+ * `move`, into the caller's update loop: called, it would box all four numbers.
+ */
+export function checkBox2(minX: number, minY: number, maxX: number, maxY: number): void {
+  if (minX <= maxX && minY <= maxY && maxX - minX + (maxY - minY) < Number.POSITIVE_INFINITY) return;
+  explainBox2(minX, minY, maxX, maxY);
+}
+
+/** Throws the RangeError that names the first bad argument of a 2D box (a box only too large to sum passes). */
+function explainBox2(minX: number, minY: number, maxX: number, maxY: number): void {
+  checkFinite('minX', minX);
+  checkFinite('minY', minY);
+  checkFinite('maxX', maxX);
+  checkFinite('maxY', maxY);
+  checkOrdered('minX', minX, 'maxX', maxX);
+  checkOrdered('minY', minY, 'maxY', maxY);
+}
+
+/** Validates a 3D box argument list: all finite, each min <= its max. */
+export function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+  // One comparison chain passes every valid box (see checkBox2).
+  if (
+    minX <= maxX &&
+    minY <= maxY &&
+    minZ <= maxZ &&
+    maxX - minX + (maxY - minY) + (maxZ - minZ) < Number.POSITIVE_INFINITY
+  )
+    return;
+  explainBox3(minX, minY, minZ, maxX, maxY, maxZ);
+}
+
+/** Throws the RangeError that names the first bad argument of a 3D box (a box only too large to sum passes). */
+function explainBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
+  checkFinite('minX', minX);
+  checkFinite('minY', minY);
+  checkFinite('minZ', minZ);
+  checkFinite('maxX', maxX);
+  checkFinite('maxY', maxY);
+  checkFinite('maxZ', maxZ);
+  checkOrdered('minX', minX, 'maxX', maxX);
+  checkOrdered('minY', minY, 'maxY', maxY);
+  checkOrdered('minZ', minZ, 'maxZ', maxZ);
 }

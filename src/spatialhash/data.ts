@@ -60,8 +60,24 @@ export interface FromDataOptions<T> {
   trackItems?: boolean;
 }
 
-/** Implements `toData` of both hashes. O(items). */
-export function toData<T>(hash: SpatialHashBase<T>, options: ToDataOptions<T> = {}): SpatialHashData {
+/**
+ * @internal What SpatialHashData and the point hashes' PointHashData share:
+ * everything but the geometry (`boxes` or `positions`).
+ */
+export interface IdSnapshot {
+  format: string;
+  version: number;
+  dimension: number;
+  idLimit: number;
+  ids: Int32Array;
+  items: unknown[];
+  categories: Int32Array;
+  masks: Int32Array;
+  freeIds: Int32Array;
+}
+
+/** @internal The checked `encodeItem` of toData's options. */
+export function readEncoder<T>(options: ToDataOptions<T>): ((item: T, id: number) => unknown) | undefined {
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`options must be an object { encodeItem? }, got ${describe(options)}`);
   }
@@ -69,6 +85,59 @@ export function toData<T>(hash: SpatialHashBase<T>, options: ToDataOptions<T> = 
   if (encode !== undefined && typeof encode !== 'function') {
     throw new RangeError(`encodeItem must be a function, got ${describe(encode)}`);
   }
+  return encode;
+}
+
+/**
+ * @internal Item `item` of id `h` as snapshot data: encoded, or kept when it
+ * is a number or string; any other item without `encode` throws an Error.
+ */
+export function encodeItem<T>(item: T, h: number, encode: ((item: T, id: number) => unknown) | undefined): unknown {
+  if (encode !== undefined) return encode(item, h);
+  if (typeof item === 'number' || typeof item === 'string') return item;
+  throw new Error(
+    `toData: item ${h} is ${describe(item)}, not a number or string; pass { encodeItem } to turn items into data`,
+  );
+}
+
+/** @internal The checked `decodeItem` of from's options. */
+export function readDecoder<T>(options: FromDataOptions<T>): ((value: unknown, id: number) => T) | undefined {
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object { decodeItem?, trackItems? }, got ${describe(options)}`);
+  }
+  const decode = options.decodeItem;
+  if (decode !== undefined && typeof decode !== 'function') {
+    throw new RangeError(`decodeItem must be a function, got ${describe(decode)}`);
+  }
+  return decode;
+}
+
+/**
+ * @internal Checks everything of a snapshot but its geometry, before anything
+ * is built, with `fail` throwing the format's Error; returns the number of ids.
+ */
+export function checkIdSnapshot(data: unknown, format: string, dim: 2 | 3, fail: (what: string) => never): number {
+  if (data === null || typeof data !== 'object') fail(`expected an object from toData(), got ${describe(data)}`);
+  const d = data as IdSnapshot;
+  if (d.format !== format) fail(`format must be '${format}', got ${describe(d.format)}`);
+  if (d.version !== 1) fail(`version must be 1, got ${describe(d.version)}`);
+  if (d.dimension !== dim) fail(`dimension is ${describe(d.dimension)}, this is a ${dim}D hash`);
+  const n = d.ids instanceof Int32Array ? d.ids.length : fail('ids must be an Int32Array');
+  if (!Array.isArray(d.items) || d.items.length !== n) fail(`items must be an array of ${n} values`);
+  if (!(d.categories instanceof Int32Array) || d.categories.length !== n)
+    fail(`categories must be an Int32Array of ${n}`);
+  if (!(d.masks instanceof Int32Array) || d.masks.length !== n) fail(`masks must be an Int32Array of ${n}`);
+  if (!(d.freeIds instanceof Int32Array)) fail('freeIds must be an Int32Array');
+  const limit = d.idLimit;
+  if (!Number.isInteger(limit) || limit < n || limit !== n + d.freeIds.length || limit > 2 ** 28) {
+    fail(`idLimit ${describe(limit)} must equal the number of ids plus free ids`);
+  }
+  return n;
+}
+
+/** Implements `toData` of both hashes. O(items). */
+export function toData<T>(hash: SpatialHashBase<T>, options: ToDataOptions<T> = {}): SpatialHashData {
+  const encode = readEncoder(options);
   const n = hash.size;
   const stride = hash.boxStride;
   const ids = new Int32Array(n);
@@ -79,16 +148,7 @@ export function toData<T>(hash: SpatialHashBase<T>, options: ToDataOptions<T> = 
   let i = 0;
   for (let h = 0; h < hash.handleLimit; h++) {
     if (hash.alive[h] !== 1) continue;
-    const item = hash.items[h] as T;
-    if (encode !== undefined) {
-      items[i] = encode(item, h);
-    } else if (typeof item === 'number' || typeof item === 'string') {
-      items[i] = item;
-    } else {
-      throw new Error(
-        `toData: item ${h} is ${describe(item)}, not a number or string; pass { encodeItem } to turn items into data`,
-      );
-    }
+    items[i] = encodeItem(hash.items[h] as T, h, encode);
     ids[i] = h;
     boxes.set(hash.boxes.subarray(h * stride, h * stride + stride), i * stride);
     categories[i] = hash.categories[h];
@@ -118,23 +178,10 @@ function bad(what: string): never {
 
 /** Checks the shape of `data` for a hash of `dim` dimensions, before anything is built. */
 export function checkData(data: unknown, dim: 2 | 3): SpatialHashData {
-  if (data === null || typeof data !== 'object') bad(`expected an object from toData(), got ${describe(data)}`);
+  const n = checkIdSnapshot(data, 'spatialhash', dim, bad);
   const d = data as SpatialHashData;
-  if (d.format !== 'spatialhash') bad(`format must be 'spatialhash', got ${describe(d.format)}`);
-  if (d.version !== 1) bad(`version must be 1, got ${describe(d.version)}`);
-  if (d.dimension !== dim) bad(`dimension is ${describe(d.dimension)}, this is a ${dim}D hash`);
-  const n = d.ids instanceof Int32Array ? d.ids.length : bad('ids must be an Int32Array');
-  if (!Array.isArray(d.items) || d.items.length !== n) bad(`items must be an array of ${n} values`);
   if (!(d.boxes instanceof Float64Array) || d.boxes.length !== n * dim * 2) {
     bad(`boxes must be a Float64Array of ${n * dim * 2} numbers`);
-  }
-  if (!(d.categories instanceof Int32Array) || d.categories.length !== n)
-    bad(`categories must be an Int32Array of ${n}`);
-  if (!(d.masks instanceof Int32Array) || d.masks.length !== n) bad(`masks must be an Int32Array of ${n}`);
-  if (!(d.freeIds instanceof Int32Array)) bad('freeIds must be an Int32Array');
-  const limit = d.idLimit;
-  if (!Number.isInteger(limit) || limit < n || limit !== n + d.freeIds.length || limit > 2 ** 28) {
-    bad(`idLimit ${describe(limit)} must equal the number of ids plus free ids`);
   }
   return d;
 }
@@ -144,13 +191,7 @@ export function checkData(data: unknown, dim: 2 | 3): SpatialHashData {
  * of range id, a bad box or a repeated item; the caller drops the hash then.
  */
 export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options: FromDataOptions<T> = {}): void {
-  if (options === null || typeof options !== 'object') {
-    throw new RangeError(`options must be an object { decodeItem? }, got ${describe(options)}`);
-  }
-  const decode = options.decodeItem;
-  if (decode !== undefined && typeof decode !== 'function') {
-    throw new RangeError(`decodeItem must be a function, got ${describe(decode)}`);
-  }
+  const decode = readDecoder(options);
   const dim = hash.dim;
   const stride = hash.boxStride;
   const limit = d.idLimit;

@@ -7,9 +7,9 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
+import { checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
-import { countError, type OverlapVisitor } from './box-args.js';
+import { checkBox2, countError, type OverlapVisitor } from './box-args.js';
 import {
   addEntry,
   dropCells,
@@ -732,26 +732,4 @@ function keep(
   const dx = bx0 > x ? bx0 - x : x > bx1 ? x - bx1 : 0;
   const dy = by0 > y ? by0 - y : y > by1 ? y - by1 : 0;
   return dx * dx + dy * dy <= r2;
-}
-
-/**
- * Validates a 2D box argument list: all finite, each min <= its max. One
- * comparison chain passes every valid box (NaN fails `<=`, and an infinite
- * bound makes a side infinite or NaN); the checks that name the bad argument
- * run only when it fails. Kept this small so that V8 still inlines it, with
- * `move`, into the caller's update loop: called, it would box all four numbers.
- */
-export function checkBox2(minX: number, minY: number, maxX: number, maxY: number): void {
-  if (minX <= maxX && minY <= maxY && maxX - minX + (maxY - minY) < Number.POSITIVE_INFINITY) return;
-  explainBox2(minX, minY, maxX, maxY);
-}
-
-/** Throws the RangeError that names the first bad argument of a 2D box (a box only too large to sum passes). */
-function explainBox2(minX: number, minY: number, maxX: number, maxY: number): void {
-  checkFinite('minX', minX);
-  checkFinite('minY', minY);
-  checkFinite('maxX', maxX);
-  checkFinite('maxY', maxY);
-  checkOrdered('minX', minX, 'maxX', maxX);
-  checkOrdered('minY', minY, 'maxY', maxY);
 }

@@ -6,9 +6,9 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkOrdered, describe as describeValue } from '../core/validate.js';
+import { checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
-import { countError, type OverlapVisitor } from './box-args.js';
+import { checkBox3, countError, type OverlapVisitor } from './box-args.js';
 import {
   addEntry,
   dropCells,
@@ -808,29 +808,3 @@ function keep(
 
 /** The new box of a 3D move, handed from `move` to `moveTo` (see move). */
 const MOVE_TO = new Float64Array(6);
-
-/** Validates a 3D box argument list: all finite, each min <= its max. */
-export function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-  // One comparison chain passes every valid box (see checkBox2).
-  if (
-    minX <= maxX &&
-    minY <= maxY &&
-    minZ <= maxZ &&
-    maxX - minX + (maxY - minY) + (maxZ - minZ) < Number.POSITIVE_INFINITY
-  )
-    return;
-  explainBox3(minX, minY, minZ, maxX, maxY, maxZ);
-}
-
-/** Throws the RangeError that names the first bad argument of a 3D box (a box only too large to sum passes). */
-function explainBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-  checkFinite('minX', minX);
-  checkFinite('minY', minY);
-  checkFinite('minZ', minZ);
-  checkFinite('maxX', maxX);
-  checkFinite('maxY', maxY);
-  checkFinite('maxZ', maxZ);
-  checkOrdered('minX', minX, 'maxX', maxX);
-  checkOrdered('minY', minY, 'maxY', maxY);
-  checkOrdered('minZ', minZ, 'maxZ', maxZ);
-}
