@@ -6,7 +6,7 @@
  * After ring R, every item not yet seen lies wholly outside the square (cube)
  * of cells within R, so its distance is at least the gap from the point to that
  * square's nearest open side; once k items are no farther than that gap, or the
- * gap exceeds maxDistance, the search stops. Rings are clipped to the cell
+ * gap squared exceeds maxDistance squared, the search stops. Rings are clipped to the cell
  * bounds of what is stored and start at the first ring that reaches them, and
  * when a ring would hold more cells than are occupied the search scans the
  * occupied cells instead, pruning each by its distance to the point. So a
@@ -238,7 +238,7 @@ function scanOccupied<T>(hash: SpatialHashBase<T>): void {
 }
 
 /** Searches the cells (not the overflow list) for the k best. */
-function searchCells<T>(hash: SpatialHashBase<T>, maxDistance: number): void {
+function searchCells<T>(hash: SpatialHashBase<T>): void {
   const dim = hash.dim;
   const bounds = hash.cellBounds;
   const occupied = hash.cells.size;
@@ -268,8 +268,10 @@ function searchCells<T>(hash: SpatialHashBase<T>, maxDistance: number): void {
       if (n === 0) lookups++;
       const gap = gapOutside(hash, R);
       if (gap === Number.POSITIVE_INFINITY) return;
-      // Margin: d2 <= r2 is decided in squares, whose rounding is relative.
-      if (gap > maxDistance * (1 + SLACK)) return;
+      // Compared in squares, as d2 <= radius2 is: when radius2 overflows to
+      // Infinity, so does every far item's d2, and those items are in range.
+      // (gap already carries the rounding margin.)
+      if (gap > 0 && gap * gap > radius2) return;
       if (heapSize === heapLimit && gap > 0 && hash.heapDistance[0] <= gap * gap) return;
       R++;
     }
@@ -334,7 +336,7 @@ export function nearest<T>(
       const d2 = boxDistance2(boxes, h * stride, hash.dim);
       if (d2 <= radius2 && accepts(hash, h, d2)) offer(hash, h, d2);
     }
-    if (hash.cells.size > 0) searchCells(hash, maxDistance);
+    if (hash.cells.size > 0) searchCells(hash);
   } catch (error) {
     heapSize = 0;
     out.length = 0;

@@ -161,6 +161,18 @@ describe('SpatialHash2D rays: cases', () => {
     expect(pairs.sort()).toEqual(['crossing+wall', 'crossing+wide', 'far+wide', 'small+wide', 'wall+wide']);
   });
 
+  it('nearest keeps what queryRadius keeps when squared distances overflow', () => {
+    // maxDistance 1e300 squares to Infinity, and so does the distance of the
+    // item at 0 from (5e303, 0): both count as in range, as in queryRadius.
+    const hash = new SpatialHash2D<string>({ cellSize: 1e300 });
+    hash.insert('origin', 0, 0);
+    hash.insert('here', 5e303, 0);
+    expect(hash.queryRadius(5e303, 0, 1e300).sort()).toEqual(['here', 'origin']);
+    expect(hash.nearest(5e303, 0, 2, 1e300)).toEqual(['here', 'origin']);
+    // A radius whose square is finite still stops the rings early.
+    expect(hash.nearest(5e303, 0, 2, 1e150)).toEqual(['here']);
+  });
+
   it('walks a finite segment cell by cell and stops when the visitor returns true', () => {
     const hash = new SpatialHash2D<string>({ cellSize: 10 });
     const cells: string[] = [];

@@ -63,6 +63,15 @@ const factory: QueryHashFactory = (options) => wrap(new SpatialHash3D<number>(op
 describeQueryProperties(3, factory);
 
 describe('SpatialHash3D rays: cases', () => {
+  it('nearest keeps what queryRadius keeps when squared distances overflow', () => {
+    const hash = new SpatialHash3D<string>({ cellSize: 1e300 });
+    hash.insert('origin', 0, 0, 0);
+    hash.insert('here', 0, 0, -5e303);
+    expect(hash.queryRadius(0, 0, -5e303, 1e300).sort()).toEqual(['here', 'origin']);
+    expect(hash.nearest(0, 0, -5e303, 2, 1e300)).toEqual(['here', 'origin']);
+    expect(hash.nearest(0, 0, -5e303, 2, 1e150)).toEqual(['here']);
+  });
+
   it('visits every cell around an edge or a vertex the ray crosses', () => {
     const hash = new SpatialHash3D<string>({ cellSize: 1 });
     const cells: string[] = [];

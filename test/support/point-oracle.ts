@@ -1563,6 +1563,18 @@ export function describePointHashExamples(dim: 2 | 3, factory: PointHashFactory)
       expect(hash.hasId(1)).toBe(false);
     });
 
+    it('nearest keeps what queryRadius keeps when squared distances overflow', () => {
+      for (const at of embeddings(dim)) {
+        // 1e300 squares to Infinity, and so does the origin's distance from the query.
+        const hash = factory({ cellSize: 1e300 });
+        hash.insert('origin', at(0, 0));
+        hash.insert('here', at(5e303, 0));
+        expect(sorted(hash.queryRadius(at(5e303, 0), 1e300))).toEqual(['here', 'origin']);
+        expect(hash.nearest(at(5e303, 0), 2, 1e300)).toEqual(['here', 'origin']);
+        expect(hash.nearest(at(5e303, 0), 2, 1e150)).toEqual(['here']);
+      }
+    });
+
     it('with trackItems: false stores the same item under two ids and refuses the item-keyed methods', () => {
       const at = embeddings(dim)[0];
       const hash = factory({ cellSize: 1, trackItems: false });
