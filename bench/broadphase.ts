@@ -123,14 +123,14 @@ function spatialHashEngine(scene: Scene, t: Tally, cellSize: number): Engine {
 }
 
 /**
- * The same as a game that keeps ids would write it, with nothing allocated
- * per frame: movers move through updateById (no lookup of the item), in a
- * loop of their own as a movement system would be (a small function lets V8
- * inline updateById, so the four numbers of a move are not boxed), and the
+ * The same as a game that keeps ids would write it, with next to nothing
+ * allocated per frame: movers move through updateById (no lookup of the
+ * item), in a loop of their own as a movement system would be, and the
  * query boxes go through forEachOverlap (a reused `out` array still
  * reallocates: V8 shrinks an array whose length drops below half its
- * capacity, and the query sizes vary fourfold). The pairs and hits arrive as
- * the items, which here are the ids.
+ * capacity, and the query sizes vary fourfold). What is left is the query
+ * boxes' numbers, boxed for the forEachOverlap call. The pairs and hits
+ * arrive as the items, which here are the ids.
  */
 function spatialHashIdEngine(scene: Scene, t: Tally, cellSize: number): Engine {
   const { boxes, movers, moves, queries, count } = scene;

@@ -30,6 +30,14 @@ const NONE = -1;
 const FILTER = new Int32Array(2);
 
 /**
+ * The point of an insert or a move, handed from `insert` to `add` and from
+ * `update` / `updateById` to `move` and `place` without boxing its numbers
+ * (see move). Written after every check that can run user code and read
+ * before anything else can write it.
+ */
+const NEW_POINT = new Float64Array(3);
+
+/**
  * A dynamic spatial hash of items that are points in space: insert, move and
  * remove by item or by id in O(1), box and radius queries, k-nearest, and
  * every pair within a distance. Unbounded and sparse: only cells holding
@@ -66,11 +74,22 @@ export class PointHash3D<T> extends PointHashBase<T> {
   insert(item: T, x: number, y: number, z: number, filter?: ItemFilter): number {
     checkPoint3(x, y, z);
     readFilter(filter, FILTER);
+    NEW_POINT[0] = x;
+    NEW_POINT[1] = y;
+    NEW_POINT[2] = z;
+    return this.add(item);
+  }
+
+  /**
+   * The rest of insert, with the checked point in {@link NEW_POINT} and the
+   * filter in FILTER, so that insert stays small (see {@link move}).
+   */
+  private add(item: T): number {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
     if (!isDefaultFilter(FILTER[0], FILTER[1])) this.setFilterBits(h, FILTER[0], FILTER[1]);
-    this.place(h, x, y, z);
+    this.place(h);
     return h;
   }
 
@@ -84,7 +103,11 @@ export class PointHash3D<T> extends PointHashBase<T> {
   update(item: T, x: number, y: number, z: number): void {
     checkPoint3(x, y, z);
     this.checkWritable('update');
-    this.move(this.handleOf(item, 'update'), x, y, z);
+    const h = this.handleOf(item, 'update');
+    NEW_POINT[0] = x;
+    NEW_POINT[1] = y;
+    NEW_POINT[2] = z;
+    this.move(h);
   }
 
   /**
@@ -95,11 +118,22 @@ export class PointHash3D<T> extends PointHashBase<T> {
     this.checkId(id, 'updateById');
     checkPoint3(x, y, z);
     this.checkWritable('updateById');
-    this.move(id, x, y, z);
+    NEW_POINT[0] = x;
+    NEW_POINT[1] = y;
+    NEW_POINT[2] = z;
+    this.move(id);
   }
 
-  /** Moves id `h` to a checked point; small so V8 inlines it into callers' loops. */
-  private move(h: number, x: number, y: number, z: number): void {
+  /**
+   * Moves id `h` to the checked point in {@link NEW_POINT}. The point comes
+   * through NEW_POINT, not as arguments, so that `update` and `updateById`
+   * stay small enough for V8 to inline into a caller's loop and box none of
+   * its numbers (see SpatialHash2D's move).
+   */
+  private move(h: number): void {
+    const x = NEW_POINT[0];
+    const y = NEW_POINT[1];
+    const z = NEW_POINT[2];
     const cx = this.cellOf(x);
     const cy = this.cellOf(y);
     const cz = this.cellOf(z);
@@ -113,11 +147,14 @@ export class PointHash3D<T> extends PointHashBase<T> {
       return;
     }
     this.drop(h);
-    this.place(h, x, y, z);
+    this.place(h);
   }
 
-  /** Files id `h` at (x, y, z): in its cell, or on the far list past MAX_CELL_INDEX. */
-  private place(h: number, x: number, y: number, z: number): void {
+  /** Files id `h` at the point in NEW_POINT: in its cell, or on the far list past MAX_CELL_INDEX. */
+  private place(h: number): void {
+    const x = NEW_POINT[0];
+    const y = NEW_POINT[1];
+    const z = NEW_POINT[2];
     const cx = this.cellOf(x);
     const cy = this.cellOf(y);
     const cz = this.cellOf(z);
@@ -315,7 +352,12 @@ export class PointHash3D<T> extends PointHashBase<T> {
       trackItems: options?.trackItems,
     });
     const p = d.positions;
-    restorePoints(hash, d, options, (h, i) => hash.place(h, p[i * 3], p[i * 3 + 1], p[i * 3 + 2]));
+    restorePoints(hash, d, options, (h, i) => {
+      NEW_POINT[0] = p[i * 3];
+      NEW_POINT[1] = p[i * 3 + 1];
+      NEW_POINT[2] = p[i * 3 + 2];
+      hash.place(h);
+    });
     return hash;
   }
 

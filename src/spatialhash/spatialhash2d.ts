@@ -94,6 +94,23 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     }
     checkBox2(minX, minY, maxX, maxY);
     readFilter(filter, FILTER);
+    NEW_BOX[0] = minX;
+    NEW_BOX[1] = minY;
+    NEW_BOX[2] = maxX;
+    NEW_BOX[3] = maxY;
+    return this.add(item);
+  }
+
+  /**
+   * The rest of insert, with the checked box in {@link NEW_BOX} and the
+   * filter in FILTER: insert stays small enough for V8 to inline into a
+   * caller's loop, and its numbers are not boxed (see {@link move}).
+   */
+  private add(item: T): number {
+    const minX = NEW_BOX[0];
+    const minY = NEW_BOX[1];
+    const maxX = NEW_BOX[2];
+    const maxY = NEW_BOX[3];
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
@@ -120,7 +137,12 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     }
     checkBox2(minX, minY, maxX as number, maxY);
     this.checkWritable('update');
-    this.move(this.handleOf(item, 'update'), minX, minY, maxX as number, maxY);
+    const h = this.handleOf(item, 'update');
+    NEW_BOX[0] = minX;
+    NEW_BOX[1] = minY;
+    NEW_BOX[2] = maxX as number;
+    NEW_BOX[3] = maxY;
+    this.move(h);
   }
 
   /**
@@ -139,24 +161,34 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     }
     checkBox2(minX, minY, maxX as number, maxY);
     this.checkWritable('updateById');
-    this.move(id, minX, minY, maxX as number, maxY);
+    NEW_BOX[0] = minX;
+    NEW_BOX[1] = minY;
+    NEW_BOX[2] = maxX as number;
+    NEW_BOX[3] = maxY;
+    this.move(id);
   }
 
   /**
-   * Moves handle `h` to a checked box. Within the same cells only the box is
-   * written; otherwise {@link changeCells} drops only the entries of cells
-   * left and adds only cells entered, so a ball crossing one cell border
-   * touches two cells, not all it covers.
+   * Moves handle `h` to the checked box in {@link NEW_BOX}. Within the same
+   * cells only the box is written; otherwise only the entries of cells left
+   * are dropped and only cells entered are added, so a ball crossing one cell
+   * border touches two cells, not all it covers.
    *
-   * Kept small on purpose, with `checkBox2` and `PairCache.touch`: V8 then
-   * inlines it into `updateById` and `update`, and those into a caller's loop
-   * of moves, so a move that stays in its cells boxes none of its four
-   * numbers. As one function it was too big to inline, and every call boxed
-   * them: 6.4 MB of garbage and about 1.5 scavenges a frame at 100,000 moving
-   * balls, none now (the demo's loop; a caller whose loop inlines too much
-   * else may still not inline `updateById` itself).
+   * The box arrives in NEW_BOX, not as arguments, and this function is one piece
+   * too big for V8 to inline (over 460 bytes of bytecode), so that
+   * `updateById` and `update` stay small: V8 then always inlines them into a
+   * caller's loop of moves, and the four numbers go into NEW_BOX unboxed. When
+   * the new box came as arguments, a call boxed them (16 bytes each), and
+   * whether V8 inlined the call depended on which function it compiled first:
+   * a small `move` got inlined into `updateById` compiled on its own, which
+   * made `updateById` too big to inline into the loop. In workload 5's
+   * broadphase that boxed the moves of 5 of 8 processes (70 KB a frame).
    */
-  private move(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  private move(h: number): void {
+    const minX = NEW_BOX[0];
+    const minY = NEW_BOX[1];
+    const maxX = NEW_BOX[2];
+    const maxY = NEW_BOX[3];
     this.pairCache.touch(h);
     // The old cell range comes from the old box, on the cache line written next.
     const b = h * 4;
@@ -184,25 +216,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
       markMoved(this, h);
       return;
     }
-    this.changeCells(h, ox0, oy0, ox1, oy1, cx0, cy0, cx1, cy1);
-  }
-
-  /**
-   * The rest of a move whose cell range changed from [ox0, ox1] x [oy0, oy1]
-   * to [cx0, cx1] x [cy0, cy1] (the new box is written). Moves into or out of
-   * the overflow list refile.
-   */
-  private changeCells(
-    h: number,
-    ox0: number,
-    oy0: number,
-    ox1: number,
-    oy1: number,
-    cx0: number,
-    cy0: number,
-    cx1: number,
-    cy1: number,
-  ): void {
+    // Other cells. Moves into or out of the overflow list refile.
     const inOverflow = this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
     if (
       inOverflow ||
@@ -711,6 +725,15 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
 
 /** Category and mask read from an insert's filter argument (scratch: insert allocates nothing for it). */
 const FILTER = new Int32Array(2);
+
+/**
+ * The box of an insert or a move, handed from `insert` to `add` and from
+ * `update` / `updateById` to `move` without boxing its numbers (see
+ * SpatialHash2D's move). Written after every check that can run user code
+ * (a filter's getters) and read at once, so no other call overwrites it in
+ * between.
+ */
+const NEW_BOX = new Float64Array(4);
 
 /** The box test, or the distance test when r2 >= 0 (a radius query). */
 function keep(

@@ -115,11 +115,27 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     }
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
     readFilter(filter, FILTER);
+    const to = NEW_BOX;
+    to[0] = minX;
+    to[1] = minY;
+    to[2] = minZ;
+    to[3] = maxX;
+    to[4] = maxY;
+    to[5] = maxZ;
+    return this.add(item);
+  }
+
+  /**
+   * The rest of insert, with the checked box in {@link NEW_BOX} and the
+   * filter in FILTER, so that insert stays small (see {@link move}).
+   */
+  private add(item: T): number {
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
     if (!isDefaultFilter(FILTER[0], FILTER[1])) this.setFilterBits(h, FILTER[0], FILTER[1]);
-    this.writeBox(h, minX, minY, minZ, maxX, maxY, maxZ);
+    const b = h * 6;
+    for (let k = 0; k < 6; k++) this.boxes[b + k] = NEW_BOX[k];
     this.link(h);
     return h;
   }
@@ -142,7 +158,15 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     }
     checkBox3(minX, minY, minZ, maxX as number, maxY as number, maxZ);
     this.checkWritable('update');
-    this.move(this.handleOf(item, 'update'), minX, minY, minZ, maxX as number, maxY as number, maxZ);
+    const h = this.handleOf(item, 'update');
+    const to = NEW_BOX;
+    to[0] = minX;
+    to[1] = minY;
+    to[2] = minZ;
+    to[3] = maxX as number;
+    to[4] = maxY as number;
+    to[5] = maxZ;
+    this.move(h);
   }
 
   /**
@@ -162,31 +186,26 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     }
     checkBox3(minX, minY, minZ, maxX as number, maxY as number, maxZ);
     this.checkWritable('updateById');
-    this.move(id, minX, minY, minZ, maxX as number, maxY as number, maxZ);
-  }
-
-  /**
-   * Moves handle `h` to a checked box, touching only the cells entered and
-   * left. The six numbers go to {@link moveTo} through a scratch array: a
-   * call with numbers boxes each of them unless V8 inlines it, and the whole
-   * move is too big to inline in 3D (in 2D it is small enough; see
-   * SpatialHash2D's move). This part is inlined, so a move boxes nothing.
-   */
-  private move(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-    const to = MOVE_TO;
+    const to = NEW_BOX;
     to[0] = minX;
     to[1] = minY;
     to[2] = minZ;
-    to[3] = maxX;
-    to[4] = maxY;
+    to[3] = maxX as number;
+    to[4] = maxY as number;
     to[5] = maxZ;
-    this.moveTo(h);
+    this.move(id);
   }
 
-  /** {@link move} with the new box in MOVE_TO. */
-  private moveTo(h: number): void {
+  /**
+   * Moves handle `h` to the checked box in {@link NEW_BOX}, touching only the
+   * cells entered and left. The box arrives in NEW_BOX and this function is
+   * too big for V8 to inline, so that `updateById` and `update` stay small
+   * enough to be inlined into a caller's loop and box none of the six
+   * numbers (see SpatialHash2D's move).
+   */
+  private move(h: number): void {
     this.pairCache.touch(h);
-    const to = MOVE_TO;
+    const to = NEW_BOX;
     // The old cell range comes from the old box, on the cache line written next.
     const b = h * 6;
     const boxes = this.boxes;
@@ -209,28 +228,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
       markMoved(this, h);
       return;
     }
-    this.changeCells(h, ox0, oy0, oz0, ox1, oy1, oz1, cx0, cy0, cz0, cx1, cy1, cz1);
-  }
-
-  /**
-   * The rest of a move whose cell range changed (the new box is written); its
-   * own function so that `move` stays small enough to inline (see SpatialHash2D's).
-   */
-  private changeCells(
-    h: number,
-    ox0: number,
-    oy0: number,
-    oz0: number,
-    ox1: number,
-    oy1: number,
-    oz1: number,
-    cx0: number,
-    cy0: number,
-    cz0: number,
-    cx1: number,
-    cy1: number,
-    cz1: number,
-  ): void {
+    // Other cells. Moves into or out of the overflow list refile.
     const inOverflow = this.itemLinks[h * LINKS + OVERFLOW_POS] !== NONE;
     if (
       inOverflow ||
@@ -707,17 +705,6 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     return found;
   }
 
-  private writeBox(h: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number) {
-    const b = h * 6;
-    const boxes = this.boxes;
-    boxes[b] = minX;
-    boxes[b + 1] = minY;
-    boxes[b + 2] = minZ;
-    boxes[b + 3] = maxX;
-    boxes[b + 4] = maxY;
-    boxes[b + 5] = maxZ;
-  }
-
   /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
   protected link(h: number): void {
     const b = h * 6;
@@ -806,5 +793,10 @@ function keep(
   return dx * dx + dy * dy + dz * dz <= r2;
 }
 
-/** The new box of a 3D move, handed from `move` to `moveTo` (see move). */
-const MOVE_TO = new Float64Array(6);
+/**
+ * The box of an insert or a move, handed from `insert` to `add` and from
+ * `update` / `updateById` to `move` without boxing its numbers (see
+ * SpatialHash2D's move). Written after every check that can run user code
+ * and read at once, so no other call overwrites it in between.
+ */
+const NEW_BOX = new Float64Array(6);
