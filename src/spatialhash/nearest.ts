@@ -6,12 +6,12 @@
  * After ring R, every item not yet seen lies wholly outside the square (cube)
  * of cells within R, so its distance is at least the gap from the point to that
  * square's nearest open side; once k items are no farther than that gap, or the
- * gap squared exceeds maxDistance squared, the search stops. Rings are clipped to the cell
- * bounds of what is stored and start at the first ring that reaches them, and
- * when a ring would hold more cells than are occupied the search scans the
- * occupied cells instead, pruning each by its distance to the point. So a
- * nearest item thousands of cells away costs O(occupied cells), never
- * O(empty rings).
+ * gap's square exceeds maxDistance's (squares, as the range test compares), the
+ * search stops. Rings are clipped to the cell bounds of what is stored and
+ * start at the first ring that reaches them, and when a ring would hold more
+ * cells than are occupied the search scans the occupied cells instead, pruning
+ * each by its distance to the point. So a nearest item thousands of cells away
+ * costs O(occupied cells), never O(empty rings).
  *
  * The k best so far sit in a binary max-heap in scratch typed arrays on the hash.
  *

@@ -169,7 +169,7 @@ describe('SpatialHash2D rays: cases', () => {
     hash.insert('here', 5e303, 0);
     expect(hash.queryRadius(5e303, 0, 1e300).sort()).toEqual(['here', 'origin']);
     expect(hash.nearest(5e303, 0, 2, 1e300)).toEqual(['here', 'origin']);
-    // A radius whose square is finite still stops the rings early.
+    // With a radius whose square is finite, the far item is out of range again.
     expect(hash.nearest(5e303, 0, 2, 1e150)).toEqual(['here']);
   });
 
