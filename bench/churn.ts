@@ -10,7 +10,7 @@
 import { quadtree } from 'd3-quadtree';
 import RBush from 'rbush';
 import { PointHash2D, SpatialHash2D } from '../src/index.js';
-import { type Contender, fingerprint, measure, median, random, timingTable } from './harness.js';
+import { type Contender, consume, fingerprint, measure, median, random, timingTable } from './harness.js';
 
 const OURS = 'SpatialHash2D';
 const WORLD = 10000;
@@ -98,8 +98,9 @@ function answerQueries(s: Stream, hash: SpatialHash2D<number> | PointHash2D<numb
  * pages already mapped: the difference to a fresh hash is what growing from
  * empty costs (on this VM, mostly first touches of fresh memory).
  */
-function runSpatialHash(s: Stream, reused?: SpatialHash2D<number>): bigint {
+function runSpatialHash(s: Stream, reused?: SpatialHash2D<number>, keep?: unknown[]): bigint {
   const hash = reused ?? new SpatialHash2D<number>({ cellSize: 64 });
+  keep?.push(hash);
   hash.clear();
   const { ops, ids, xs, ys } = s;
   for (let k = 0; k < ops.length; k++) {
@@ -115,8 +116,9 @@ function runSpatialHash(s: Stream, reused?: SpatialHash2D<number>): bigint {
  * The same stream through ids: insert keeps the returned id, updates and
  * removes go by id; with `trackItems` false the hash keeps no item Map either.
  */
-function runSpatialHashIds(s: Stream, trackItems = true): bigint {
+function runSpatialHashIds(s: Stream, trackItems = true, keep?: unknown[]): bigint {
   const hash = new SpatialHash2D<number>({ cellSize: 64, trackItems });
+  keep?.push(hash);
   const { ops, ids, xs, ys } = s;
   const handle = new Int32Array(s.idCount);
   for (let k = 0; k < ops.length; k++) {
@@ -132,8 +134,9 @@ function runSpatialHashIds(s: Stream, trackItems = true): bigint {
  * The stream through PointHash2D, the hash for items that are points: the
  * same item-keyed calls as {@link runSpatialHash}, from a new hash.
  */
-function runPointHash(s: Stream): bigint {
+function runPointHash(s: Stream, keep?: unknown[]): bigint {
   const hash = new PointHash2D<number>({ cellSize: 64 });
+  keep?.push(hash);
   const { ops, ids, xs, ys } = s;
   for (let k = 0; k < ops.length; k++) {
     const op = ops[k];
@@ -152,8 +155,9 @@ interface Item {
   id: number;
 }
 
-function runRbush(s: Stream): bigint {
+function runRbush(s: Stream, keep?: unknown[]): bigint {
   const tree = new RBush<Item>();
+  keep?.push(tree);
   const items: Item[] = new Array(s.idCount);
   const { ops, ids, xs, ys } = s;
   let size = 0;
@@ -198,10 +202,11 @@ interface Datum {
   id: number;
 }
 
-function runD3Quadtree(s: Stream): bigint {
+function runD3Quadtree(s: Stream, keep?: unknown[]): bigint {
   const tree = quadtree<Datum>()
     .x((d) => d.x)
     .y((d) => d.y);
+  keep?.push(tree);
   const data: Datum[] = new Array(s.idCount);
   const { ops, ids, xs, ys } = s;
   for (let k = 0; k < ops.length; k++) {
@@ -269,8 +274,24 @@ export function churn(quick: boolean): string {
     { name: 'rbush (insert, remove + insert, remove)', run: () => runRbush(stream) },
     { name: 'd3-quadtree (add, remove + add, remove)', run: () => runD3Quadtree(stream) },
   ];
+  // A small structure of every kind, built from a short stream of its own,
+  // stays alive for the whole workload. Each timed run follows a full
+  // collection, and were no instance of a kind alive then, V8 would drop its
+  // hidden classes and with them the code it optimised for them: every run
+  // would start again from the interpreter. (The reused hash kept
+  // SpatialHash2D's alive; PointHash2D's runs of 1e5 operations took 100 ms
+  // instead of 20, and rbush's and d3's functions were thrown away likewise.)
+  const alive: unknown[] = [];
+  const small = makeStream(5000, 7);
+  runSpatialHash(small, undefined, alive);
+  runSpatialHashIds(small, true, alive);
+  runSpatialHashIds(small, false, alive);
+  runPointHash(small, alive);
+  runRbush(small, alive);
+  runD3Quadtree(small, alive);
   console.log(`  churn: ${length} operations`);
   const timings = measure('churn', contenders, { reps: 5, slowMs: 3000, slowReps: 3 });
+  consume(alive.length);
   return [
     '## 6. Dynamic churn',
     `${length.toLocaleString('en-US')} operations on points in 10,000 x 10,000, from empty: ${inserts.toLocaleString('en-US')} inserts, ${updates.toLocaleString('en-US')} updates (95% moves of up to 10 per axis, 5% teleports), ${removes.toLocaleString('en-US')} removes; then 1,000 box queries of 200 x 200 to check the final contents. SpatialHash2D cellSize = 64. Every contender starts from a new, empty structure except the "reused" row, which clears one hash kept between runs: its arrays stay grown, so it shows what growing from empty costs.`,
