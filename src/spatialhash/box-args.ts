@@ -29,8 +29,9 @@ export function countError(method: string, dim: 2 | 3, got: number): RangeError 
  * Validates a 2D box argument list: all finite, each min <= its max. One
  * comparison chain passes every valid box (NaN fails `<=`, and an infinite
  * bound makes a side infinite or NaN); the checks that name the bad argument
- * run only when it fails. Kept this small so that V8 still inlines it, with
- * `move`, into the caller's update loop: called, it would box all four numbers.
+ * run only when it fails. Kept this small so that V8 inlines it into insert,
+ * update and updateById, and those into the caller's loop: called, it would
+ * box all four numbers.
  */
 export function checkBox2(minX: number, minY: number, maxX: number, maxY: number): void {
   if (minX <= maxX && minY <= maxY && maxX - minX + (maxY - minY) < Number.POSITIVE_INFINITY) return;

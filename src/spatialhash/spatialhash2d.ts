@@ -107,15 +107,12 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * caller's loop, and its numbers are not boxed (see {@link move}).
    */
   private add(item: T): number {
-    const minX = NEW_BOX[0];
-    const minY = NEW_BOX[1];
-    const maxX = NEW_BOX[2];
-    const maxY = NEW_BOX[3];
     this.checkWritable('insert');
     this.checkAbsent(item);
     const h = this.allocateHandle(item);
     if (!isDefaultFilter(FILTER[0], FILTER[1])) this.setFilterBits(h, FILTER[0], FILTER[1]);
-    this.writeBox(h, minX, minY, maxX, maxY);
+    const b = h * 4;
+    for (let k = 0; k < 4; k++) this.boxes[b + k] = NEW_BOX[k];
     this.link(h);
     return h;
   }
@@ -692,14 +689,6 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     return found;
   }
 
-  private writeBox(h: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const b = h * 4;
-    this.boxes[b] = minX;
-    this.boxes[b + 1] = minY;
-    this.boxes[b + 2] = maxX;
-    this.boxes[b + 3] = maxY;
-  }
-
   /** Files handle `h` under every cell of its box, or in the overflow list when that is too many. */
   protected link(h: number): void {
     const b = h * 4;
@@ -730,8 +719,7 @@ const FILTER = new Int32Array(2);
  * The box of an insert or a move, handed from `insert` to `add` and from
  * `update` / `updateById` to `move` without boxing its numbers (see
  * SpatialHash2D's move). Written after every check that can run user code
- * (a filter's getters) and read at once, so no other call overwrites it in
- * between.
+ * (a filter's getters) and read before anything can write it again.
  */
 const NEW_BOX = new Float64Array(4);
 

@@ -797,6 +797,6 @@ function keep(
  * The box of an insert or a move, handed from `insert` to `add` and from
  * `update` / `updateById` to `move` without boxing its numbers (see
  * SpatialHash2D's move). Written after every check that can run user code
- * and read at once, so no other call overwrites it in between.
+ * and read before anything can write it again.
  */
 const NEW_BOX = new Float64Array(6);
