@@ -282,7 +282,9 @@ export class PointGrid3D {
 
   /**
    * Every unordered pair of points at distance <= `radius`, flat
-   * `[i0, j0, i1, j1, ...]` with i < j in each pair, in no particular order.
+   * `[i0, j0, i1, j1, ...]` with i < j in each pair, in the search's order:
+   * not sorted, but the same for the same positions and options, from every
+   * call and from PointGridWorkers whatever its thread count.
    * Allocates the returned array, growing it while searching; it may be a
    * view of a buffer up to an eighth longer (the search's own, not copied).
    * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
@@ -298,7 +300,10 @@ export class PointGrid3D {
   /**
    * Every point's neighbours within `radius` (itself excluded) in compressed
    * sparse row form, what an SPH solver consumes. Row i lists its neighbours
-   * in no particular order. One pass over the half stencil finds each pair
+   * in the search's order, not ascending (sorting every row would cost about
+   * half again the whole call), but the same for the same positions and
+   * options, from every call and from PointGridWorkers whatever its thread
+   * count. One pass over the half stencil finds each pair
    * once and keeps, per point, the run of partners it found; the rows are
    * then counted and filled from those runs. Allocates the two returned
    * arrays plus, transiently, the runs (4 bytes per pair) and two arrays of
