@@ -1,0 +1,69 @@
+/**
+ * The fenced code blocks of a Markdown text, as the doc tests read them. One
+ * extractor for every test that checks snippets (test/docs/ for TypeScript,
+ * shell, file and link checks; test/webgpu/ for WGSL), so that they agree on
+ * what a block is and what its info string says.
+ *
+ * The info string is the language, then space-separated words: `browser`
+ * (type-check only), `file=<repo-relative path>` (the block must equal that
+ * file). Fences are CommonMark's: three or more backticks or tildes, indented
+ * at most three spaces beyond their list item (any indentation is accepted
+ * here and removed from the content, as a list item's is); a block runs to a
+ * closing fence of the same character at least as long, or to the end of the
+ * text.
+ */
+
+/** One fenced code block. */
+export interface CodeBlock {
+  /** The first word of the info string, lower-cased (`ts`, `js`, `sh`, `wgsl`...); `''` when none. */
+  lang: string;
+  /** The whole info string, trimmed. */
+  info: string;
+  /** `true` when the info string holds the word `browser`: compile, never run. */
+  browser: boolean;
+  /** The path after `file=`, when present. */
+  file: string | undefined;
+  /** The block's text, its fence's indentation removed, with a final newline when it has any line. */
+  code: string;
+  /** 1-based line of the opening fence in the Markdown text. */
+  line: number;
+}
+
+const OPENING = /^(\s*)(`{3,}|~{3,})(.*)$/;
+
+/** Every fenced code block of `markdown`, in order. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const lines = markdown.split(/\r?\n/);
+  const blocks: CodeBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = OPENING.exec(lines[i] as string);
+    if (!open) continue;
+    const indent = (open[1] as string).length;
+    const fence = open[2] as string;
+    const info = (open[3] as string).trim();
+    // A backtick fence's info string may not hold a backtick (CommonMark): that line is inline code.
+    if (fence[0] === '`' && info.includes('`')) continue;
+    const closing = new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !closing.test(lines[j] as string); j++) {
+      const text = lines[j] as string;
+      // Remove up to the fence's indentation, never text.
+      let cut = 0;
+      while (cut < indent && text[cut] === ' ') cut++;
+      body.push(text.slice(cut));
+    }
+    const words = info.split(/\s+/).filter((word) => word !== '');
+    const fileWord = words.find((word) => word.startsWith('file='));
+    blocks.push({
+      lang: words[0] === undefined || words[0].includes('=') ? '' : words[0].toLowerCase(),
+      info,
+      browser: words.includes('browser'),
+      file: fileWord === undefined ? undefined : fileWord.slice('file='.length),
+      code: body.length === 0 ? '' : `${body.join('\n')}\n`,
+      line: i + 1,
+    });
+    i = j;
+  }
+  return blocks;
+}
