@@ -35,7 +35,7 @@ const outputs = readFileSync(join(root, '.gitignore'), 'utf8')
   .map((line) => line.replace(/^\//, ''));
 
 /** Problems with one shell block, each naming the Markdown line. */
-export function shellProblems(code: string, where: (offset: number) => string, scriptNames = scripts): string[] {
+function shellProblems(code: string, where: (offset: number) => string, scriptNames = scripts): string[] {
   const problems: string[] = [];
   code.split('\n').forEach((rawLine, offset) => {
     const line = rawLine.replace(/(^|\s)#.*$/, '');
