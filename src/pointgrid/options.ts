@@ -9,10 +9,10 @@ import { checkInteger, checkPositive, describe, type NumericArray } from '../cor
 /** Options of {@link PointGrid2D} and {@link PointGrid3D}. */
 export interface PointGridOptions {
   /**
-   * Edge of a square (cubic) grid cell, in position units. Required, finite,
-   * > 0. Queries are fastest when the radius is about one cell size: a radius
-   * up to `cellSize` looks at 3x3 (3x3x3) cells, a radius of k cell sizes at
-   * (2k + 1)^d.
+   * Edge of a square (cubic) grid cell, in position units. Required: a finite
+   * number > 0. Queries are fastest when the radius is about one cell size: a
+   * radius up to `cellSize` looks at 3x3 (3x3x3) cells, a radius of k cell
+   * sizes at (2k + 1)^d.
    */
   cellSize: number;
   /** Numbers between the starts of two consecutive points. Default: the dimension (2 or 3). */

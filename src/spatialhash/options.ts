@@ -9,7 +9,8 @@ export interface SpatialHashOptions {
   /**
    * Edge length of a cell, in the units of your coordinates. Required; a finite
    * number > 0. A good start is about twice the typical item size, or about the
-   * diameter of your typical query (see the README's guide).
+   * diameter of your typical query (see the guide "Choosing the cell size",
+   * docs/guides/cell-size.md).
    */
   cellSize: number;
   /**

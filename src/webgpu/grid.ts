@@ -68,8 +68,9 @@ async function readBack(device: GPUDevice, source: GPUBuffer, size: number): Pro
 }
 
 /**
- * The shared implementation of {@link GPUPointGrid2D} and
- * {@link GPUPointGrid3D}; not exported, a grid is one of those two.
+ * What {@link GPUPointGrid2D} and {@link GPUPointGrid3D} share: every member
+ * but the constructor. Exported as a type only, for code that takes either
+ * grid; create one of the two.
  */
 export class GPUPointGrid {
   /** Edge of a grid cell, in position units, as given. */
@@ -112,6 +113,7 @@ export class GPUPointGrid {
   private scatterGroup: GPUBindGroup | undefined;
   private built = 0;
 
+  /** @internal Called by the 2D and 3D classes, which name themselves and their dimension. */
   constructor(name: string, dimension: 2 | 3, device: GPUDevice, options: GPUPointGridOptions) {
     if (options === null || typeof options !== 'object') {
       throw new RangeError(`options must be an object with cellSize and maxPoints, got ${describe(options)}`);

@@ -3,9 +3,9 @@
  * for particle systems that live on the GPU. No runtime dependency: the
  * caller passes its GPUDevice.
  *
- * @packageDocumentation
+ * @module spatialhash/webgpu
  */
 
-export type { GPUPointGridOptions } from './grid.js';
+export type { GPUPointGrid, GPUPointGridOptions } from './grid.js';
 export { GPUPointGrid2D, GPUPointGrid3D } from './grids.js';
 export { gridWGSL, wgsl } from './wgsl.js';
