@@ -7,13 +7,15 @@
  * - ` ```sh ` (or `bash`, `shell`): every `npm run <x>` (and `npm test`,
  *   `npm start`) names a script of package.json, and every repository path it
  *   names exists (or lies under a build output that .gitignore lists, such as
- *   dist/ or docs/api/).
+ *   dist/ or docs/api/). A repository path is a word whose first segment is
+ *   an entry of the repository's root (`e2e/run.ts`, `scripts/x.mjs`); other
+ *   file names (`model.stl`, `out/`) are the user's.
  * - ` ```wgsl `: compiled by the GPU tests (test/webgpu/), not here.
  * - ` ```text ` / ` ```console `: output, not checked.
  *
  * Any other language is an error: a block must be checked or say it is output.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CodeBlock, codeBlocks } from '../support/code-blocks.js';
@@ -33,6 +35,9 @@ const outputs = readFileSync(join(root, '.gitignore'), 'utf8')
   .map((line) => line.trim())
   .filter((line) => line.endsWith('/') && !line.startsWith('#'))
   .map((line) => line.replace(/^\//, ''));
+
+/** The names at the repository's root: a shell word starting with one of them is a repository path. */
+const rootEntries = new Set(readdirSync(root));
 
 /** Problems with one shell block, each naming the Markdown line. */
 function shellProblems(code: string, where: (offset: number) => string, scriptNames = scripts): string[] {
@@ -61,9 +66,12 @@ function shellProblems(code: string, where: (offset: number) => string, scriptNa
         const looksLikePath =
           !/^[-@$~/]/.test(path) && !path.includes('=') && !/^[a-z]+:/i.test(path) && /[/]|\.\w{1,4}$/.test(path);
         if (!looksLikePath) continue;
-        if (existsSync(join(root, path))) continue;
-        if (outputs.some((output) => path === output.slice(0, -1) || path.startsWith(output))) continue;
-        problems.push(`${where(offset)}: ${path} does not exist`);
+        const relativePath = path.replace(/^\.\//, '');
+        const first = relativePath.split('/')[0] as string;
+        const inRepo = rootEntries.has(first) || outputs.some((output) => output.split('/')[0] === first);
+        if (!inRepo || existsSync(join(root, relativePath))) continue;
+        if (outputs.some((output) => relativePath === output.slice(0, -1) || relativePath.startsWith(output))) continue;
+        problems.push(`${where(offset)}: ${relativePath} does not exist`);
       }
     }
   });
@@ -101,11 +109,13 @@ describe('non-program code blocks in the docs', () => {
       'npx tsx e2e/run.ts grid',
       'node scripts/no-such-file.mjs',
       'npm install three @webgpu/types',
-      'ls dist/esm/index.js docs/api/index.html',
+      'ls dist/esm/index.js docs/api/index.html ./src/index.ts',
+      'npx spatialhash weld model.stl -o out/model.stl --tolerance 1e-5 && cat ./src/nope.ts',
     ].join('\n');
     expect(shellProblems(code, (offset) => `x:${offset + 1}`)).toEqual([
       'x:3: no npm script "no-such-script"',
       'x:6: scripts/no-such-file.mjs does not exist',
+      'x:9: src/nope.ts does not exist',
     ]);
     expect(shellProblems('npm start', () => 'y', ['test'])).toEqual(['y: no npm script "start"']);
   });
