@@ -1,6 +1,6 @@
 /** The fence reader every doc test shares (test/support/code-blocks.ts). */
 import { describe, expect, it } from 'vitest';
-import { codeBlocks } from '../support/code-blocks.js';
+import { codeBlocks, docBlocks } from '../support/code-blocks.js';
 
 describe('codeBlocks', () => {
   it('reads language, flags, file, text and line of each fence', () => {
@@ -57,5 +57,12 @@ describe('codeBlocks', () => {
 
   it('ignores inline code that starts a line with three backticks', () => {
     expect(codeBlocks('```a` b```\ntext')).toEqual([]);
+  });
+
+  it('docBlocks gives the blocks of README.md and the guides, none of the generated API site', () => {
+    const files = new Set(docBlocks().map(({ file }) => file));
+    expect(files.has('README.md')).toBe(true);
+    expect([...files].some((file) => file.startsWith('docs/guides/'))).toBe(true);
+    expect([...files].filter((file) => file.startsWith('docs/api/'))).toEqual([]);
   });
 });

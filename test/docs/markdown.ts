@@ -3,30 +3,14 @@
  * .md under docs/, except the generated API site), their links and the
  * anchors their headings make on GitHub.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { docFiles, repositoryRoot } from '../support/code-blocks.js';
 
-/** The repository root, with a trailing separator removed. */
-export const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/[\\/]$/, '');
+export { docFiles };
 
-/** Folders under docs/ that are build output, not documentation. */
-const GENERATED = new Set(['api']);
-
-function markdownUnder(dir: string, top: boolean): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return top && GENERATED.has(entry.name) ? [] : markdownUnder(path, false);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}
-
-/** Repository-relative paths (forward slashes) of README.md and docs/**\/*.md, sorted. */
-export function docFiles(): string[] {
-  return ['README.md', ...markdownUnder(join(root, 'docs'), true).map((file) => relative(root, file))]
-    .map((file) => file.split('\\').join('/'))
-    .sort();
-}
+/** The repository root. */
+export const root = repositoryRoot;
 
 /** The text of a repository-relative file. */
 export function readDoc(file: string): string {

@@ -2,7 +2,8 @@
  * The fenced code blocks of a Markdown text, as the doc tests read them. One
  * extractor for every test that checks snippets (test/docs/ for TypeScript,
  * shell, file and link checks; test/webgpu/ for WGSL), so that they agree on
- * what a block is and what its info string says.
+ * what a block is and what its info string says. `docBlocks()` gives every
+ * block of the docs (README.md and docs/**\/*.md) with its file.
  *
  * The info string is the language, then space-separated words: `browser`
  * (type-check only), `file=<repo-relative path>` (the block must equal that
@@ -12,6 +13,10 @@
  * closing fence of the same character at least as long, or to the end of the
  * text.
  */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** One fenced code block. */
 export interface CodeBlock {
@@ -66,4 +71,37 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     i = j;
   }
   return blocks;
+}
+
+/** The repository root, without a trailing separator. */
+export const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url)).replace(/[\\/]$/, '');
+
+function markdownUnder(dir: string, skip: (name: string) => boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return skip(path) ? [] : markdownUnder(path, skip);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/**
+ * The Markdown files users read, as repository-relative paths with forward
+ * slashes, sorted: README.md and every .md under docs/ except the generated
+ * API site (docs/api/).
+ */
+export function docFiles(): string[] {
+  const generated = join(repositoryRoot, 'docs', 'api');
+  const guides = markdownUnder(join(repositoryRoot, 'docs'), (dir) => dir === generated);
+  return ['README.md', ...guides.map((file) => relative(repositoryRoot, file).split('\\').join('/'))].sort();
+}
+
+/**
+ * Every code block of the docs (see {@link docFiles}), with the file it is in:
+ * what the doc tests check, and what the GPU tests take their WGSL blocks from
+ * (`docBlocks().filter(({ block }) => block.lang === 'wgsl')`).
+ */
+export function docBlocks(): { file: string; block: CodeBlock }[] {
+  return docFiles().flatMap((file) =>
+    codeBlocks(readFileSync(join(repositoryRoot, file), 'utf8')).map((block) => ({ file, block })),
+  );
 }
