@@ -12,7 +12,10 @@
  *   An element whose source line cannot be found is reported too.
  * - **Links.** Every local `href` and `src` of every page resolves to a file of
  *   the site, and an anchor into a page names an id there (an inherited member
- *   whose page does not exist shows up here).
+ *   whose page does not exist shows up here). A comment on one class's page
+ *   must not link a member of another class that this class has too, unless
+ *   the link names that class: a comment inherited from a base that is not
+ *   documented resolves `{@link member}` to the first class that has it.
  * - **Module names.** The modules are named as users import them:
  *   `spatialhash`, and `spatialhash/<name>` for each subpath of package.json's
  *   exports, one module each (a module comment's `@module spatialhash/<name>`).
@@ -282,6 +285,32 @@ function specifiers(root: string): string[] {
     .map((key) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
 }
 
+/**
+ * Links in a class's comments to the same member of another class (`bindGroup`
+ * on GPUPointGrid3D's page leading to GPUPointGrid2D's), unless the link text
+ * names that other class.
+ */
+export function strayMemberLinks(site: string): string[] {
+  const dir = join(site, 'classes');
+  if (!existsSync(dir)) return [];
+  const problems: string[] = [];
+  for (const page of filesUnder(dir, '.html')) {
+    const html = readFileSync(page, 'utf8');
+    const own = new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1] as string));
+    const self = relative(dir, page);
+    for (const block of commentBlocks(html)) {
+      for (const link of block.matchAll(/<a href="([^"#]+\.html)#([^"]+)"[^>]*>([^<]*)<\/a>/g)) {
+        const [, target = '', anchor = '', text = ''] = link;
+        const other = target.replace(/^.*\//, '');
+        const otherClass = other.replace(/\.html$/, '').replace(/^.*\./, '');
+        if (other === self || !own.has(anchor) || text.includes(otherClass)) continue;
+        problems.push(`classes/${self}: a comment links "${text}" to ${target}#${anchor}, another class's ${anchor}`);
+      }
+    }
+  }
+  return [...new Set(problems)];
+}
+
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
@@ -293,6 +322,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(
   const problems = [
     ...markdownAccidents(site, join(root, 'src'), root),
     ...brokenSiteLinks(site),
+    ...strayMemberLinks(site),
     ...moduleNameProblems(site, specifiers(root)),
   ];
   for (const problem of problems) console.error(problem);

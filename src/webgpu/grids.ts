@@ -9,11 +9,11 @@ import { GPUPointGrid, type GPUPointGridOptions } from './grid.js';
 
 /**
  * A counting-sort grid of 3D points on the GPU, rebuilt every frame by
- * {@link GPUPointGrid.build}: hash each point's cell into a table of
+ * {@link GPUPointGrid3D.build}: hash each point's cell into a table of
  * `tableSize` buckets, count per bucket with atomics, scan, scatter. The
  * caller's compute shaders include {@link wgsl} and bind
- * {@link GPUPointGrid.bindGroup} to loop over the points within a radius;
- * {@link GPUPointGrid.neighbors} and {@link GPUPointGrid.pairs} read the
+ * {@link GPUPointGrid3D.bindGroup} to loop over the points within a radius;
+ * {@link GPUPointGrid3D.neighbors} and {@link GPUPointGrid3D.pairs} read the
  * same results back to the CPU.
  *
  * Cells are unbounded (hashed, never a bounding box) and exact: a point is

@@ -6,6 +6,6 @@
  * @module spatialhash/webgpu
  */
 
-export type { GPUPointGrid, GPUPointGridOptions } from './grid.js';
+export type { GPUPointGridOptions } from './grid.js';
 export { GPUPointGrid2D, GPUPointGrid3D } from './grids.js';
 export { gridWGSL, wgsl } from './wgsl.js';

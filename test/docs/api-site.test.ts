@@ -7,7 +7,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { brokenSiteLinks, markdownAccidents, markerLines, moduleNameProblems } from '../../scripts/check-api-site.js';
+import {
+  brokenSiteLinks,
+  markdownAccidents,
+  markerLines,
+  moduleNameProblems,
+  strayMemberLinks,
+} from '../../scripts/check-api-site.js';
 
 const SOURCE = [
   '/**',
@@ -92,6 +98,20 @@ describe('the API site checker', () => {
     expect(moduleNameProblems(api, ['spatialhash', 'spatialhash/webgpu'])).toEqual([
       'module "webgpu" is not an import specifier',
       'no module page named "spatialhash/webgpu"',
+    ]);
+  });
+
+  it("finds a comment linking another class's copy of a member this class has too", () => {
+    const api = site('stray', {
+      'classes/A3.html':
+        '<h3 id="build">build</h3>' +
+        comment(
+          '<a href="A2.html#build">build</a> <a href="A2.html#build">A2.build</a> <a href="B.html#only">B.only</a>',
+        ),
+      'classes/A2.html': `<h3 id="build">build</h3>${comment('<a href="#build">build</a>')}`,
+    });
+    expect(strayMemberLinks(api)).toEqual([
+      'classes/A3.html: a comment links "build" to A2.html#build, another class\'s build',
     ]);
   });
 });
