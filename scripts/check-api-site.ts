@@ -225,7 +225,10 @@ export function markdownAccidents(site: string, src: string, root = resolve(src,
   return [...problems].sort();
 }
 
-/** Local links of the site that lead nowhere: a missing file, or an anchor that names no id of its page. */
+/**
+ * Local links of the site that lead nowhere: a missing file, an anchor that
+ * names no id of its page, or an "Inherited from X.m" that links nothing.
+ */
 export function brokenSiteLinks(site: string): string[] {
   const ids = new Map<string, Set<string>>();
   const idsOf = (page: string): Set<string> => {
@@ -239,6 +242,9 @@ export function brokenSiteLinks(site: string): string[] {
   const problems: string[] = [];
   for (const page of filesUnder(site, '.html')) {
     const html = readFileSync(page, 'utf8');
+    for (const match of html.matchAll(/<p>((?:Inherited from|Overrides|Implementation of) [^<]+)<\/p>/g)) {
+      problems.push(`${relative(site, page)}: "${match[1]}" names a member that has no page`);
+    }
     for (const match of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
       const target = (match[1] as string).replace(/&amp;/g, '&');
       if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) continue;

@@ -77,15 +77,17 @@ describe('the API site checker', () => {
     ]);
   });
 
-  it('finds local links to missing pages and anchors, and passes good ones', () => {
+  it('finds local links to missing pages and anchors, and inheritance that links nothing; passes good ones', () => {
     const api = site('links', {
       'index.html':
         '<a href="classes/A.html#build">ok</a> <a href="classes/A.html#gone">x</a> <a href="https://x.y">web</a>',
       'classes/A.html':
-        '<h3 id="build">build</h3><a href="../interfaces/Base.html#build">inherited</a><a href="#build">self</a>',
+        '<h3 id="build">build</h3><a href="../interfaces/Base.html#build">inherited</a><a href="#build">self</a>' +
+        '<p>Inherited from Hidden.size</p><p>Inherited from <a href="#build">A.build</a></p>',
     });
     expect(brokenSiteLinks(api).sort()).toEqual([
       'classes/A.html -> ../interfaces/Base.html#build: no such file',
+      'classes/A.html: "Inherited from Hidden.size" names a member that has no page',
       'index.html -> classes/A.html#gone: no id "gone" there',
     ]);
   });
