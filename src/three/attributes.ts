@@ -1,25 +1,21 @@
 /**
  * Reading and gathering three.js attributes as flat arrays: plain and
- * interleaved attributes alike, the values a shader sees for `normalized`
- * ones, and copies that keep the stored array type.
+ * interleaved attributes alike as strided views (their values are read by
+ * weld/attribute-test.ts), and copies that keep the stored array type.
  *
  * @module
  */
 
 import { BufferAttribute, type InterleavedBufferAttribute, type TypedArray } from 'three';
 import { describe } from '../core/validate.js';
+import type { AttributeValues } from '../weld/attribute-test.js';
 
 /** What a geometry's attributes (and morph targets) can hold. */
 export type AnyAttribute = BufferAttribute | InterleavedBufferAttribute;
 
-/** An attribute as a strided view of one typed array: component c of vertex i at `offset + i * stride + c`. */
-export interface AttributeView {
+/** An attribute as a strided view of one typed array (see {@link AttributeValues}), with three's array type. */
+export interface AttributeView extends AttributeValues {
   readonly array: TypedArray;
-  readonly stride: number;
-  readonly offset: number;
-  readonly itemSize: number;
-  readonly count: number;
-  readonly normalized: boolean;
 }
 
 /** The strided view of `attribute`; `name` says where it was found, for the error on anything that is not one. */
@@ -50,44 +46,6 @@ export function viewOf(attribute: AnyAttribute, name: string): AttributeView {
     count: attribute.count,
     normalized: attribute.normalized,
   };
-}
-
-/**
- * The divisor that turns a stored integer into the value a shader reads from a
- * `normalized` attribute (three's MathUtils.denormalize, WebGL's rule): the
- * type's largest value; signed types are clamped at -1 as well. 1 for floats
- * and for attributes that are not normalized.
- */
-function normalizedDivisor(view: AttributeView): number {
-  if (!view.normalized) return 1;
-  const array = view.array;
-  if (array instanceof Uint8Array || array instanceof Uint8ClampedArray) return 255;
-  if (array instanceof Int8Array) return 127;
-  if (array instanceof Uint16Array) return 65535;
-  if (array instanceof Int16Array) return 32767;
-  if (array instanceof Uint32Array) return 4294967295;
-  if (array instanceof Int32Array) return 2147483647;
-  return 1;
-}
-
-/**
- * Writes the value of every component of every vertex into `out`, vertex i's
- * at `outOffset + i * outStride`, as float64: normalized integers become the
- * values the shader sees (so tolerances are in those units), others are
- * widened exactly.
- */
-export function readValues(view: AttributeView, out: Float64Array, outStride: number, outOffset: number): void {
-  const { array, stride, offset, itemSize, count } = view;
-  const divisor = normalizedDivisor(view);
-  const signed = array instanceof Int8Array || array instanceof Int16Array || array instanceof Int32Array;
-  for (let i = 0; i < count; i++) {
-    const source = offset + i * stride;
-    const target = outOffset + i * outStride;
-    for (let c = 0; c < itemSize; c++) {
-      const value = array[source + c]! / divisor;
-      out[target + c] = signed && divisor !== 1 && value < -1 ? -1 : value;
-    }
-  }
 }
 
 /**

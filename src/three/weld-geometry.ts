@@ -10,9 +10,9 @@
 
 import { BufferAttribute, BufferGeometry } from 'three';
 import { checkFiniteDistance, describe } from '../core/validate.js';
-import type { AcceptRepresentative } from '../weld/near.js';
+import { type AttributeChannel, acceptWithin, readValues } from '../weld/attribute-test.js';
 import { weldWithTest } from '../weld/weld.js';
-import { type AnyAttribute, type AttributeView, gatherAttribute, readValues, viewOf } from './attributes.js';
+import { type AnyAttribute, gatherAttribute, viewOf } from './attributes.js';
 
 /** Options of {@link weldGeometry}. */
 export interface WeldGeometryOptions {
@@ -40,12 +40,6 @@ export interface WeldGeometryOptions {
    * keeps one entry per input corner, like mergeVertices.
    */
   removeDegenerate?: boolean | undefined;
-}
-
-/** One compared attribute (or morph target): where its values sit in the packed record and its squared tolerance. */
-interface Channel {
-  readonly view: AttributeView;
-  readonly tolerance: number;
 }
 
 /**
@@ -208,14 +202,14 @@ function compareChannels(
   tolerance: number,
   attributeTolerances: Map<string, number>,
   ignored: Set<string>,
-): Channel[] {
-  const channels: Channel[] = [];
+): AttributeChannel[] {
+  const channels: AttributeChannel[] = [];
   const add = (attribute: AnyAttribute, where: string, toleranceOf: number | undefined) => {
     const view = viewOf(attribute, where);
     if (view.count !== n) {
       throw new RangeError(`${where}.count must equal the position count (${n}), got ${view.count}`);
     }
-    if (toleranceOf !== undefined) channels.push({ view, tolerance: toleranceOf });
+    if (toleranceOf !== undefined) channels.push({ values: view, tolerance: toleranceOf });
   };
   for (const [name, attribute] of Object.entries(geometry.attributes)) {
     if (name === 'position') continue;
@@ -232,53 +226,6 @@ function compareChannels(
     });
   }
   return channels;
-}
-
-/**
- * The attribute test: every channel's values packed per vertex in one
- * Float64Array (one cache line or two per vertex), then per channel either
- * equality (tolerance 0: no squaring, so values 1e-200 apart stay apart) or
- * the squared Euclidean distance against the squared tolerance, in float64 as
- * positions are.
- */
-function acceptWithin(channels: Channel[], n: number): AcceptRepresentative {
-  let width = 0;
-  const ends = new Int32Array(channels.length);
-  const tolerances2 = new Float64Array(channels.length);
-  for (const [c, channel] of channels.entries()) {
-    width += channel.view.itemSize;
-    ends[c] = width;
-    // Exact channels are marked -1, see above.
-    tolerances2[c] = channel.tolerance === 0 ? -1 : channel.tolerance * channel.tolerance;
-  }
-  const values = new Float64Array(n * width);
-  let start = 0;
-  for (const channel of channels) {
-    readValues(channel.view, values, width, start);
-    start += channel.view.itemSize;
-  }
-  const channelCount = channels.length;
-  return (vertex, representative) => {
-    const a = vertex * width;
-    const b = representative * width;
-    let k = 0;
-    for (let c = 0; c < channelCount; c++) {
-      const end = ends[c]!;
-      const tolerance2 = tolerances2[c]!;
-      if (tolerance2 < 0) {
-        // Not !==: NaN never equals, so a vertex with a NaN value merges with none.
-        for (; k < end; k++) if (!(values[a + k] === values[b + k])) return false;
-      } else {
-        let d2 = 0;
-        for (; k < end; k++) {
-          const d = values[a + k]! - values[b + k]!;
-          d2 += d * d;
-        }
-        if (!(d2 <= tolerance2)) return false;
-      }
-    }
-    return true;
-  };
 }
 
 /** The corners (index values, or 0 .. n - 1 without an index) after checking them. */
