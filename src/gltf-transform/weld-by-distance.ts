@@ -74,8 +74,8 @@ interface Plan {
   indices: Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
   /** For each output vertex, the input vertex whose values it takes. */
   founders: Uint32Array;
-  /** Filled in when applied: the accessors every primitive with this plan gets. */
-  applied?: Map<Accessor, Accessor>;
+  /** Filled in when applied: the accessors every primitive with this plan gets, by the accessor they replace. */
+  applied: Map<Accessor, Accessor>;
   appliedIndices?: Accessor;
 }
 
@@ -348,11 +348,16 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
     for (let r = 0; r < count; r++) if (newNumber[r]! >= 0) founders[newNumber[r]!] = used[representatives[r]!]!;
     for (let k = 0; k < written; k++) welded[k] = newNumber[welded[k]!]!;
     count = kept;
-    return { vertexCount: count, indices: indexArray(welded.subarray(0, written), count), founders };
+    return {
+      vertexCount: count,
+      indices: indexArray(welded.subarray(0, written), count),
+      founders,
+      applied: new Map(),
+    };
   }
   const founders = new Uint32Array(count);
   for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
-  return { vertexCount: count, indices: indexArray(welded, count), founders };
+  return { vertexCount: count, indices: indexArray(welded, count), founders, applied: new Map() };
 }
 
 /** The index values (checked), or undefined for a primitive without an index. */
@@ -434,7 +439,7 @@ function applyPlan(
     primitive.dispose();
     return false;
   }
-  const applied = (plan.applied ??= new Map());
+  const applied = plan.applied;
   const swap = (accessor: Accessor): Accessor => {
     let next = applied.get(accessor);
     if (next === undefined) {
