@@ -13,7 +13,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/cli/test/**/*.test.ts'],
     // Property tests run many seeded cases; the 2-core CI machine needs headroom.
     testTimeout: 60_000,
   },

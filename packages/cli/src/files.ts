@@ -1,0 +1,209 @@
+/**
+ * Reading inputs in chunks and writing outputs through a temporary file. The
+ * readers never hold a whole file: a 500 MB STL is read 4 MiB at a time into
+ * the arrays the weld needs. The writer buffers into a temporary file beside
+ * the output and renames it over the output only once everything is written,
+ * so a failed run never leaves a half-written output (a rename within one
+ * folder is atomic on the platforms Node runs on).
+ *
+ * @module
+ */
+
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { InputError } from './errors.js';
+
+const CHUNK = 4 << 20;
+
+/** An input file read sequentially in chunks, with the byte offset of everything it hands out. */
+export class ChunkReader {
+  readonly size: number;
+  private readonly fd: number;
+  /** Bytes of the file read so far (the offset of the end of the last chunk). */
+  private read = 0;
+
+  constructor(readonly file: string) {
+    try {
+      this.fd = openSync(file, 'r');
+    } catch (error) {
+      throw new InputError(file, '', `cannot open: ${(error as Error).message}`);
+    }
+    this.size = fstatSync(this.fd).size;
+  }
+
+  /** Reads up to `bytes` bytes at `position` into `target` (from its start); returns how many were read. */
+  readAt(target: Uint8Array, position: number, bytes = target.length): number {
+    let done = 0;
+    while (done < bytes) {
+      const got = readSync(this.fd, target, done, bytes - done, position + done);
+      if (got === 0) break;
+      done += got;
+    }
+    return done;
+  }
+
+  /**
+   * Calls `visit(chunk, offset)` for consecutive chunks of whole records of
+   * `recordSize` bytes from `start` to `end`; `chunk` is only valid during the call.
+   */
+  forEachChunk(start: number, end: number, recordSize: number, visit: (chunk: Buffer, offset: number) => void): void {
+    const perChunk = Math.max(1, Math.floor(CHUNK / recordSize)) * recordSize;
+    const buffer = Buffer.allocUnsafe(perChunk);
+    for (let offset = start; offset < end; offset += perChunk) {
+      const want = Math.min(perChunk, end - offset);
+      const got = this.readAt(buffer, offset, want);
+      if (got < want) {
+        throw new InputError(this.file, `offset ${offset + got}`, `the file ends early (it changed while being read?)`);
+      }
+      this.read = offset + got;
+      visit(buffer.subarray(0, got), offset);
+    }
+  }
+
+  /**
+   * Calls `visit(line, number)` for every line from byte `start` (1-based line
+   * numbers, counting from `firstLine`), without its end of line (\n or \r\n).
+   * Bytes are read as latin1, one character per byte, so that writing a line
+   * back as latin1 reproduces its bytes exactly, UTF-8 included. Returning
+   * false from `visit` stops the walk.
+   */
+  forEachLine(start: number, firstLine: number, visit: (line: string, number: number) => boolean | undefined): void {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    let carry = '';
+    let number = firstLine;
+    for (let offset = start; offset < this.size; ) {
+      const got = this.readAt(buffer, offset, Math.min(CHUNK, this.size - offset));
+      if (got === 0) break;
+      offset += got;
+      this.read = offset;
+      const text = carry + buffer.toString('latin1', 0, got);
+      let from = 0;
+      for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', from)) {
+        const end = newline > from && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+        if (visit(text.slice(from, end), number++) === false) return;
+        from = newline + 1;
+      }
+      carry = text.slice(from);
+    }
+    if (carry.length > 0) {
+      const end = carry.charCodeAt(carry.length - 1) === 13 ? carry.length - 1 : carry.length;
+      visit(carry.slice(0, end), number);
+    }
+  }
+
+  /** How far the last walk got, in bytes: for the progress bar. */
+  get position(): number {
+    return this.read;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * An output written to a temporary file beside it (same folder, so the final
+ * rename stays on one file system) and renamed over it by {@link commit};
+ * {@link abort} removes the temporary file.
+ */
+export class AtomicOutput {
+  readonly temporary: string;
+  private fd: number;
+  private readonly buffer = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  /** Bytes written so far. */
+  written = 0;
+
+  constructor(readonly file: string) {
+    this.temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+    try {
+      this.fd = openSync(this.temporary, 'wx');
+    } catch (error) {
+      throw new InputError(file, '', `cannot write: ${(error as Error).message}`);
+    }
+  }
+
+  /** Writes raw bytes. */
+  bytes(data: Uint8Array): void {
+    if (data.length > this.buffer.length - this.used) this.flush();
+    if (data.length >= this.buffer.length) {
+      this.writeAll(data);
+    } else {
+      this.buffer.set(data, this.used);
+      this.used += data.length;
+    }
+    this.written += data.length;
+  }
+
+  /** Writes text as latin1 (one byte per character: lines read by ChunkReader come back unchanged). */
+  text(text: string): void {
+    if (text.length > this.buffer.length - this.used) this.flush();
+    if (text.length >= this.buffer.length) {
+      this.writeAll(Buffer.from(text, 'latin1'));
+    } else {
+      this.used += this.buffer.write(text, this.used, 'latin1');
+    }
+    this.written += text.length;
+  }
+
+  /** Room for `bytes` bytes in the buffer, returned as a view to fill; call {@link advance} after. */
+  reserve(bytes: number): Buffer {
+    if (bytes > this.buffer.length - this.used) this.flush();
+    return this.buffer.subarray(this.used, this.used + bytes);
+  }
+
+  advance(bytes: number): void {
+    this.used += bytes;
+    this.written += bytes;
+  }
+
+  /** Bytes a single {@link reserve} can hand out. */
+  get capacity(): number {
+    return this.buffer.length;
+  }
+
+  private flush(): void {
+    if (this.used > 0) this.writeAll(this.buffer.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private writeAll(data: Uint8Array): void {
+    for (let done = 0; done < data.length; ) {
+      done += writeSync(this.fd, data, done, data.length - done);
+    }
+  }
+
+  /** Flushes, closes and renames the temporary file over the output. */
+  commit(): void {
+    this.flush();
+    closeSync(this.fd);
+    this.fd = -1;
+    renameSync(this.temporary, this.file);
+  }
+
+  /** Closes and removes the temporary file; the output is left as it was. */
+  abort(): void {
+    if (this.fd >= 0) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Already closed or never opened: nothing to release.
+      }
+      this.fd = -1;
+    }
+    rmSync(this.temporary, { force: true });
+  }
+}
+
+/** Runs `write` on a new {@link AtomicOutput} for `file`: committed when it returns, removed when it throws. */
+export function writeAtomically<T>(file: string, write: (out: AtomicOutput) => T): T {
+  const out = new AtomicOutput(file);
+  try {
+    const result = write(out);
+    out.commit();
+    return result;
+  } catch (error) {
+    out.abort();
+    throw error;
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * LAS point clouds (1.0 to 1.4, every point format), read and written by this
+ * tool: the format is a fixed header, variable-length records and fixed-size
+ * point records with integer coordinates (x = X * scale + offset), simple
+ * enough that a streaming reader of our own costs 24 bytes a point and copies
+ * each kept record byte for byte (GPS time, colour, classification, extra
+ * bytes all come along). The output header gets the new point counts (per
+ * return too) and bounds; VLRs, EVLRs and waveform data are copied, their
+ * offsets shifted. LAZ (compressed LAS) input is decompressed by laz-perf
+ * (see laz.ts) and written as LAS.
+ *
+ * @module
+ */
+
+import { weld } from 'spatialhash';
+import { InputError } from '../errors.js';
+import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
+import type { Progress } from '../progress.js';
+import type { Counts } from '../summary.js';
+import { clusterMeans } from './ply.js';
+
+/** Smallest record size per point format (ASPRS LAS 1.4, table of point data record formats). */
+const MIN_RECORD = [20, 28, 26, 34, 57, 63, 30, 36, 38, 59, 67];
+
+export interface LasHeader {
+  bytes: Buffer;
+  version: string;
+  headerSize: number;
+  pointOffset: number;
+  format: number;
+  compressed: boolean;
+  recordLength: number;
+  count: number;
+  scale: [number, number, number];
+  offset: [number, number, number];
+}
+
+/** Reads and checks a LAS header from its first bytes; `size` is the file's size. */
+export function parseLasHeader(file: string, head: Buffer, size: number): LasHeader {
+  if (head.length < 227 || head.toString('latin1', 0, 4) !== 'LASF') {
+    throw new InputError(
+      file,
+      'offset 0',
+      head.length < 227 && head.toString('latin1', 0, 4) === 'LASF'
+        ? `truncated LAS header: ${head.length} bytes, at least 227 needed`
+        : 'not a LAS file: it does not start with "LASF"',
+    );
+  }
+  const major = head.readUInt8(24);
+  const minor = head.readUInt8(25);
+  const headerSize = head.readUInt16LE(94);
+  const pointOffset = head.readUInt32LE(96);
+  const formatByte = head.readUInt8(104);
+  // LAZ sets bit 7 (and some writers bit 6) of the format.
+  const compressed = (formatByte & 0xc0) !== 0;
+  const format = formatByte & 0x3f;
+  const recordLength = head.readUInt16LE(105);
+  let count = head.readUInt32LE(107);
+  if (major !== 1 || minor > 4) throw new InputError(file, 'offset 24', `unsupported LAS version ${major}.${minor}`);
+  if (headerSize < 227 || headerSize > head.length) {
+    throw new InputError(file, 'offset 94', `header size ${headerSize} is not valid (227 to ${head.length} bytes)`);
+  }
+  if (minor >= 4 && headerSize >= 375) {
+    const long = Number(head.readBigUInt64LE(247));
+    if (count === 0 || long > count) count = long;
+  }
+  if (format >= MIN_RECORD.length) throw new InputError(file, 'offset 104', `unknown point format ${format}`);
+  if (recordLength < MIN_RECORD[format]!) {
+    throw new InputError(
+      file,
+      'offset 105',
+      `point records of ${recordLength} bytes are too short for point format ${format} (${MIN_RECORD[format]})`,
+    );
+  }
+  if (pointOffset < headerSize || pointOffset > size) {
+    throw new InputError(
+      file,
+      'offset 96',
+      `offset to point data ${pointOffset} is outside the file (header ${headerSize}, file ${size} bytes)`,
+    );
+  }
+  const scale: [number, number, number] = [head.readDoubleLE(131), head.readDoubleLE(139), head.readDoubleLE(147)];
+  const offset: [number, number, number] = [head.readDoubleLE(155), head.readDoubleLE(163), head.readDoubleLE(171)];
+  for (const [axis, s] of scale.entries()) {
+    if (!(Number.isFinite(s) && s !== 0) || !Number.isFinite(offset[axis]!)) {
+      throw new InputError(
+        file,
+        `offset ${131 + axis * 8}`,
+        `${'xyz'[axis]} scale ${s} / offset ${offset[axis]} are not usable`,
+      );
+    }
+  }
+  return {
+    bytes: head.subarray(0, pointOffset),
+    version: `${major}.${minor}`,
+    headerSize,
+    pointOffset,
+    format,
+    compressed,
+    recordLength,
+    count,
+    scale,
+    offset,
+  };
+}
+
+/** Points as the dedupe needs them: float64 positions and a way to copy record i. */
+export interface LasPoints {
+  header: LasHeader;
+  positions: Float64Array;
+  /** Copies the record of point i into `target` (recordLength bytes). */
+  forEachRecord: (visit: (i: number, record: Uint8Array) => void) => void;
+  /** Bytes after the point records (EVLRs, waveform data), to copy to the end of the output. */
+  tail: Uint8Array;
+  /** Where the tail starts in the input: header offsets at or past it move with it. */
+  tailStart: number;
+}
+
+function readLas(reader: ChunkReader, progress: Progress): LasPoints {
+  const file = reader.file;
+  const head = Buffer.alloc(Math.min(reader.size, 1 << 16));
+  reader.readAt(head, 0);
+  const header = parseLasHeader(file, head, reader.size);
+  if (header.compressed) throw new InputError(file, 'offset 104', 'compressed (LAZ) data in a .las file: name it .laz');
+  const { pointOffset, recordLength, count } = header;
+  if (head.length < pointOffset) {
+    const bytes = Buffer.alloc(pointOffset);
+    reader.readAt(bytes, 0);
+    header.bytes = bytes;
+  }
+  const end = pointOffset + recordLength * count;
+  if (end > reader.size) {
+    const whole = Math.floor((reader.size - pointOffset) / recordLength);
+    throw new InputError(
+      file,
+      `offset ${pointOffset + whole * recordLength}`,
+      `truncated: the header announces ${count} points of ${recordLength} bytes, the file holds ${whole} and part of point ${whole}`,
+    );
+  }
+  const positions = new Float64Array(count * 3);
+  const [sx, sy, sz] = header.scale;
+  const [ox, oy, oz] = header.offset;
+  let i = 0;
+  reader.forEachChunk(pointOffset, end, recordLength, (chunk, offset) => {
+    for (let at = 0; at < chunk.length; at += recordLength, i++) {
+      positions[i * 3] = chunk.readInt32LE(at) * sx + ox;
+      positions[i * 3 + 1] = chunk.readInt32LE(at + 4) * sy + oy;
+      positions[i * 3 + 2] = chunk.readInt32LE(at + 8) * sz + oz;
+    }
+    progress.update('reading', offset + chunk.length, reader.size);
+  });
+  const tail = Buffer.alloc(reader.size - end);
+  reader.readAt(tail, end);
+  return {
+    header,
+    positions,
+    tail,
+    tailStart: end,
+    forEachRecord: (visit) => {
+      let k = 0;
+      reader.forEachChunk(pointOffset, end, recordLength, (chunk) => {
+        for (let at = 0; at < chunk.length; at += recordLength) visit(k++, chunk.subarray(at, at + recordLength));
+      });
+    },
+  };
+}
+
+/** Writes the deduped LAS: header updated, VLRs, kept records (moved with `moved`), then the tail. */
+export function writeLas(
+  out: AtomicOutput,
+  points: LasPoints,
+  remap: Uint32Array,
+  representatives: Uint32Array,
+  count: number,
+  moved: Float64Array | undefined,
+  progress: Progress,
+): void {
+  const { header } = points;
+  const { recordLength, scale, offset } = header;
+  const headerBytes = Buffer.from(header.bytes);
+  const newFormat = header.format >= 6;
+  const returns = new Float64Array(15);
+  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  const record = Buffer.alloc(recordLength);
+  // Bounds and returns first (the header comes before the points): one pass over the kept positions.
+  const coordinate = (r: number, axis: number, i: number) => {
+    if (moved === undefined) return points.positions[i * 3 + axis]!;
+    const stored = Math.round((moved[r * 3 + axis]! - offset[axis]!) / scale[axis]!);
+    return stored * scale[axis]! + offset[axis]!;
+  };
+  for (let r = 0; r < count; r++) {
+    const i = representatives[r]!;
+    for (let axis = 0; axis < 3; axis++) {
+      const value = coordinate(r, axis, i);
+      if (value < min[axis]!) min[axis] = value;
+      if (value > max[axis]!) max[axis] = value;
+    }
+  }
+  // The tail follows the kept records: offsets into it move by as much as its start does.
+  const shift = header.bytes.length + recordLength * count - points.tailStart;
+  // Counts per return come from the kept records: one read of them before the header is written.
+  points.forEachRecord((i, bytes) => {
+    if (representatives[remap[i]!] !== i) return;
+    const byte = bytes[14]!;
+    const number = newFormat ? byte & 0x0f : byte & 0x07;
+    if (number >= 1 && number <= 15) returns[number - 1]++;
+  });
+  const minor = headerBytes.readUInt8(25);
+  if (!newFormat && count <= 0xffffffff) {
+    headerBytes.writeUInt32LE(count, 107);
+    for (let k = 0; k < 5; k++) headerBytes.writeUInt32LE(returns[k]!, 111 + k * 4);
+  } else {
+    headerBytes.writeUInt32LE(0, 107);
+    for (let k = 0; k < 5; k++) headerBytes.writeUInt32LE(0, 111 + k * 4);
+  }
+  for (let axis = 0; axis < 3; axis++) {
+    headerBytes.writeDoubleLE(count > 0 ? max[axis]! : 0, 179 + axis * 16);
+    headerBytes.writeDoubleLE(count > 0 ? min[axis]! : 0, 187 + axis * 16);
+  }
+  if (minor >= 3 && header.headerSize >= 235) {
+    const waveform = Number(headerBytes.readBigUInt64LE(227));
+    if (waveform >= points.tailStart) headerBytes.writeBigUInt64LE(BigInt(waveform + shift), 227);
+  }
+  if (minor >= 4 && header.headerSize >= 375) {
+    const evlr = Number(headerBytes.readBigUInt64LE(235));
+    if (evlr >= points.tailStart) headerBytes.writeBigUInt64LE(BigInt(evlr + shift), 235);
+    headerBytes.writeBigUInt64LE(BigInt(count), 247);
+    for (let k = 0; k < 15; k++) headerBytes.writeBigUInt64LE(BigInt(returns[k]!), 255 + k * 8);
+  }
+  out.bytes(headerBytes);
+  let written = 0;
+  points.forEachRecord((i, bytes) => {
+    const r = remap[i]!;
+    if (representatives[r] !== i) return;
+    if (moved === undefined) out.bytes(bytes);
+    else {
+      record.set(bytes);
+      for (let axis = 0; axis < 3; axis++) {
+        const stored = Math.round((moved[r * 3 + axis]! - offset[axis]!) / scale[axis]!);
+        if (stored < -2147483648 || stored > 2147483647) {
+          throw new InputError(out.file, '', `the mean of cluster ${r} does not fit LAS's 32-bit coordinates`);
+        }
+        record.writeInt32LE(stored, axis * 4);
+      }
+      out.bytes(record);
+    }
+    if ((++written & 0xffff) === 0) progress.update('writing', written, count);
+  });
+  out.bytes(points.tail);
+}
+
+/** Dedupes a LAS file into `output` (LAS). */
+export function dedupeLas(input: string, output: string, radius: number, mean: boolean, progress: Progress): Counts {
+  const reader = new ChunkReader(input);
+  try {
+    const points = readLas(reader, progress);
+    progress.step('merging');
+    const { remap, representatives, count } = weld(points.positions, radius);
+    const moved = mean ? clusterMeans(points.positions, remap, count) : undefined;
+    writeAtomically(output, (out) => writeLas(out, points, remap, representatives, count, moved, progress));
+    const n = points.header.count;
+    return { format: `LAS ${points.header.version}`, in: n, out: count, merged: n - count, dropped: 0 };
+  } finally {
+    reader.close();
+  }
+}

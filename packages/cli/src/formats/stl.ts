@@ -1,0 +1,291 @@
+/**
+ * STL, binary and ASCII: a triangle soup with no index, so the welded file
+ * keeps one record per triangle with each corner moved to its welded vertex
+ * (the representative's exact coordinates): seams close, and a slicer finds
+ * the edges shared. Triangles with two corners on one welded vertex are
+ * dropped. Normals are recomputed from the moved corners; a binary file keeps
+ * its 80-byte header and each triangle's two attribute bytes (colour in some
+ * dialects), an ASCII one its solid names.
+ *
+ * Binary input is read in chunks straight into a Float32Array (12 bytes per
+ * vertex), which weld reads in place: with weld's own arrays a binary STL
+ * costs about 3 to 4 times its size in memory, never a copy of the file.
+ *
+ * @module
+ */
+
+import { weld } from 'spatialhash';
+import { InputError } from '../errors.js';
+import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
+import { Float64List } from '../growable.js';
+import type { Progress } from '../progress.js';
+import type { Counts } from '../summary.js';
+import { finiteNumber, numberText, tokens } from './text.js';
+
+const HEADER = 80;
+const RECORD = 50;
+
+/** An STL as weld needs it. */
+interface Stl {
+  binary: boolean;
+  /** 9 coordinates per triangle, corners in file order. */
+  positions: Float32Array | Float64Array;
+  triangles: number;
+  /** Binary: the 80-byte header and each triangle's attribute bytes. */
+  header?: Uint8Array;
+  attributes?: Uint16Array;
+  /** ASCII: each solid's name line and its first triangle. */
+  solids?: { name: string; first: number }[];
+}
+
+/** Reads an STL (binary when its size matches the triangle count in its header, ASCII when it starts with `solid`). */
+export function readStl(file: string, progress: Progress): Stl {
+  const reader = new ChunkReader(file);
+  try {
+    const head = Buffer.alloc(Math.min(reader.size, 1024));
+    reader.readAt(head, 0);
+    const startsSolid = /^\s*solid(\s|$)/.test(head.toString('latin1'));
+    if (reader.size >= HEADER + 4) {
+      const triangles = head.readUInt32LE(HEADER);
+      const expected = HEADER + 4 + RECORD * triangles;
+      if (expected === reader.size) return readBinary(reader, head, triangles, progress);
+      // "solid" opens many binary headers too: only text after it makes the file ASCII.
+      if (!(startsSolid && /\bfacet\b|\bendsolid\b/.test(head.toString('latin1')))) {
+        const whole = Math.floor((reader.size - HEADER - 4) / RECORD);
+        throw new InputError(
+          file,
+          `offset ${HEADER}`,
+          reader.size < expected
+            ? `truncated binary STL: the header announces ${triangles} triangles (${expected} bytes) but the file has ${reader.size} bytes; triangle ${whole} is incomplete at offset ${HEADER + 4 + RECORD * whole}`
+            : `binary STL with ${reader.size - expected} bytes after the ${triangles} triangles its header announces (ends at offset ${expected})`,
+        );
+      }
+    } else if (!startsSolid) {
+      throw new InputError(
+        file,
+        `offset ${reader.size}`,
+        `truncated: ${reader.size} bytes is too short for a binary STL (84-byte header) and it does not start with "solid"`,
+      );
+    }
+    return readAscii(reader, progress);
+  } finally {
+    reader.close();
+  }
+}
+
+function readBinary(reader: ChunkReader, head: Buffer, triangles: number, progress: Progress): Stl {
+  const positions = new Float32Array(triangles * 9);
+  const attributes = new Uint16Array(triangles);
+  let t = 0;
+  const start = HEADER + 4;
+  reader.forEachChunk(start, reader.size, RECORD, (chunk, offset) => {
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let at = 0; at < chunk.length; at += RECORD, t++) {
+      // 12 bytes of normal, recomputed on output; then the corners.
+      for (let k = 0; k < 9; k++) {
+        const value = view.getFloat32(at + 12 + k * 4, true);
+        if (value - value !== 0) {
+          throw new InputError(
+            reader.file,
+            `offset ${offset + at + 12 + k * 4}`,
+            `triangle ${t} has a non-finite coordinate (${value})`,
+          );
+        }
+        positions[t * 9 + k] = value;
+      }
+      attributes[t] = view.getUint16(at + 48, true);
+    }
+    progress.update('reading', offset + chunk.length, reader.size);
+  });
+  return { binary: true, positions, triangles, header: head.subarray(0, HEADER), attributes };
+}
+
+function readAscii(reader: ChunkReader, progress: Progress): Stl {
+  const file = reader.file;
+  const positions = new Float64List();
+  const solids: { name: string; first: number }[] = [];
+  // What the next line must be: the grammar of one facet, in order.
+  type State = 'solid' | 'facet' | 'loop' | 'vertex' | 'endloop' | 'endfacet';
+  let state: State = 'solid';
+  let corners = 0;
+  let lines = 0;
+  let lastLine = 0;
+  reader.forEachLine(0, 1, (line, number) => {
+    lastLine = number;
+    if ((++lines & 0xffff) === 0) progress.update('reading', reader.position, reader.size);
+    const words = tokens(line);
+    if (words.length === 0) return;
+    const keyword = words[0]!.toLowerCase();
+    const expect = (what: string) =>
+      new InputError(file, `line ${number}`, `expected ${what}, found ${JSON.stringify(line.trim().slice(0, 60))}`);
+    switch (state) {
+      case 'solid':
+        if (keyword !== 'solid') throw expect('"solid"');
+        solids.push({ name: line.trim().slice(5).trim(), first: positions.length / 9 });
+        state = 'facet';
+        return;
+      case 'facet':
+        if (keyword === 'endsolid') {
+          state = 'solid';
+          return;
+        }
+        if (keyword !== 'facet') throw expect('"facet normal" or "endsolid"');
+        state = 'loop';
+        return;
+      case 'loop':
+        if (keyword !== 'outer') throw expect('"outer loop"');
+        state = 'vertex';
+        corners = 0;
+        return;
+      case 'vertex':
+        if (keyword !== 'vertex') throw expect(`"vertex" (corner ${corners + 1} of 3)`);
+        for (let axis = 1; axis <= 3; axis++) {
+          positions.push(finiteNumber(words[axis], file, number, `vertex coordinate ${'xyz'[axis - 1]}`));
+        }
+        if (++corners === 3) state = 'endloop';
+        return;
+      case 'endloop':
+        if (keyword !== 'endloop') throw expect('"endloop" (a facet has 3 vertices)');
+        state = 'endfacet';
+        return;
+      case 'endfacet':
+        if (keyword !== 'endfacet') throw expect('"endfacet"');
+        state = 'facet';
+        return;
+    }
+  });
+  if (state !== 'solid') {
+    throw new InputError(
+      file,
+      `line ${lastLine}`,
+      `truncated ASCII STL: the file ends inside a ${state === 'facet' ? 'solid' : 'facet'}`,
+    );
+  }
+  if (solids.length === 0) throw new InputError(file, 'line 1', 'empty file: expected "solid"');
+  return { binary: false, positions: positions.values(), triangles: positions.length / 9, solids };
+}
+
+/** Welds an STL file into `output` (same encoding). */
+export function weldStl(input: string, output: string, tolerance: number, progress: Progress): Counts {
+  const stl = readStl(input, progress);
+  progress.step('welding');
+  const { remap, representatives, count } = weld(stl.positions, tolerance);
+  const keep = new Uint8Array(stl.triangles);
+  let kept = 0;
+  for (let t = 0; t < stl.triangles; t++) {
+    const a = remap[t * 3]!;
+    const b = remap[t * 3 + 1]!;
+    const c = remap[t * 3 + 2]!;
+    if (a !== b && b !== c && a !== c) {
+      keep[t] = 1;
+      kept++;
+    }
+  }
+  writeAtomically(output, (out) => {
+    if (stl.binary) writeBinary(out, stl, remap, representatives, keep, kept, progress);
+    else writeAscii(out, stl, remap, representatives, keep, progress);
+  });
+  const vertices = stl.triangles * 3;
+  return {
+    format: stl.binary ? 'binary STL' : 'ASCII STL',
+    in: vertices,
+    out: count,
+    merged: vertices - count,
+    dropped: stl.triangles - kept,
+  };
+}
+
+/** The welded corners of triangle t into `corner` (9 numbers) and its unit normal into `normal`. */
+function weldedTriangle(
+  stl: Stl,
+  remap: Uint32Array,
+  representatives: Uint32Array,
+  t: number,
+  corner: Float64Array,
+  normal: Float64Array,
+): void {
+  const { positions } = stl;
+  for (let k = 0; k < 3; k++) {
+    const founder = representatives[remap[t * 3 + k]!]! * 3;
+    corner[k * 3] = positions[founder]!;
+    corner[k * 3 + 1] = positions[founder + 1]!;
+    corner[k * 3 + 2] = positions[founder + 2]!;
+  }
+  const ux = corner[3]! - corner[0]!;
+  const uy = corner[4]! - corner[1]!;
+  const uz = corner[5]! - corner[2]!;
+  const vx = corner[6]! - corner[0]!;
+  const vy = corner[7]! - corner[1]!;
+  const vz = corner[8]! - corner[2]!;
+  const nx = uy * vz - uz * vy;
+  const ny = uz * vx - ux * vz;
+  const nz = ux * vy - uy * vx;
+  const length = Math.hypot(nx, ny, nz);
+  // A sliver whose cross product underflows keeps a zero normal, which readers take as "compute it yourself".
+  const scale = length > 0 ? 1 / length : 0;
+  normal[0] = nx * scale;
+  normal[1] = ny * scale;
+  normal[2] = nz * scale;
+}
+
+function writeBinary(
+  out: AtomicOutput,
+  stl: Stl,
+  remap: Uint32Array,
+  representatives: Uint32Array,
+  keep: Uint8Array,
+  kept: number,
+  progress: Progress,
+): void {
+  const head = Buffer.alloc(HEADER + 4);
+  head.set(stl.header!);
+  head.writeUInt32LE(kept, HEADER);
+  out.bytes(head);
+  const corner = new Float64Array(9);
+  const normal = new Float64Array(3);
+  const perReserve = Math.floor(out.capacity / RECORD);
+  for (let t = 0; t < stl.triangles; ) {
+    // Fill the writer's buffer in place, a run of records at a time.
+    const slice = out.reserve(perReserve * RECORD);
+    const view = new DataView(slice.buffer, slice.byteOffset, slice.byteLength);
+    let at = 0;
+    for (; t < stl.triangles && at < slice.length; t++) {
+      if (keep[t] === 0) continue;
+      weldedTriangle(stl, remap, representatives, t, corner, normal);
+      for (let k = 0; k < 3; k++) view.setFloat32(at + k * 4, normal[k]!, true);
+      for (let k = 0; k < 9; k++) view.setFloat32(at + 12 + k * 4, corner[k]!, true);
+      view.setUint16(at + 48, stl.attributes![t]!, true);
+      at += RECORD;
+    }
+    out.advance(at);
+    progress.update('writing', t, stl.triangles);
+  }
+}
+
+function writeAscii(
+  out: AtomicOutput,
+  stl: Stl,
+  remap: Uint32Array,
+  representatives: Uint32Array,
+  keep: Uint8Array,
+  progress: Progress,
+): void {
+  const corner = new Float64Array(9);
+  const normal = new Float64Array(3);
+  const solids = stl.solids!;
+  for (const [s, solid] of solids.entries()) {
+    const end = s + 1 < solids.length ? solids[s + 1]!.first : stl.triangles;
+    out.text(solid.name === '' ? 'solid\n' : `solid ${solid.name}\n`);
+    for (let t = solid.first; t < end; t++) {
+      if (keep[t] === 0) continue;
+      weldedTriangle(stl, remap, representatives, t, corner, normal);
+      const v = (k: number) =>
+        `${numberText(corner[k * 3]!)} ${numberText(corner[k * 3 + 1]!)} ${numberText(corner[k * 3 + 2]!)}`;
+      out.text(
+        `  facet normal ${numberText(normal[0]!)} ${numberText(normal[1]!)} ${numberText(normal[2]!)}\n    outer loop\n      vertex ${v(0)}\n      vertex ${v(1)}\n      vertex ${v(2)}\n    endloop\n  endfacet\n`,
+      );
+      if ((t & 0xffff) === 0) progress.update('writing', t, stl.triangles);
+    }
+    out.text(solid.name === '' ? 'endsolid\n' : `endsolid ${solid.name}\n`);
+  }
+}

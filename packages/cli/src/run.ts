@@ -1,0 +1,217 @@
+/**
+ * The command line: `spatialhash weld` and `spatialhash dedupe`, their
+ * options, the format chosen by file extension, the summary and the exit
+ * codes (0 done, 1 an input or output failed, 2 the command line was wrong).
+ *
+ * @module
+ */
+
+import { parseArgs } from 'node:util';
+import { InputError, UsageError } from './errors.js';
+import { dedupeLas } from './formats/las.js';
+import { dedupeLaz } from './formats/laz.js';
+import { weldObj } from './formats/obj.js';
+import { dedupePly, weldPly } from './formats/ply.js';
+import { weldStl } from './formats/stl.js';
+import { dedupeXyz } from './formats/xyz.js';
+import { Progress, type ProgressSink } from './progress.js';
+import { type Counts, formatSummary, type Summary } from './summary.js';
+
+export const VERSION = '0.1.0';
+
+export const USAGE = `spatialhash: merge vertices and points by distance, exactly (no pair within reach is missed).
+
+Usage:
+  spatialhash weld <input> -o <output> --tolerance <t> [options]
+  spatialhash dedupe <input> -o <output> --radius <r> [--mean] [options]
+
+weld: merges the vertices of a mesh that lie within <t> of each other (each
+vertex, in file order, joins the nearest earlier welded vertex in reach, else
+starts one) and drops the triangles and faces that collapse.
+  Formats: .stl (binary, ASCII), .obj, .ply (binary, ASCII), .gltf, .glb;
+  the output has the input's format (.gltf and .glb may swap).
+  STL comes out as triangles whose corners sit on their welded vertex, so
+  seams close; the other formats come out indexed.
+  --attribute-tolerance <name>=<t>  let a vertex attribute differ by up to <t>
+                            (PLY: normal, color, uv or a property name; OBJ:
+                            color; glTF: NORMAL, TEXCOORD_0, ...); attributes
+                            must otherwise be equal (repeatable)
+  --ignore <name>           do not compare that attribute (repeatable)
+
+dedupe: merges the points of a cloud within <r> by the same rule; each kept
+point keeps its record (colour, intensity, ...).
+  Formats: .ply, .xyz, .txt, .csv, .las, .laz (written as .las).
+  --mean                    move each kept point to the mean of its cluster
+
+Options:
+  -o, --output <file>       where to write (through a temporary file, renamed
+                            when complete: a failure leaves no partial output)
+  --json                    print the summary as JSON
+  -q, --quiet               print no summary
+  -h, --help                this text
+  --version                 the version
+
+Exit codes: 0 done, 1 an input could not be read or an output written,
+2 the command line was wrong.`;
+
+const WELD_FORMATS = ['.stl', '.obj', '.ply', '.gltf', '.glb'];
+const DEDUPE_FORMATS = ['.ply', '.xyz', '.txt', '.csv', '.las', '.laz'];
+
+/** Where a run writes: the terminal's streams, or a test's. */
+export interface Streams {
+  stdout: { write(text: string): unknown };
+  stderr: ProgressSink;
+}
+
+function extensionOf(file: string): string {
+  const match = /\.[^./\\]+$/.exec(file);
+  return match === null ? '' : match[0].toLowerCase();
+}
+
+function distance(name: string, text: string | undefined): number {
+  if (text === undefined) throw new UsageError(`--${name} is required`);
+  const value = text.trim() === '' ? Number.NaN : Number(text);
+  if (!(Number.isFinite(value) && value >= 0)) {
+    throw new UsageError(`--${name} must be a finite number >= 0, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+function attributeTolerances(pairs: string[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0)
+      throw new UsageError(`--attribute-tolerance takes <name>=<tolerance>, got ${JSON.stringify(pair)}`);
+    map.set(pair.slice(0, equals), distance(`attribute-tolerance ${pair.slice(0, equals)}`, pair.slice(equals + 1)));
+  }
+  return map;
+}
+
+/** Checks input and output formats for a command; returns the input's extension. */
+function formats(command: string, input: string, output: string, allowed: string[]): string {
+  const from = extensionOf(input);
+  const to = extensionOf(output);
+  if (!allowed.includes(from)) {
+    throw new UsageError(
+      `${command}: cannot read ${JSON.stringify(input)}: the extension must be one of ${allowed.join(' ')}`,
+    );
+  }
+  const gltf = ['.gltf', '.glb'];
+  const textPoints = ['.xyz', '.txt', '.csv'];
+  const same =
+    from === to ||
+    (gltf.includes(from) && gltf.includes(to)) ||
+    (textPoints.includes(from) && textPoints.includes(to)) ||
+    (from === '.laz' && to === '.las');
+  if (!same) {
+    const hint = from === '.laz' ? ' (LAZ is written as .las: this tool does not compress)' : '';
+    throw new UsageError(
+      `${command}: the output ${JSON.stringify(output)} must have the input's format (${from})${hint}`,
+    );
+  }
+  return from;
+}
+
+/** Runs the command line `args` (without node and the script); returns the exit code. */
+export async function run(
+  args: string[],
+  streams: Streams = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
+  const started = performance.now();
+  let progress: Progress | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        tolerance: { type: 'string', short: 't' },
+        radius: { type: 'string', short: 'r' },
+        'attribute-tolerance': { type: 'string', multiple: true },
+        ignore: { type: 'string', multiple: true },
+        mean: { type: 'boolean' },
+        json: { type: 'boolean' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+    if (values.help || (positionals.length === 0 && !values.version)) {
+      streams.stdout.write(`${USAGE}\n`);
+      return positionals.length === 0 && !values.help ? 2 : 0;
+    }
+    if (values.version) {
+      streams.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    const [command, input, ...extra] = positionals;
+    if (command !== 'weld' && command !== 'dedupe')
+      throw new UsageError(`unknown command ${JSON.stringify(command)}: weld or dedupe`);
+    if (input === undefined)
+      throw new UsageError(`${command}: which file? spatialhash ${command} <input> -o <output> ...`);
+    if (extra.length > 0) throw new UsageError(`${command}: one input at a time, got also ${extra.join(' ')}`);
+    const output = values.output;
+    if (output === undefined) throw new UsageError(`${command}: -o <output> is required`);
+    progress = new Progress(streams.stderr);
+    let counts: Counts;
+    let reach: number;
+    if (command === 'weld') {
+      if (values.radius !== undefined || values.mean)
+        throw new UsageError('weld takes --tolerance (--radius and --mean are for dedupe)');
+      reach = distance('tolerance', values.tolerance);
+      const tolerances = attributeTolerances(values['attribute-tolerance'] ?? []);
+      const ignore = new Set(values.ignore ?? []);
+      const from = formats(command, input, output, WELD_FORMATS);
+      if (from === '.stl') {
+        if (tolerances.size > 0 || ignore.size > 0)
+          throw new UsageError('weld: STL vertices have no attributes to compare');
+        counts = weldStl(input, output, reach, progress);
+      } else if (from === '.obj') counts = weldObj(input, output, reach, tolerances, ignore, progress);
+      else if (from === '.ply') counts = weldPly(input, output, reach, tolerances, ignore, progress);
+      else {
+        const { weldGltf } = await import('./formats/gltf.js');
+        counts = await weldGltf(input, output, reach, tolerances, ignore, progress);
+      }
+    } else {
+      if (values.tolerance !== undefined || values['attribute-tolerance'] || values.ignore) {
+        throw new UsageError(
+          'dedupe takes --radius (and --mean); --tolerance, --attribute-tolerance and --ignore are for weld',
+        );
+      }
+      reach = distance('radius', values.radius);
+      const mean = values.mean ?? false;
+      const from = formats(command, input, output, DEDUPE_FORMATS);
+      if (from === '.ply') counts = dedupePly(input, output, reach, mean, progress);
+      else if (from === '.las') counts = dedupeLas(input, output, reach, mean, progress);
+      else if (from === '.laz') counts = await dedupeLaz(input, output, reach, mean, progress);
+      else counts = dedupeXyz(input, output, reach, mean, progress);
+    }
+    progress.done();
+    const summary: Summary = {
+      command,
+      input,
+      output,
+      distance: reach,
+      ...counts,
+      seconds: (performance.now() - started) / 1000,
+    };
+    if (values.json) streams.stdout.write(`${JSON.stringify(summary)}\n`);
+    else if (!values.quiet) streams.stdout.write(`${formatSummary(summary)}\n`);
+    return 0;
+  } catch (error) {
+    progress?.done();
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      streams.stderr.write(`spatialhash: ${(error as Error).message}\nRun "spatialhash --help" for usage.\n`);
+      return 2;
+    }
+    if (error instanceof InputError) {
+      streams.stderr.write(`spatialhash: error: ${error.message}\n`);
+      return 1;
+    }
+    // Anything else (a file system error, out of memory): its message, and the stack for a bug report.
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    streams.stderr.write(`spatialhash: error: ${message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * What a run reports: counts in and out, what was merged and dropped, and the
+ * time, printed as one line of text (or JSON with --json).
+ *
+ * @module
+ */
+
+/** Counts a format module returns for one run. */
+export interface Counts {
+  /** Format as detected, e.g. `binary STL`, `ASCII PLY`, `GLB`. */
+  format: string;
+  /** Vertices (weld) or points (dedupe) read. */
+  in: number;
+  /** Vertices or points written. */
+  out: number;
+  /** Vertices or points that joined an earlier representative (each one merged pair). */
+  merged: number;
+  /** Triangles, faces or lines dropped because they collapsed (weld only). */
+  dropped: number;
+  /** Unused vertices removed (glTF compaction), not counted as merged. */
+  unused?: number;
+}
+
+/** Counts plus what the run was. */
+export interface Summary extends Counts {
+  command: 'weld' | 'dedupe';
+  input: string;
+  output: string;
+  /** The tolerance (weld) or radius (dedupe). */
+  distance: number;
+  seconds: number;
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** One line for a person. */
+export function formatSummary(s: Summary): string {
+  const what = s.command === 'weld' ? 'vertices' : 'points';
+  const parts = [
+    `${s.command} ${s.input} -> ${s.output} (${s.format}, ${s.command === 'weld' ? 'tolerance' : 'radius'} ${s.distance})`,
+    `${what} in ${number(s.in)}, out ${number(s.out)}`,
+    `${number(s.merged)} merged`,
+  ];
+  if (s.unused !== undefined && s.unused > 0) parts.push(`${number(s.unused)} unused removed`);
+  if (s.command === 'weld') parts.push(`${number(s.dropped)} collapsed dropped`);
+  parts.push(`${s.seconds.toFixed(2)} s`);
+  return parts.join('; ');
+}
