@@ -99,6 +99,10 @@ function formats(command: string, input: string, output: string, allowed: string
   }
   const gltf = ['.gltf', '.glb'];
   const textPoints = ['.xyz', '.txt', '.csv'];
+  if (to === '.laz')
+    throw new UsageError(
+      `${command}: cannot write ${JSON.stringify(output)}: LAZ is written as .las (this tool does not compress)`,
+    );
   const same =
     from === to ||
     (gltf.includes(from) && gltf.includes(to)) ||

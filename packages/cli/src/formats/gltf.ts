@@ -121,17 +121,19 @@ async function writeDocument(io: NodeIO, document: Document, output: string): Pr
   try {
     if (extname(output).toLowerCase() === '.glb') {
       const glb = await io.writeBinary(document);
-      writeFileSync(temporary(output), glb);
       written.push([temporary(output), output]);
+      writeFileSync(temporary(output), glb);
     } else {
+      // Buffers keep the names they were read with: cleared, they are named after the output, never over the input's .bin.
+      for (const buffer of document.getRoot().listBuffers()) buffer.setURI('');
       const { json, resources } = await io.writeJSON(document, { basename: basename(output, extname(output)) });
       for (const [uri, data] of Object.entries(resources)) {
         const file = join(dirname(output), decodeURIComponent(uri));
-        writeFileSync(temporary(file), data);
         written.push([temporary(file), file]);
+        writeFileSync(temporary(file), data);
       }
-      writeFileSync(temporary(output), JSON.stringify(json, null, 2));
       written.push([temporary(output), output]);
+      writeFileSync(temporary(output), JSON.stringify(json, null, 2));
     }
   } catch (error) {
     for (const [file] of written) rmSync(file, { force: true });
