@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { describe, expect, it } from 'vitest';
 import { oracleWeld } from '../../../test/three/oracle.js';
-import { bunnyMesh, las, ply, random, soupOf, xyz } from './fixtures.js';
+import { bunnyMesh, las, laz, ply, random, soupOf, xyz } from './fixtures.js';
 import { arrayBufferOf, cli, put, workspace } from './helpers.js';
 
 const dir = workspace();
@@ -138,4 +138,14 @@ describe('dedupe', () => {
       expect(summary.out).toBe(oracleWeld(quantized, RADIUS, []).representatives.length);
     });
   }
+
+  it('LAZ (decoded by laz-perf) comes out as the LAS the same points make, LASzip VLR and compression bits gone', async () => {
+    // Few points: the test file stores one point per chunk, and each chunk starts a decompressor.
+    const few = points.subarray(0, 3 * 300);
+    const fromLas = await dedupe(put(dir, 'few.las', las(few, '1.2')), `${dir}/few-deduped.las`, RADIUS);
+    const fromLaz = await dedupe(put(dir, 'few.laz', laz(few)), `${dir}/few-from-laz.las`, RADIUS);
+    expect(fromLaz.out).toBe(fromLas.out);
+    expect(fromLaz.format).toBe('LAZ 1.2');
+    expect(readFileSync(`${dir}/few-from-laz.las`)).toEqual(readFileSync(`${dir}/few-deduped.las`));
+  });
 });

@@ -104,12 +104,31 @@ export function parseLasHeader(file: string, head: Buffer, size: number): LasHea
   };
 }
 
+/** Reads point i's coordinates and return number from its record at byte `at` of `bytes`. */
+export function readPoint(
+  header: LasHeader,
+  bytes: Uint8Array,
+  at: number,
+  i: number,
+  positions: Float64Array,
+  returnNumbers: Uint8Array,
+): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 15);
+  for (let axis = 0; axis < 3; axis++) {
+    positions[i * 3 + axis] = view.getInt32(axis * 4, true) * header.scale[axis]! + header.offset[axis]!;
+  }
+  // Formats 6 to 10 keep the return number in 4 bits, the older ones in 3.
+  returnNumbers[i] = view.getUint8(14) & (header.format >= 6 ? 0x0f : 0x07);
+}
+
 /** Points as the dedupe needs them: float64 positions and a way to copy record i. */
 export interface LasPoints {
   header: LasHeader;
   positions: Float64Array;
   /** Copies the record of point i into `target` (recordLength bytes). */
   forEachRecord: (visit: (i: number, record: Uint8Array) => void) => void;
+  /** Each point's return number (1 to 15; 0 when unset), for the header's counts per return. */
+  returnNumbers: Uint8Array;
   /** Bytes after the point records (EVLRs, waveform data), to copy to the end of the output. */
   tail: Uint8Array;
   /** Where the tail starts in the input: header offsets at or past it move with it. */
@@ -138,15 +157,11 @@ function readLas(reader: ChunkReader, progress: Progress): LasPoints {
     );
   }
   const positions = new Float64Array(count * 3);
-  const [sx, sy, sz] = header.scale;
-  const [ox, oy, oz] = header.offset;
+  const returnNumbers = new Uint8Array(count);
   let i = 0;
   reader.forEachChunk(pointOffset, end, recordLength, (chunk, offset) => {
-    for (let at = 0; at < chunk.length; at += recordLength, i++) {
-      positions[i * 3] = chunk.readInt32LE(at) * sx + ox;
-      positions[i * 3 + 1] = chunk.readInt32LE(at + 4) * sy + oy;
-      positions[i * 3 + 2] = chunk.readInt32LE(at + 8) * sz + oz;
-    }
+    for (let at = 0; at < chunk.length; at += recordLength, i++)
+      readPoint(header, chunk, at, i, positions, returnNumbers);
     progress.update('reading', offset + chunk.length, reader.size);
   });
   const tail = Buffer.alloc(reader.size - end);
@@ -154,6 +169,7 @@ function readLas(reader: ChunkReader, progress: Progress): LasPoints {
   return {
     header,
     positions,
+    returnNumbers,
     tail,
     tailStart: end,
     forEachRecord: (visit) => {
@@ -199,13 +215,10 @@ export function writeLas(
   }
   // The tail follows the kept records: offsets into it move by as much as its start does.
   const shift = header.bytes.length + recordLength * count - points.tailStart;
-  // Counts per return come from the kept records: one read of them before the header is written.
-  points.forEachRecord((i, bytes) => {
-    if (representatives[remap[i]!] !== i) return;
-    const byte = bytes[14]!;
-    const number = newFormat ? byte & 0x0f : byte & 0x07;
+  for (let r = 0; r < count; r++) {
+    const number = points.returnNumbers[representatives[r]!]!;
     if (number >= 1 && number <= 15) returns[number - 1]++;
-  });
+  }
   const minor = headerBytes.readUInt8(25);
   if (!newFormat && count <= 0xffffffff) {
     headerBytes.writeUInt32LE(count, 107);

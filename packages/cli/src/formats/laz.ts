@@ -16,7 +16,7 @@ import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import type { Progress } from '../progress.js';
 import type { Counts } from '../summary.js';
-import { type LasPoints, parseLasHeader, writeLas } from './las.js';
+import { type LasPoints, parseLasHeader, readPoint, writeLas } from './las.js';
 import { clusterMeans } from './ply.js';
 
 /** The part of laz-perf's module this file uses (its own types need @types/emscripten). */
@@ -139,18 +139,15 @@ export async function dedupeLaz(
   try {
     lazPerf.HEAPU8.set(whole, filePointer);
     const positions = new Float64Array(count * 3);
-    const [sx, sy, sz] = header.scale;
-    const [ox, oy, oz] = header.offset;
+    const returnNumbers = new Uint8Array(count);
     decode((i, record) => {
-      const view = new DataView(record.buffer, record.byteOffset, record.byteLength);
-      positions[i * 3] = view.getInt32(0, true) * sx + ox;
-      positions[i * 3 + 1] = view.getInt32(4, true) * sy + oy;
-      positions[i * 3 + 2] = view.getInt32(8, true) * sz + oz;
+      readPoint(header, record, 0, i, positions, returnNumbers);
       if ((i & 0xffff) === 0) progress.update('reading', i, count);
     });
     const points: LasPoints = {
       header,
       positions,
+      returnNumbers,
       tail: whole.subarray(tailStart),
       tailStart,
       forEachRecord: decode,
