@@ -102,8 +102,8 @@ cpSync(join(root, 'test-consumer'), app, { recursive: true });
 step('install the tarball into the consumer app', () =>
   run(npm, ['install', '--no-save', '--no-package-lock', '--offline', ...quiet, tarball], app),
 );
-// Peers that subpaths need (three; WebGPU's types) come from this repository's dev dependencies.
-for (const peer of ['three', '@types/three', '@webgpu/types']) {
+// Peers that subpaths need (three; WebGPU's types; glTF-Transform) come from this repository's dev dependencies.
+for (const peer of ['three', '@types/three', '@webgpu/types', '@gltf-transform/core']) {
   const source = join(root, 'node_modules', peer);
   const target = join(app, 'node_modules', peer);
   if (existsSync(source) && !existsSync(target)) {
@@ -111,8 +111,11 @@ for (const peer of ['three', '@types/three', '@webgpu/types']) {
     symlinkSync(source, target, 'dir');
   }
 }
-if (subpaths.length > 0) {
-  const lines = subpaths.map((s, i) => `import * as entry${i} from '${s}';\nexport { entry${i} };`);
+// spatialhash/gltf-transform's types are @gltf-transform/core's, which need ESNext.Float16: its own check below.
+const gltfTransform = subpaths.includes('spatialhash/gltf-transform');
+const generic = subpaths.filter((s) => s !== 'spatialhash/gltf-transform');
+if (generic.length > 0) {
+  const lines = generic.map((s, i) => `import * as entry${i} from '${s}';\nexport { entry${i} };`);
   writeFileSync(join(app, 'subpaths.ts'), `${lines.join('\n')}\n`);
   for (const config of ['nodenext', 'bundler']) {
     const file = join(app, `tsconfig.${config}.json`);
@@ -134,9 +137,9 @@ for (const [version, tsc] of Object.entries(compilers)) {
     );
   }
   // Subpaths pull in their peers' types (three's need a recent TypeScript): checked with 5.9 and 7.
-  if (subpaths.length > 0 && version !== 'TS 5.0') {
+  if (generic.length > 0 && version !== 'TS 5.0') {
     for (const config of ['nodenext', 'bundler']) {
-      step(`${version} typechecks ${subpaths.join(', ')} (${config})`, () =>
+      step(`${version} typechecks ${generic.join(', ')} (${config})`, () =>
         run(
           process.execPath,
           [tsc, '-p', `tsconfig.${config}-subpaths${version === 'TS 7' ? '' : '-gputypes'}.json`],
@@ -145,6 +148,28 @@ for (const [version, tsc] of Object.entries(compilers)) {
       );
     }
   }
+}
+
+// @gltf-transform/core's types need TypeScript 5.8 or later: 5.9 and 7 check the subpath, 7 emits it.
+if (gltfTransform) {
+  for (const version of ['TS 5.9', 'TS 7']) {
+    step(
+      `${version} typechecks and ${version === 'TS 7' ? 'emits' : 'checks'} spatialhash/gltf-transform with @gltf-transform/core`,
+      () =>
+        run(
+          process.execPath,
+          [compilers[version], '-p', 'tsconfig.gltf-transform.json', ...(version === 'TS 7' ? [] : ['--noEmit'])],
+          app,
+        ),
+    );
+  }
+  step('runs spatialhash/gltf-transform (import)', () =>
+    run(process.execPath, ['out-gltf-transform/gltf-transform.js'], app),
+  );
+  step('runs spatialhash/gltf-transform (require)', () => {
+    const script = `const { Document } = require('@gltf-transform/core'); const { weldByDistance } = require('spatialhash/gltf-transform'); const d = new Document(); const p = d.createPrimitive().setAttribute('POSITION', d.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 0, 0, 0, 1, 0, 0]))); d.createMesh().addPrimitive(p); weldByDistance({ tolerance: 0, removeDegenerate: false })(d); if (p.getAttribute('POSITION').getCount() !== 2) throw new Error('weldByDistance');`;
+    run(process.execPath, ['-e', script], app);
+  });
 }
 
 step('TS 7 emits the app', () => run(process.execPath, [compilers['TS 7'], '-p', 'tsconfig.emit.json'], app));
