@@ -33,6 +33,11 @@ const WORKLOADS: Workload[] = [
   { id: 7, name: 'weld', run: async (quick) => (await import('./weld.js')).weldBench(quick) },
   { id: 8, name: 'parallel', run: async (quick) => (await import('./parallel.js')).parallel(quick) },
   { id: 9, name: 'gpu', run: async (quick) => (await import('./gpu.js')).gpuBench(quick) },
+  {
+    id: 10,
+    name: 'gltf-transform',
+    run: async (quick) => (await import('./gltf-transform.js')).gltfTransformBench(quick),
+  },
 ];
 
 function usage(): string {
