@@ -38,6 +38,7 @@ const WORKLOADS: Workload[] = [
     name: 'gltf-transform',
     run: async (quick) => (await import('./gltf-transform.js')).gltfTransformBench(quick),
   },
+  { id: 11, name: 'cli', run: async (quick) => (await import('./cli.js')).cliBench(quick) },
 ];
 
 function usage(): string {

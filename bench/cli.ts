@@ -1,0 +1,384 @@
+/**
+ * Workload 11: the command-line tool, measured as users run it: child
+ * processes, wall time, and peak memory (max RSS, recorded by a preloaded
+ * script as each process exits).
+ *
+ * - spatialhash weld against glTF-Transform's CLI `weld` on the same GLB
+ *   (a torus soup of 1,002,000 vertices with bit-identical copies, tolerance
+ *   0: both must leave the same vertex count), and on its jittered twin.
+ * - The file-format readers the CLI could have used, on the same mesh or
+ *   cloud (1e6 triangles, 1e6 points): three's STLLoader, PLYLoader and
+ *   OBJLoader, loaders.gl's PLY, OBJ and LAS loaders, each just parsing, against
+ *   the CLI's whole run (read, weld, write) with its own readers.
+ * - With SPATIALHASH_BENCH_SCALE=1: a 1e7-triangle binary STL (30 million
+ *   vertices, 500 MB, written to the temp folder) welded by the CLI.
+ *
+ * glTF-Transform's CLI and loaders.gl live in tools/bench-peers (installed
+ * there when missing), apart from the root's dependencies.
+ *
+ * @module
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NodeIO } from '@gltf-transform/core';
+import { glb, las, obj, ply, stlBinary } from '../packages/cli/test/fixtures.js';
+import { median, ms, random, table } from './harness.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const peers = join(root, 'tools/bench-peers');
+const cli = join(root, 'packages/cli/dist/cli.js');
+
+/** What one child process cost. */
+interface Cost {
+  ms: number;
+  /** Max RSS in MB. */
+  rssMB: number;
+  stdout: string;
+}
+
+/** Runs `node args` with a preload that writes the process's max RSS when it exits. */
+function measured(args: string[], peakFile: string, preload: string): Cost {
+  rmSync(peakFile, { force: true });
+  const start = performance.now();
+  const result = spawnSync(process.execPath, ['--require', preload, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, SPATIALHASH_PEAK_FILE: peakFile },
+    maxBuffer: 1 << 26,
+  });
+  const elapsed = performance.now() - start;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
+  // maxRSS is in kilobytes (KiB) on Linux.
+  return { ms: elapsed, rssMB: Number(readFileSync(peakFile, 'utf8')) / 1024, stdout: result.stdout };
+}
+
+/** Torus soup of `around` x `along` quads (6 corners each), Float32, copies bit-identical or jittered by `jitter`. */
+function torusSoup(around: number, along: number, jitter: number): Float32Array {
+  const rand = random(11);
+  const soup = new Float32Array(around * along * 18);
+  let k = 0;
+  const vertex = (u: number, v: number) => {
+    const a = ((u % around) / around) * 2 * Math.PI;
+    const b = ((v % along) / along) * 2 * Math.PI;
+    const ring = 1 + 0.35 * Math.cos(b);
+    soup[k++] = 3.1 + ring * Math.cos(a);
+    soup[k++] = -1.7 + ring * Math.sin(a);
+    soup[k++] = 0.9 + 0.35 * Math.sin(b);
+  };
+  for (let u = 0; u < around; u++) {
+    for (let v = 0; v < along; v++) {
+      vertex(u, v);
+      vertex(u + 1, v);
+      vertex(u + 1, v + 1);
+      vertex(u, v);
+      vertex(u + 1, v + 1);
+      vertex(u, v + 1);
+    }
+  }
+  if (jitter > 0) for (let j = 0; j < soup.length; j++) soup[j] += (rand() - 0.5) * 2 * jitter;
+  return soup;
+}
+
+/** The same torus as an indexed mesh (for PLY and OBJ). */
+function torusMesh(around: number, along: number): { positions: Float64Array; triangles: Uint32Array } {
+  const positions = new Float64Array(around * along * 3);
+  for (let u = 0; u < around; u++) {
+    for (let v = 0; v < along; v++) {
+      const a = (u / around) * 2 * Math.PI;
+      const b = (v / along) * 2 * Math.PI;
+      const ring = 1 + 0.35 * Math.cos(b);
+      positions.set(
+        [3.1 + ring * Math.cos(a), -1.7 + ring * Math.sin(a), 0.9 + 0.35 * Math.sin(b)],
+        (u * along + v) * 3,
+      );
+    }
+  }
+  const triangles = new Uint32Array(around * along * 6);
+  const id = (u: number, v: number) => (u % around) * along + (v % along);
+  let t = 0;
+  for (let u = 0; u < around; u++) {
+    for (let v = 0; v < along; v++) {
+      triangles.set([id(u, v), id(u + 1, v), id(u + 1, v + 1), id(u, v), id(u + 1, v + 1), id(u, v + 1)], t);
+      t += 6;
+    }
+  }
+  return { positions, triangles };
+}
+
+/** Vertices in a GLB's primitives. */
+async function glbVertices(file: string): Promise<number> {
+  const document = await new NodeIO().read(file);
+  return document
+    .getRoot()
+    .listMeshes()
+    .flatMap((m) => m.listPrimitives())
+    .reduce((sum, p) => sum + (p.getAttribute('POSITION')?.getCount() ?? 0), 0);
+}
+
+/** Writes a 1e7-triangle-scale binary STL of a jittered torus soup in chunks (never whole in memory). */
+function writeLargeStl(file: string, around: number, along: number, jitter: number): void {
+  const fd = openSync(file, 'w');
+  const triangles = around * along * 2;
+  const head = Buffer.alloc(84);
+  head.write('spatialhash scale bench: jittered torus soup', 0, 'latin1');
+  head.writeUInt32LE(triangles, 80);
+  writeSync(fd, head);
+  for (let u = 0; u < around; u++) {
+    const row = torusRow(u, around, along, jitter);
+    writeSync(fd, stlBinary(row).subarray(84));
+  }
+  closeSync(fd);
+}
+
+/** One ring of quads (u fixed) of the torus soup, as 18 coordinates per quad. */
+function torusRow(u: number, around: number, along: number, jitter: number): Float32Array {
+  const rand = random(1000 + u);
+  const row = new Float32Array(along * 18);
+  let k = 0;
+  const vertex = (uu: number, v: number) => {
+    const a = ((uu % around) / around) * 2 * Math.PI;
+    const b = ((v % along) / along) * 2 * Math.PI;
+    const ring = 1 + 0.35 * Math.cos(b);
+    row[k++] = 3.1 + ring * Math.cos(a) + (rand() - 0.5) * 2 * jitter;
+    row[k++] = -1.7 + ring * Math.sin(a) + (rand() - 0.5) * 2 * jitter;
+    row[k++] = 0.9 + 0.35 * Math.sin(b) + (rand() - 0.5) * 2 * jitter;
+  };
+  for (let v = 0; v < along; v++) {
+    vertex(u, v);
+    vertex(u + 1, v);
+    vertex(u + 1, v + 1);
+    vertex(u, v);
+    vertex(u + 1, v + 1);
+    vertex(u, v + 1);
+  }
+  return row;
+}
+
+/** Runs workload 11 and returns its markdown section. */
+export async function cliBench(quick: boolean): Promise<string> {
+  if (!existsSync(join(peers, 'node_modules/@gltf-transform/cli'))) {
+    console.log('  installing tools/bench-peers (glTF-Transform CLI, loaders.gl)...');
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: peers, stdio: 'inherit' });
+  }
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'packages/cli/tsconfig.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const work = mkdtempSync(join(tmpdir(), 'spatialhash-bench-cli-'));
+  const preload = join(work, 'peak.cjs');
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.SPATIALHASH_PEAK_FILE, String(process.resourceUsage().maxRSS)));\n",
+  );
+  const peak = join(work, 'peak.txt');
+  const reps = quick ? 1 : 3;
+  const sections: string[] = [];
+  try {
+    // 1. The two CLIs on one GLB.
+    const [around, along] = quick ? [100, 67] : [500, 334];
+    const rows: string[][] = [];
+    for (const [label, jitter, tolerance] of [
+      ['bit-identical copies', 0, 0],
+      ['copies jittered by up to 2e-5', 2e-5, 1e-4],
+    ] as const) {
+      const input = join(work, `torus-${jitter}.glb`);
+      writeFileSync(input, await glb(torusSoup(around, along, jitter), undefined));
+      const runs: Record<string, Cost[]> = { ours: [], theirs: [] };
+      for (let r = 0; r < reps; r++) {
+        runs.ours!.push(
+          measured(
+            [cli, 'weld', input, '-o', join(work, 'ours.glb'), '--tolerance', String(tolerance), '--quiet'],
+            peak,
+            preload,
+          ),
+        );
+        runs.theirs!.push(
+          measured(
+            [join(peers, 'node_modules/@gltf-transform/cli/bin/cli.js'), 'weld', input, join(work, 'theirs.glb')],
+            peak,
+            preload,
+          ),
+        );
+      }
+      const inputVertices = await glbVertices(input);
+      const ours = await glbVertices(join(work, 'ours.glb'));
+      const theirs = await glbVertices(join(work, 'theirs.glb'));
+      if (tolerance === 0 && ours !== theirs)
+        throw new Error(`cli: at tolerance 0 spatialhash left ${ours} vertices, gltf-transform ${theirs}`);
+      const oursMs = median(runs.ours!.map((c) => c.ms));
+      for (const [name, costs, out, tol] of [
+        [`spatialhash weld --tolerance ${tolerance}`, runs.ours!, ours, tolerance],
+        ['gltf-transform weld (exact)', runs.theirs!, theirs, 0],
+      ] as const) {
+        void tol;
+        const t = median(costs.map((c) => c.ms));
+        rows.push([
+          label,
+          name,
+          ms(t),
+          (t / oursMs).toFixed(2),
+          median(costs.map((c) => c.rssMB)).toFixed(0),
+          `${inputVertices.toLocaleString('en-US')} -> ${out.toLocaleString('en-US')}`,
+        ]);
+      }
+      console.log(`  CLIs on ${label}: done`);
+    }
+    sections.push(
+      [
+        '### spatialhash weld vs gltf-transform weld, one GLB',
+        `Each CLI as a child process (Node start-up, reading, welding, writing), ${reps} interleaved runs, median wall time and max RSS. The GLB holds one non-indexed primitive, a torus soup. With bit-identical copies both must leave the same vertex count (checked); with jittered copies only a weld by distance merges them (gltf-transform's weld has no tolerance since v4).`,
+        table(['input', 'command', 'median ms', 'ratio', 'max RSS MB', 'vertices'], rows),
+      ].join('\n\n'),
+    );
+
+    // 2. Readers: memory and time to parse, against the CLI's whole run.
+    const [fa, fb] = quick ? [200, 250] : [1000, 500];
+    const mesh = torusMesh(fa, fb);
+    const soup = torusSoup(fa, fb, 2e-6);
+    const cloud = soup.subarray(0, Math.min(soup.length, 3e6));
+    const files = {
+      stl: join(work, 'mesh.stl'),
+      ply: join(work, 'mesh.ply'),
+      obj: join(work, 'mesh.obj'),
+      las: join(work, 'cloud.las'),
+    };
+    writeFileSync(files.stl, stlBinary(soup));
+    writeFileSync(files.ply, ply(mesh.positions, mesh.triangles, 'binary_little_endian'));
+    writeFileSync(files.obj, obj(mesh));
+    writeFileSync(files.las, las(cloud, '1.2'));
+    const script = join(work, 'parse.mjs');
+    writeFileSync(
+      script,
+      `import { readFileSync } from 'node:fs';
+const [library, file] = process.argv.slice(2);
+const bytes = readFileSync(file);
+const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+const three = (path) => import(${JSON.stringify(join(root, 'node_modules/three/examples/jsm/loaders'))} + '/' + path);
+const peer = (name) => import(${JSON.stringify(join(peers, 'node_modules'))} + '/' + name + '/dist/index.js');
+// loaders.gl's loaders run through its core's parse (defaults merged), on this thread.
+const loadersGl = async (name, loader) => (await peer('@loaders.gl/core')).parse(buffer, (await peer(name))[loader], { worker: false });
+let count = 0;
+if (library === 'three-stl') count = new (await three('STLLoader.js')).STLLoader().parse(buffer).getAttribute('position').count;
+else if (library === 'three-ply') count = new (await three('PLYLoader.js')).PLYLoader().parse(buffer).getAttribute('position').count;
+else if (library === 'three-obj') count = new (await three('OBJLoader.js')).OBJLoader().parse(bytes.toString('utf8')).children.length;
+else if (library === 'loaders.gl-ply') count = (await loadersGl('@loaders.gl/ply', 'PLYLoader')).header.vertexCount;
+else if (library === 'loaders.gl-obj') count = (await loadersGl('@loaders.gl/obj', 'OBJLoader')).header.vertexCount;
+else if (library === 'loaders.gl-las') count = (await loadersGl('@loaders.gl/las', 'LASLoader')).header.vertexCount;
+console.log(count);
+`,
+    );
+    const sizeMB = (file: string) => (statSync(file).size / 1e6).toFixed(1);
+    const readers: [string, string, string[]][] = [
+      ['binary STL', 'three STLLoader (parse only)', [script, 'three-stl', files.stl]],
+      [
+        'binary STL',
+        'spatialhash weld (read, weld, write)',
+        [cli, 'weld', files.stl, '-o', join(work, 'out.stl'), '-t', '1e-5', '--quiet'],
+      ],
+      ['binary PLY', 'three PLYLoader (parse only)', [script, 'three-ply', files.ply]],
+      ['binary PLY', 'loaders.gl PLYLoader (parse only)', [script, 'loaders.gl-ply', files.ply]],
+      [
+        'binary PLY',
+        'spatialhash weld (read, weld, write)',
+        [cli, 'weld', files.ply, '-o', join(work, 'out.ply'), '-t', '1e-5', '--quiet'],
+      ],
+      ['OBJ', 'three OBJLoader (parse only)', [script, 'three-obj', files.obj]],
+      ['OBJ', 'loaders.gl OBJLoader (parse only)', [script, 'loaders.gl-obj', files.obj]],
+      [
+        'OBJ',
+        'spatialhash weld (read, weld, write)',
+        [cli, 'weld', files.obj, '-o', join(work, 'out.obj'), '-t', '1e-5', '--quiet'],
+      ],
+      ['LAS 1.2', 'loaders.gl LASLoader (parse only)', [script, 'loaders.gl-las', files.las]],
+      [
+        'LAS 1.2',
+        'spatialhash dedupe (read, merge, write)',
+        [cli, 'dedupe', files.las, '-o', join(work, 'out.las'), '-r', '1e-5', '--quiet'],
+      ],
+    ];
+    const readerRows: string[][] = [];
+    const baseline = measured(['-e', '0'], peak, preload).rssMB;
+    for (const [format, name, args] of readers) {
+      const costs: Cost[] = [];
+      for (let r = 0; r < reps; r++) costs.push(measured(args, peak, preload));
+      const file = args.find((a) => a.startsWith(work) && !a.includes('out.') && a !== script)!;
+      readerRows.push([
+        format,
+        `${sizeMB(file)} MB`,
+        name,
+        ms(median(costs.map((c) => c.ms))),
+        median(costs.map((c) => c.rssMB)).toFixed(0),
+      ]);
+      console.log(`  ${format}: ${name}`);
+    }
+    sections.push(
+      [
+        '### File-format readers: memory and time',
+        `The same torus (${(fa * fb * 2).toLocaleString('en-US')} triangles) as a binary STL soup, an indexed binary PLY and OBJ, and ${(cloud.length / 3).toLocaleString('en-US')} of its soup's corners as a LAS 1.2 cloud. Each row is one child process, median of ${reps}; the libraries' rows only read the whole file and parse it (their loaders take a whole ArrayBuffer or string), the spatialhash rows do the CLI's whole job with its own streaming readers. A bare Node process here: ${baseline.toFixed(0)} MB.`,
+        table(['format', 'file', 'what', 'median ms', 'max RSS MB'], readerRows),
+      ].join('\n\n'),
+    );
+
+    // 3. Scale: a 1e7-triangle binary STL.
+    if (process.env.SPATIALHASH_BENCH_SCALE === '1') {
+      const big = join(work, 'scale.stl');
+      const [sa, sb] = [2500, 2000];
+      console.log(`  writing a ${(sa * sb * 2).toLocaleString('en-US')}-triangle STL to ${big}...`);
+      writeLargeStl(big, sa, sb, 2e-6);
+      const size = statSync(big).size;
+      const cost = measured(
+        [cli, 'weld', big, '-o', join(work, 'scale-out.stl'), '--tolerance', '1e-5', '--json'],
+        peak,
+        preload,
+      );
+      const summary = JSON.parse(cost.stdout);
+      rmSync(big, { force: true });
+      sections.push(
+        [
+          '### Scale: a 1e7-triangle binary STL',
+          `A jittered torus soup of ${(sa * sb * 2).toLocaleString('en-US')} triangles (${summary.in.toLocaleString('en-US')} vertices, ${(size / 1e6).toFixed(0)} MB), welded within 1e-5 by \`spatialhash weld\` as a child process, once.`,
+          table(
+            [
+              'file MB',
+              'wall s',
+              'weld summary s',
+              'max RSS MB',
+              'RSS / file size',
+              'bytes per vertex',
+              'vertices in -> out',
+              'dropped',
+            ],
+            [
+              [
+                (size / 1e6).toFixed(0),
+                (cost.ms / 1000).toFixed(1),
+                summary.seconds.toFixed(1),
+                cost.rssMB.toFixed(0),
+                ((cost.rssMB * 1048576) / size).toFixed(2),
+                ((cost.rssMB * 1048576) / summary.in).toFixed(0),
+                `${summary.in.toLocaleString('en-US')} -> ${summary.out.toLocaleString('en-US')}`,
+                summary.dropped.toLocaleString('en-US'),
+              ],
+            ],
+          ),
+        ].join('\n\n'),
+      );
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return ['## 11. The command-line tool (spatialhash-cli)', ...sections].join('\n\n');
+}
