@@ -35,7 +35,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import { glb, las, obj, ply, stlBinary } from '../packages/cli/test/fixtures.js';
-import { median, ms, random, table } from './harness.js';
+import { median, ms, table } from './harness.js';
+import { torusSoup } from './torus.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const peers = join(root, 'tools/bench-peers');
@@ -63,33 +64,6 @@ function measured(args: string[], peakFile: string, preload: string): Cost {
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
   // maxRSS is in kilobytes (KiB) on Linux.
   return { ms: elapsed, rssMB: Number(readFileSync(peakFile, 'utf8')) / 1024, stdout: result.stdout };
-}
-
-/** Torus soup of `around` x `along` quads (6 corners each), Float32, copies bit-identical or jittered by `jitter`. */
-function torusSoup(around: number, along: number, jitter: number): Float32Array {
-  const rand = random(11);
-  const soup = new Float32Array(around * along * 18);
-  let k = 0;
-  const vertex = (u: number, v: number) => {
-    const a = ((u % around) / around) * 2 * Math.PI;
-    const b = ((v % along) / along) * 2 * Math.PI;
-    const ring = 1 + 0.35 * Math.cos(b);
-    soup[k++] = 3.1 + ring * Math.cos(a);
-    soup[k++] = -1.7 + ring * Math.sin(a);
-    soup[k++] = 0.9 + 0.35 * Math.sin(b);
-  };
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      vertex(u, v);
-      vertex(u + 1, v);
-      vertex(u + 1, v + 1);
-      vertex(u, v);
-      vertex(u + 1, v + 1);
-      vertex(u, v + 1);
-    }
-  }
-  if (jitter > 0) for (let j = 0; j < soup.length; j++) soup[j] += (rand() - 0.5) * 2 * jitter;
-  return soup;
 }
 
 /** The same torus as an indexed mesh (for PLY and OBJ). */
@@ -136,35 +110,9 @@ function writeLargeStl(file: string, around: number, along: number, jitter: numb
   head.write('spatialhash scale bench: jittered torus soup', 0, 'latin1');
   head.writeUInt32LE(triangles, 80);
   writeSync(fd, head);
-  for (let u = 0; u < around; u++) {
-    const row = torusRow(u, around, along, jitter);
-    writeSync(fd, stlBinary(row).subarray(84));
-  }
+  for (let u = 0; u < around; u++)
+    writeSync(fd, stlBinary(torusSoup(around, along, jitter, 1000, u, u + 1)).subarray(84));
   closeSync(fd);
-}
-
-/** One ring of quads (u fixed) of the torus soup, as 18 coordinates per quad. */
-function torusRow(u: number, around: number, along: number, jitter: number): Float32Array {
-  const rand = random(1000 + u);
-  const row = new Float32Array(along * 18);
-  let k = 0;
-  const vertex = (uu: number, v: number) => {
-    const a = ((uu % around) / around) * 2 * Math.PI;
-    const b = ((v % along) / along) * 2 * Math.PI;
-    const ring = 1 + 0.35 * Math.cos(b);
-    row[k++] = 3.1 + ring * Math.cos(a) + (rand() - 0.5) * 2 * jitter;
-    row[k++] = -1.7 + ring * Math.sin(a) + (rand() - 0.5) * 2 * jitter;
-    row[k++] = 0.9 + 0.35 * Math.sin(b) + (rand() - 0.5) * 2 * jitter;
-  };
-  for (let v = 0; v < along; v++) {
-    vertex(u, v);
-    vertex(u + 1, v);
-    vertex(u + 1, v + 1);
-    vertex(u, v);
-    vertex(u + 1, v + 1);
-    vertex(u, v + 1);
-  }
-  return row;
 }
 
 /** Runs workload 11 and returns its markdown section. */
@@ -195,7 +143,7 @@ export async function cliBench(quick: boolean): Promise<string> {
       ['copies jittered by up to 2e-5', 2e-5, 1e-4],
     ] as const) {
       const input = join(work, `torus-${jitter}.glb`);
-      writeFileSync(input, await glb(torusSoup(around, along, jitter), undefined));
+      writeFileSync(input, await glb(torusSoup(around, along, jitter, 11), undefined));
       const runs: Record<string, Cost[]> = { ours: [], theirs: [] };
       for (let r = 0; r < reps; r++) {
         runs.ours!.push(
@@ -247,7 +195,7 @@ export async function cliBench(quick: boolean): Promise<string> {
     // 2. Readers: memory and time to parse, against the CLI's whole run.
     const [fa, fb] = quick ? [200, 250] : [1000, 500];
     const mesh = torusMesh(fa, fb);
-    const soup = torusSoup(fa, fb, 2e-6);
+    const soup = torusSoup(fa, fb, 2e-6, 11);
     const cloud = soup.subarray(0, Math.min(soup.length, 3e6));
     const files = {
       stl: join(work, 'mesh.stl'),

@@ -19,40 +19,11 @@ import { Document, Logger } from '@gltf-transform/core';
 import { weldPrimitive } from '@gltf-transform/functions';
 import { TorusKnotGeometry } from 'three';
 import { weldByDistance } from '../src/gltf-transform/index.js';
-import { type Contender, measure, random, timingTable } from './harness.js';
+import { type Contender, measure, timingTable } from './harness.js';
+import { torusSoup } from './torus.js';
 
 const OURS = 'weldByDistance';
 const TOLERANCE = 1e-4;
-
-/** Torus soup: 6 corners per quad, `jitter` x tolerance of noise per axis (0: bit-identical copies). */
-function torusSoup(
-  around: number,
-  along: number,
-  jitter: number,
-): { soup: Float32Array<ArrayBuffer>; distinct: number } {
-  const rand = random(10);
-  const corners: number[] = [];
-  const vertex = (u: number, v: number) => {
-    const a = ((u % around) / around) * 2 * Math.PI;
-    const b = ((v % along) / along) * 2 * Math.PI;
-    const ring = 1 + 0.35 * Math.cos(b);
-    corners.push(3.1 + ring * Math.cos(a), -1.7 + ring * Math.sin(a), 0.9 + 0.35 * Math.sin(b));
-  };
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      vertex(u, v);
-      vertex(u + 1, v);
-      vertex(u + 1, v + 1);
-      vertex(u, v);
-      vertex(u + 1, v + 1);
-      vertex(u, v + 1);
-    }
-  }
-  // Rounded to float32 first, so that copies of a vertex stay bit-identical without jitter.
-  const soup = Float32Array.from(corners);
-  for (let k = 0; k < soup.length; k++) soup[k] += (rand() - 0.5) * 2 * jitter * TOLERANCE;
-  return { soup, distinct: around * along };
-}
 
 type Attributes = Record<string, { array: Float32Array<ArrayBuffer>; type: 'VEC2' | 'VEC3' }>;
 
@@ -101,8 +72,8 @@ const count = (t: { answer: bigint }) => Number(t.answer).toLocaleString('en-US'
 /** Runs workload 10 and returns its markdown section. */
 export function gltfTransformBench(quick: boolean): string {
   const [around, along] = quick ? [100, 67] : [500, 334];
-  const exact = torusSoup(around, along, 0);
-  const jittered = torusSoup(around, along, 0.2);
+  const exact = { soup: torusSoup(around, along, 0, 10), distinct: around * along };
+  const jittered = { soup: torusSoup(around, along, 0.2 * TOLERANCE, 10) };
   const knot = new TorusKnotGeometry(1, 0.3, quick ? 200 : 1000, quick ? 16 : 80).toNonIndexed();
   const knotAttributes: Attributes = {
     POSITION: { array: knot.getAttribute('position').array as Float32Array<ArrayBuffer>, type: 'VEC3' },

@@ -15,7 +15,7 @@ import { dedupePly, weldPly } from './formats/ply.js';
 import { weldStl } from './formats/stl.js';
 import { dedupeXyz } from './formats/xyz.js';
 import { Progress, type ProgressSink } from './progress.js';
-import { type Counts, formatSummary, type Summary } from './summary.js';
+import { type Counts, type DedupeJob, formatSummary, type Summary, type WeldJob } from './summary.js';
 
 export const VERSION = '0.1.0';
 
@@ -167,15 +167,16 @@ export async function run(
       const tolerances = attributeTolerances(values['attribute-tolerance'] ?? []);
       const ignore = new Set(values.ignore ?? []);
       const from = formats(command, input, output, WELD_FORMATS);
+      const job: WeldJob = { input, output, tolerance: reach, tolerances, ignore, progress };
       if (from === '.stl') {
         if (tolerances.size > 0 || ignore.size > 0)
           throw new UsageError('weld: STL vertices have no attributes to compare');
-        counts = weldStl(input, output, reach, progress);
-      } else if (from === '.obj') counts = weldObj(input, output, reach, tolerances, ignore, progress);
-      else if (from === '.ply') counts = weldPly(input, output, reach, tolerances, ignore, progress);
+        counts = weldStl(job);
+      } else if (from === '.obj') counts = weldObj(job);
+      else if (from === '.ply') counts = weldPly(job);
       else {
         const { weldGltf } = await import('./formats/gltf.js');
-        counts = await weldGltf(input, output, reach, tolerances, ignore, progress);
+        counts = await weldGltf(job);
       }
     } else {
       if (values.tolerance !== undefined || values['attribute-tolerance'] || values.ignore) {
@@ -184,12 +185,12 @@ export async function run(
         );
       }
       reach = distance('radius', values.radius);
-      const mean = values.mean ?? false;
       const from = formats(command, input, output, DEDUPE_FORMATS);
-      if (from === '.ply') counts = dedupePly(input, output, reach, mean, progress);
-      else if (from === '.las') counts = dedupeLas(input, output, reach, mean, progress);
-      else if (from === '.laz') counts = await dedupeLaz(input, output, reach, mean, progress);
-      else counts = dedupeXyz(input, output, reach, mean, progress);
+      const job: DedupeJob = { input, output, radius: reach, mean: values.mean ?? false, progress };
+      if (from === '.ply') counts = dedupePly(job);
+      else if (from === '.las') counts = dedupeLas(job);
+      else if (from === '.laz') counts = await dedupeLaz(job);
+      else counts = dedupeXyz(job);
     }
     progress.done();
     const summary: Summary = {

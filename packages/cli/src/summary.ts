@@ -1,9 +1,34 @@
 /**
- * What a run reports: counts in and out, what was merged and dropped, and the
- * time, printed as one line of text (or JSON with --json).
+ * What a run is asked (a weld or dedupe job) and what it reports: counts in
+ * and out, what was merged and dropped, and the time, printed as one line of
+ * text (or JSON with --json).
  *
  * @module
  */
+
+import type { Progress } from './progress.js';
+
+/** What `weld` asks of a format module. */
+export interface WeldJob {
+  input: string;
+  output: string;
+  tolerance: number;
+  /** Per attribute name, the difference at which two vertices may still merge (0 when missing: equal). */
+  tolerances: ReadonlyMap<string, number>;
+  /** Attribute names not compared. */
+  ignore: ReadonlySet<string>;
+  progress: Progress;
+}
+
+/** What `dedupe` asks of a format module. */
+export interface DedupeJob {
+  input: string;
+  output: string;
+  radius: number;
+  /** Move each kept point to its cluster's mean. */
+  mean: boolean;
+  progress: Progress;
+}
 
 /** Counts a format module returns for one run. */
 export interface Counts {

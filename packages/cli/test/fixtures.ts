@@ -9,6 +9,9 @@
 
 import { createRequire } from 'node:module';
 import { Document, Logger, NodeIO } from '@gltf-transform/core';
+import { random } from '../../../test/support/random.js';
+
+export { random };
 
 const bunny = createRequire(import.meta.url)('bunny') as { positions: number[][]; cells: number[][] };
 
@@ -24,18 +27,6 @@ export function bunnyMesh(): Mesh {
   return {
     positions: Float64Array.from(b.positions.flat()),
     triangles: Uint32Array.from(b.cells.flat()),
-  };
-}
-
-/** Seeded uniform numbers in [0, 1) (a Weyl sequence through murmur3's finaliser). */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x9e3779b9) | 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return ((z ^ (z >>> 16)) >>> 0) / 4294967296;
   };
 }
 

@@ -15,8 +15,7 @@ import { type Document, Logger, NodeIO, type Primitive } from '@gltf-transform/c
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { weldByDistance } from 'spatialhash/gltf-transform';
 import { InputError } from '../errors.js';
-import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, WeldJob } from '../summary.js';
 
 const TRIANGLES = 4;
 
@@ -43,14 +42,7 @@ function census(document: Document): { vertices: number; triangles: number } {
 }
 
 /** Welds a glTF or GLB file into `output` (.glb or .gltf, whichever its name ends with). */
-export async function weldGltf(
-  input: string,
-  output: string,
-  tolerance: number,
-  tolerances: ReadonlyMap<string, number>,
-  ignore: ReadonlySet<string>,
-  progress: Progress,
-): Promise<Counts> {
+export async function weldGltf({ input, output, tolerance, tolerances, ignore, progress }: WeldJob): Promise<Counts> {
   const io = new NodeIO().registerExtensions(ALL_EXTENSIONS).setLogger(new Logger(Logger.Verbosity.ERROR));
   let document: Document;
   progress.step('reading');

@@ -16,7 +16,7 @@ import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, DedupeJob } from '../summary.js';
 import { clusterMeans } from './ply.js';
 
 /** Smallest record size per point format (ASPRS LAS 1.4, table of point data record formats). */
@@ -264,7 +264,7 @@ export function writeLas(
 }
 
 /** Dedupes a LAS file into `output` (LAS). */
-export function dedupeLas(input: string, output: string, radius: number, mean: boolean, progress: Progress): Counts {
+export function dedupeLas({ input, output, radius, mean, progress }: DedupeJob): Counts {
   const reader = new ChunkReader(input);
   try {
     const points = readLas(reader, progress);

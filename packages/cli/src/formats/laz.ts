@@ -14,8 +14,7 @@ import { createRequire } from 'node:module';
 import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
-import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, DedupeJob } from '../summary.js';
 import { type LasPoints, parseLasHeader, readPoint, writeLas } from './las.js';
 import { clusterMeans } from './ply.js';
 
@@ -67,13 +66,7 @@ function lasHeaderBytes(file: string, bytes: Buffer, headerSize: number): Buffer
 }
 
 /** Dedupes a LAZ file into a LAS `output`. */
-export async function dedupeLaz(
-  input: string,
-  output: string,
-  radius: number,
-  mean: boolean,
-  progress: Progress,
-): Promise<Counts> {
+export async function dedupeLaz({ input, output, radius, mean, progress }: DedupeJob): Promise<Counts> {
   const reader = new ChunkReader(input);
   let whole: Buffer;
   try {

@@ -17,7 +17,7 @@ import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, WeldJob } from '../summary.js';
 import { type VertexAttribute, weldVertices } from '../weld-vertices.js';
 import { finiteNumber, tokens } from './text.js';
 
@@ -122,14 +122,7 @@ function readObj(reader: ChunkReader, progress: Progress): Pass1 {
 }
 
 /** Welds an OBJ file into `output`. */
-export function weldObj(
-  input: string,
-  output: string,
-  tolerance: number,
-  tolerances: ReadonlyMap<string, number>,
-  ignore: ReadonlySet<string>,
-  progress: Progress,
-): Counts {
+export function weldObj({ input, output, tolerance, tolerances, ignore, progress }: WeldJob): Counts {
   const reader = new ChunkReader(input);
   try {
     const { positions, extras } = readObj(reader, progress);

@@ -22,7 +22,7 @@ import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, DedupeJob, WeldJob } from '../summary.js';
 import { type VertexAttribute, weldVertices } from '../weld-vertices.js';
 import { ByteCursor, TokenCursor } from './cursor.js';
 import {
@@ -365,14 +365,7 @@ function writePly(
 }
 
 /** Welds a PLY mesh into `output` (same encoding). */
-export function weldPly(
-  input: string,
-  output: string,
-  tolerance: number,
-  tolerances: ReadonlyMap<string, number>,
-  ignore: ReadonlySet<string>,
-  progress: Progress,
-): Counts {
+export function weldPly({ input, output, tolerance, tolerances, ignore, progress }: WeldJob): Counts {
   const reader = new ChunkReader(input);
   try {
     const pass = readPly(reader, progress, true);
@@ -408,7 +401,7 @@ export function weldPly(
 }
 
 /** Dedupes a PLY point cloud into `output`: each representative keeps its record (moved to the mean with `mean`). */
-export function dedupePly(input: string, output: string, radius: number, mean: boolean, progress: Progress): Counts {
+export function dedupePly({ input, output, radius, mean, progress }: DedupeJob): Counts {
   const reader = new ChunkReader(input);
   try {
     const pass = readPly(reader, progress, false);

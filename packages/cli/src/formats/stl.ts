@@ -19,7 +19,7 @@ import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, WeldJob } from '../summary.js';
 import { finiteNumber, numberText, tokens } from './text.js';
 
 const HEADER = 80;
@@ -166,7 +166,7 @@ function readAscii(reader: ChunkReader, progress: Progress): Stl {
 }
 
 /** Welds an STL file into `output` (same encoding). */
-export function weldStl(input: string, output: string, tolerance: number, progress: Progress): Counts {
+export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts {
   const stl = readStl(input, progress);
   progress.step('welding');
   const { remap, representatives, count } = weld(stl.positions, tolerance);

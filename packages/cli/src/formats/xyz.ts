@@ -14,8 +14,7 @@ import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
-import type { Progress } from '../progress.js';
-import type { Counts } from '../summary.js';
+import type { Counts, DedupeJob } from '../summary.js';
 import { clusterMeans } from './ply.js';
 import { numberText } from './text.js';
 
@@ -67,7 +66,7 @@ function layoutOf(reader: ChunkReader): Layout {
 }
 
 /** Dedupes an XYZ or CSV point cloud into `output`. */
-export function dedupeXyz(input: string, output: string, radius: number, mean: boolean, progress: Progress): Counts {
+export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob): Counts {
   const reader = new ChunkReader(input);
   try {
     const layout = layoutOf(reader);

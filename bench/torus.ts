@@ -1,0 +1,44 @@
+/**
+ * The torus the weld benchmarks share (workloads 10 and 11): a ring of
+ * `around` x `along` quads written as a triangle soup, 6 corners per quad,
+ * each copy of a vertex bit-identical (float32) or jittered per axis.
+ *
+ * @module
+ */
+import { random } from './harness.js';
+
+/** The soup of quad rings `first` to `end - 1` (all of them by default), jittered by up to `jitter` per axis. */
+export function torusSoup(
+  around: number,
+  along: number,
+  jitter: number,
+  seed: number,
+  first = 0,
+  end = around,
+): Float32Array<ArrayBuffer> {
+  const rand = random(seed + first);
+  const soup = new Float32Array((end - first) * along * 18);
+  let k = 0;
+  const vertex = (u: number, v: number) => {
+    const a = ((u % around) / around) * 2 * Math.PI;
+    const b = ((v % along) / along) * 2 * Math.PI;
+    const ring = 1 + 0.35 * Math.cos(b);
+    // Offset from the origin so coordinates are not small round numbers.
+    soup[k++] = 3.1 + ring * Math.cos(a);
+    soup[k++] = -1.7 + ring * Math.sin(a);
+    soup[k++] = 0.9 + 0.35 * Math.sin(b);
+  };
+  for (let u = first; u < end; u++) {
+    for (let v = 0; v < along; v++) {
+      vertex(u, v);
+      vertex(u + 1, v);
+      vertex(u + 1, v + 1);
+      vertex(u, v);
+      vertex(u + 1, v + 1);
+      vertex(u, v + 1);
+    }
+  }
+  // Rounded to float32 first: without jitter the copies of a vertex stay bit-identical.
+  if (jitter > 0) for (let j = 0; j < soup.length; j++) soup[j] += (rand() - 0.5) * 2 * jitter;
+  return soup;
+}
