@@ -3,6 +3,9 @@
  * processes, wall time, and peak memory (max RSS, recorded by a preloaded
  * script as each process exits).
  *
+ * Peak memory is the child's VmHWM (Linux): getrusage's maxRSS would start
+ * from the bench process's own size, which the child inherits through fork.
+ *
  * - spatialhash weld against glTF-Transform's CLI `weld` on the same GLB
  *   (a torus soup of 1,002,000 vertices with bit-identical copies, tolerance
  *   0: both must leave the same vertex count), and on its jittered twin.
@@ -62,7 +65,7 @@ function measured(args: string[], peakFile: string, preload: string): Cost {
   });
   const elapsed = performance.now() - start;
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
-  // maxRSS is in kilobytes (KiB) on Linux.
+  // VmHWM is in kilobytes (KiB).
   return { ms: elapsed, rssMB: Number(readFileSync(peakFile, 'utf8')) / 1024, stdout: result.stdout };
 }
 
@@ -129,7 +132,8 @@ export async function cliBench(quick: boolean): Promise<string> {
   const preload = join(work, 'peak.cjs');
   writeFileSync(
     preload,
-    "process.on('exit', () => require('node:fs').writeFileSync(process.env.SPATIALHASH_PEAK_FILE, String(process.resourceUsage().maxRSS)));\n",
+    // VmHWM, not resourceUsage().maxRSS: Linux carries maxRSS over from the forking parent (the bench itself).
+    "process.on('exit', () => { const fs = require('node:fs'); const kb = /VmHWM:\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]; fs.writeFileSync(process.env.SPATIALHASH_PEAK_FILE, kb); });\n",
   );
   const peak = join(work, 'peak.txt');
   const reps = quick ? 1 : 3;
