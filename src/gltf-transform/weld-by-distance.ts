@@ -80,7 +80,7 @@ interface Plan {
 }
 
 /**
- * A glTF-Transform {@link Transform} that welds the vertices of every mesh
+ * A glTF-Transform `Transform` that welds the vertices of every mesh
  * primitive within `tolerance`: Blender's "Merge by Distance", exact (no pair
  * within the tolerance is missed, whatever grid the values sit on), for
  * `document.transform(weldByDistance({ tolerance: 1e-4 }))`.
