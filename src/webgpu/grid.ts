@@ -11,7 +11,7 @@
 /// <reference types="@webgpu/types" />
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import type { NeighborLists } from '../pointgrid/options.js';
-import { type Pipelines, pipelinesFor, ScanPlan, Usage } from './pipelines.js';
+import { MAX_WORKGROUPS, type Pipelines, pipelinesFor, ScanPlan, Usage } from './pipelines.js';
 import { WORKGROUP } from './shaders.js';
 
 /** Options of {@link GPUPointGrid2D} and {@link GPUPointGrid3D}. */
@@ -34,9 +34,6 @@ export interface GPUPointGridOptions {
    */
   tableSize?: number;
 }
-
-/** Most workgroups a one-dimensional dispatch may have in WebGPU (maxComputeWorkgroupsPerDimension's default). */
-const MAX_WORKGROUPS = 65535;
 
 /** Largest radius the readback helpers take, in cell sizes: (2k + 1)^3 cells per point. */
 export const MAX_READBACK_CELLS = 4;
@@ -112,6 +109,8 @@ export class GPUPointGrid {
   private hashGroup: GPUBindGroup | undefined;
   private scatterGroup: GPUBindGroup | undefined;
   private built = 0;
+  /** Where the grid is in its life: neighbors() needs a build, and nothing works after destroy(). */
+  private stage: 'new' | 'built' | 'destroyed' = 'new';
 
   /** @internal Called by the 2D and 3D classes, which name themselves and their dimension. */
   constructor(name: string, dimension: 2 | 3, device: GPUDevice, options: GPUPointGridOptions) {
@@ -202,10 +201,12 @@ export class GPUPointGrid {
    * so submit one build before recording the next.
    *
    * @throws Error, before any GPU work, for a positions that is not a
-   * GPUBuffer with STORAGE usage; RangeError for a count that is not an
-   * integer in [0, maxPoints] or a buffer too small for count points.
+   * GPUBuffer with STORAGE usage or a grid that was destroyed; RangeError
+   * for a count that is not an integer in [0, maxPoints] or a buffer too
+   * small for count points.
    */
   build(positions: GPUBuffer, count: number, encoder?: GPUCommandEncoder): void {
+    this.checkAlive('build');
     const usage = (positions as { usage?: unknown } | null)?.usage;
     const size = (positions as { size?: unknown } | null)?.size;
     if (typeof usage !== 'number' || typeof size !== 'number') {
@@ -250,6 +251,7 @@ export class GPUPointGrid {
     }
     this.writeParams(count);
     this.built = count;
+    this.stage = 'built';
 
     const own = encoder === undefined;
     const target = encoder ?? device.createCommandEncoder({ label: `${this.name}.build` });
@@ -273,17 +275,26 @@ export class GPUPointGrid {
 
   /**
    * Every point's neighbours within `radius` (itself excluded) in CSR form,
-   * read back from the GPU: row i ascending. The same lists as
-   * `PointGrid3D.neighbors` on the same float32 points, except pairs whose
-   * distance is within float32 rounding of the radius (the GPU tests
-   * `dot(d, d) <= radius^2` in float32, the CPU in float64). Runs two
+   * read back from the GPU. Row i is `indices[offsets[i]]` to
+   * `indices[offsets[i + 1] - 1]`, rows in point order, and each row is
+   * **ascending** (sorted on the CPU after the readback, since the GPU fills
+   * a row in the order its neighbour loop meets the points, which depends
+   * on atomics). Against `PointGrid3D.neighbors` (`PointGrid2D` for the 2D
+   * grid) on the same float32 points: the same `offsets`, and each row the
+   * same set, but PointGrid's rows are in its search order, not ascending:
+   * sort each of its rows and the two `indices` are equal. The exception is
+   * a pair whose distance is within float32 rounding of the radius (the GPU
+   * tests `dot(d, d) <= radius^2` in float32, the CPU in float64). Runs two
    * passes of the `wgsl` neighbour loop with a scan between; call it after
    * the build's commands were submitted. Allocates GPU buffers per call.
    *
-   * @throws RangeError for a radius that is not a finite number >= 0 or is
-   * above 4 cell sizes, or when the lists outgrow a storage buffer.
+   * @throws Error (the promise rejects) before any GPU work when no build()
+   * was called yet or the grid was destroyed; RangeError for a radius that
+   * is not a finite number >= 0 or is above 4 cell sizes, or when the lists
+   * outgrow a storage buffer.
    */
   async neighbors(radius: number): Promise<NeighborLists> {
+    this.checkBuilt('neighbors');
     this.checkRadius(radius);
     const device = this.device;
     const n = this.built;
@@ -354,10 +365,12 @@ export class GPUPointGrid {
 
   /**
    * Every unordered pair of points within `radius`, flat `[i0, j0, i1, j1, ...]`
-   * with i < j, ascending by i then j: {@link neighbors} folded to pairs.
-   * Same results and throws as {@link neighbors}.
+   * with i < j, **ascending by i, then by j**: {@link neighbors} folded to
+   * pairs. `PointGrid3D.pairs` finds the same pairs, also with i < j, but in
+   * its search order. Same throws as {@link neighbors}.
    */
   async pairs(radius: number): Promise<Uint32Array> {
+    this.checkBuilt('pairs');
     const { offsets, indices } = await this.neighbors(radius);
     const n = offsets.length - 1;
     // Rows are symmetric (the float32 test is): half the entries are pairs.
@@ -378,11 +391,31 @@ export class GPUPointGrid {
     return out;
   }
 
-  /** Frees the grid's buffers; the grid is unusable afterwards. */
+  /**
+   * Frees the grid's buffers; build(), neighbors() and pairs() throw
+   * afterwards. Calling it again does nothing.
+   */
   destroy(): void {
+    if (this.stage === 'destroyed') return;
+    this.stage = 'destroyed';
+    this.built = 0;
     this.scan.destroy();
     for (const b of [this.params, this.cellStart, this.sortedIndices, this.sortedPositions, this.pointSlots]) {
       b.destroy();
+    }
+  }
+
+  private checkAlive(method: string): void {
+    if (this.stage === 'destroyed') {
+      throw new Error(`${this.name}.${method}: the grid was destroyed`);
+    }
+  }
+
+  /** A readback before any build would answer "no points" for a grid that was never filled: refuse it. */
+  private checkBuilt(method: string): void {
+    this.checkAlive(method);
+    if (this.stage === 'new') {
+      throw new Error(`${this.name}.${method}: call build() first (the grid holds no points yet)`);
     }
   }
 

@@ -5,7 +5,7 @@
  * @module
  */
 /// <reference types="@webgpu/types" />
-import { HASH_SHADER, ROWS_SHADER, SCAN_CHUNK, SCAN_SHADER, SCATTER_SHADER, WORKGROUP } from './shaders.js';
+import { HASH_SHADER, ROWS_SHADER, SCAN_BLOCK, SCAN_SHADER, SCATTER_SHADER } from './shaders.js';
 
 /** GPUBufferUsage flags as numbers: the library must not need the WebGPU globals at load time. */
 export const Usage = {
@@ -25,8 +25,8 @@ export interface Pipelines {
   rowsLayout: GPUBindGroupLayout;
   hash: GPUComputePipeline;
   scatter: GPUComputePipeline;
-  scanChunks: GPUComputePipeline;
-  addChunkSums: GPUComputePipeline;
+  reduceBlocks: GPUComputePipeline;
+  scanBlocks: GPUComputePipeline;
   countRows: GPUComputePipeline;
   fillRows: GPUComputePipeline;
 }
@@ -65,8 +65,8 @@ export function pipelinesFor(device: GPUDevice): Pipelines {
     rowsLayout,
     hash: compile('spatialhash hash', HASH_SHADER, 'hashPoints'),
     scatter: compile('spatialhash scatter', SCATTER_SHADER, 'scatterPoints'),
-    scanChunks: compile('spatialhash scan', SCAN_SHADER, 'scanChunks'),
-    addChunkSums: compile('spatialhash scan', SCAN_SHADER, 'addChunkSums'),
+    reduceBlocks: compile('spatialhash scan', SCAN_SHADER, 'reduceBlocks'),
+    scanBlocks: compile('spatialhash scan', SCAN_SHADER, 'scanBlocks'),
     countRows: compile('spatialhash rows', ROWS_SHADER, 'countRows', rowsPipelineLayout),
     fillRows: compile('spatialhash rows', ROWS_SHADER, 'fillRows', rowsPipelineLayout),
   };
@@ -74,59 +74,85 @@ export function pipelinesFor(device: GPUDevice): Pipelines {
   return found;
 }
 
+/** Most workgroups a one-dimensional dispatch may have in WebGPU (maxComputeWorkgroupsPerDimension's default). */
+export const MAX_WORKGROUPS = 65535;
+
+/** One level of a scan: `n` counters in `data`, whose block totals go to the next level. */
+interface ScanLevel {
+  blocks: number;
+  reduceGroup: GPUBindGroup | undefined;
+  scanGroup: GPUBindGroup;
+}
+
 /**
  * An in-place exclusive scan of `n` u32 counters in `data`, recorded by
- * {@link encode}: each level scans chunks of 32 and hands the chunk totals to
- * the next level, until one chunk is left, then adds the scanned totals back
- * level by level (2^21 counters: 5 levels). Owns the buffers of the upper
- * levels.
+ * {@link encode}, reduce-then-scan: each level sums its blocks of
+ * SCAN_BLOCK (1,024) counters into the next level's counters, until one
+ * block is left; that top block is scanned alone, then each level below is
+ * scanned block by block with its scanned block totals added. 2^21 + 1
+ * counters (a million points' table): 2,049, 3 and 1 blocks, five
+ * dispatches. Owns the buffers of the upper levels. Sums wrap modulo 2^32,
+ * as the per-level sums do, so a caller that must detect overflow checks
+ * for a decreasing result.
  */
 export class ScanPlan {
-  private readonly steps: { chunks: number; scanGroup: GPUBindGroup }[] = [];
-  private readonly addGroups: GPUBindGroup[] = [];
+  private readonly levels: ScanLevel[] = [];
   private readonly owned: GPUBuffer[] = [];
   private readonly pipelines: Pipelines;
+  private readonly maxWorkgroups: number;
 
-  constructor(device: GPUDevice, pipelines: Pipelines, data: GPUBuffer, n: number) {
+  /**
+   * @param maxWorkgroups most workgroups a dispatch gets; a level with more
+   * blocks has each workgroup loop over several (the tests lower it to
+   * exercise that loop without a 64-million-counter buffer).
+   */
+  constructor(device: GPUDevice, pipelines: Pipelines, data: GPUBuffer, n: number, maxWorkgroups = MAX_WORKGROUPS) {
     this.pipelines = pipelines;
+    this.maxWorkgroups = maxWorkgroups;
     let level = data;
     let length = n;
     for (;;) {
-      const chunks = Math.max(1, Math.ceil(length / SCAN_CHUNK));
+      const blocks = Math.max(1, Math.ceil(length / SCAN_BLOCK));
+      const top = blocks === 1;
       const params = device.createBuffer({ size: 16, usage: Usage.UNIFORM | Usage.COPY_DST });
-      device.queue.writeBuffer(params, 0, new Uint32Array([length, 0, 0, 0]));
-      const sums = device.createBuffer({ size: 4 * chunks, usage: Usage.STORAGE });
+      device.queue.writeBuffer(params, 0, new Uint32Array([length, top ? 0 : 1, 0, 0]));
+      // The top level reads no block sums; it still binds a buffer of one.
+      const sums = device.createBuffer({ size: 4 * blocks, usage: Usage.STORAGE });
       this.owned.push(params, sums);
       const entries = [
         { binding: 0, resource: { buffer: params } },
         { binding: 1, resource: { buffer: level } },
         { binding: 2, resource: { buffer: sums } },
       ];
-      // scanChunks and addChunkSums have identical auto layouts, but auto
+      // reduceBlocks and scanBlocks have identical auto layouts, but auto
       // layouts are never shared between pipelines: one group each.
-      this.steps.push({
-        chunks,
-        scanGroup: device.createBindGroup({ layout: pipelines.scanChunks.getBindGroupLayout(0), entries }),
+      this.levels.push({
+        blocks,
+        reduceGroup: top
+          ? undefined
+          : device.createBindGroup({ layout: pipelines.reduceBlocks.getBindGroupLayout(0), entries }),
+        scanGroup: device.createBindGroup({ layout: pipelines.scanBlocks.getBindGroupLayout(0), entries }),
       });
-      this.addGroups.push(device.createBindGroup({ layout: pipelines.addChunkSums.getBindGroupLayout(0), entries }));
-      if (chunks === 1) break;
+      if (top) break;
       level = sums;
-      length = chunks;
+      length = blocks;
     }
   }
 
   /** Records the scan into `pass`. */
   encode(pass: GPUComputePassEncoder): void {
-    pass.setPipeline(this.pipelines.scanChunks);
-    for (const step of this.steps) {
-      pass.setBindGroup(0, step.scanGroup);
-      pass.dispatchWorkgroups(Math.ceil(step.chunks / WORKGROUP));
+    const levels = this.levels;
+    const top = levels.length - 1;
+    if (top > 0) pass.setPipeline(this.pipelines.reduceBlocks);
+    for (let k = 0; k < top; k++) {
+      pass.setBindGroup(0, levels[k].reduceGroup);
+      pass.dispatchWorkgroups(Math.min(levels[k].blocks, this.maxWorkgroups));
     }
-    pass.setPipeline(this.pipelines.addChunkSums);
-    // Level k's totals are scanned once level k + 1 is: add from the top down.
-    for (let k = this.steps.length - 2; k >= 0; k--) {
-      pass.setBindGroup(0, this.addGroups[k]);
-      pass.dispatchWorkgroups(Math.ceil(this.steps[k].chunks / WORKGROUP));
+    // Level k's block offsets are level k + 1's scanned counters: scan from the top down.
+    pass.setPipeline(this.pipelines.scanBlocks);
+    for (let k = top; k >= 0; k--) {
+      pass.setBindGroup(0, levels[k].scanGroup);
+      pass.dispatchWorkgroups(Math.min(levels[k].blocks, this.maxWorkgroups));
     }
   }
 

@@ -176,7 +176,12 @@ ${NEIGHBOR_LOOP}`;
  *
  * The loop visits each grid point within `radius` of `center` exactly once
  * (the center itself too when it is a grid point: skip `it.index == i` for
- * "neighbours other than me"), in no particular order:
+ * "neighbours other than me"). Order: cell by cell over the cells the
+ * radius reaches, x fastest, then y, then z, each from low to high; within
+ * a cell, by sorted slot, an order the build's atomic counters set and that
+ * may change from one build to the next even for the same points. A sum
+ * over the loop in float32 may therefore differ in its last bits between
+ * builds:
  *
  * ```wgsl
  * var it = gridNeighbors(center, radius);

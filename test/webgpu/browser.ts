@@ -24,6 +24,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface GpuPage {
   answer(request: GridRequest): Promise<GridAnswer>;
+  /** Calls the page's global function `name` with `arg` (JSON-copied both ways). */
+  call<T>(name: string, arg?: unknown): Promise<T>;
   page: Page;
   close(): Promise<void>;
 }
@@ -89,6 +91,11 @@ export async function openGpuPage(
           (r) => (globalThis as unknown as { gridAnswer(r: GridRequest): Promise<GridAnswer> }).gridAnswer(r),
           request,
         ),
+      call: <T>(name: string, arg?: unknown) =>
+        page.evaluate(
+          ([n, a]) => (globalThis as unknown as Record<string, (a: unknown) => Promise<T>>)[n as string](a),
+          [name, arg] as const,
+        ) as Promise<T>,
       async close() {
         await opened.close();
         server.close();

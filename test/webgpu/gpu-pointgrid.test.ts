@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PointGrid2D, PointGrid3D } from '../../src/index.js';
 import { random } from '../support/random.js';
 import { type GpuPage, openGpuPage } from './browser.js';
-import type { GridRequest } from './page.js';
+import type { GridRequest, ScanRequest } from './page.js';
 
 let gpu: GpuPage;
 beforeAll(async () => {
@@ -144,7 +144,54 @@ it('float32 rounding: on arbitrary floats only pairs at the radius (within round
   expect(differing).toBeLessThan(10);
 });
 
+describe('exclusive scan (reduce-then-scan over blocks of 1,024 counters)', () => {
+  type ScanResult = { mismatches: number; first: string[]; total: number };
+  const check = async (request: ScanRequest) => {
+    const got = await gpu.call<ScanResult>('scanCheck', request);
+    expect(got.first).toEqual([]);
+    expect(got.mismatches).toBe(0);
+    return got;
+  };
+
+  // One block (0 to 1,024), two levels (up to 1,024^2), three (above): each
+  // size at and around a block and a workgroup (256) edge.
+  const sizes = [0, 1, 2, 255, 256, 257, 1023, 1024, 1025, 2047, 2049, 5000, 1024 * 1024, 1024 * 1024 + 1, 3_000_017];
+  it.each(sizes)('equals a serial scan over %d counters', async (n) => {
+    const got = await check({ n, seed: n + 1, bound: 8 });
+    if (n > 100) expect(got.total).toBeGreaterThan(n);
+  });
+
+  it('wraps modulo 2^32 as a serial u32 scan does, across levels', async () => {
+    await check({ n: 1024 * 1024 + 3, seed: 7, bound: 2 ** 32 });
+    await check({ n: 1500, seed: 8, bound: 2 ** 32 });
+  });
+
+  it('a workgroup loops over several blocks when a level has more blocks than a dispatch may have', async () => {
+    for (const maxWorkgroups of [1, 3]) {
+      await check({ n: 5000, seed: 9, bound: 100, maxWorkgroups });
+      await check({ n: 1024 * 1024 * 2 + 77, seed: 10, bound: 8, maxWorkgroups });
+    }
+  }, 120_000);
+
+  it('a grid whose table takes three scan levels (2^20 + 1 counters) equals the CPU grid', async () => {
+    await expectSameAsCpu(3, scene('clustered', 3000, 3, 12), 1, { tableSize: 2 ** 20 });
+    await expectSameAsCpu(2, scene('uniform', 3000, 2, 13), 1.5, { tableSize: 2 ** 20 });
+  }, 120_000);
+});
+
 describe('bad input', () => {
+  it('neighbors() and pairs() before build() or after destroy(), and build() after destroy(), throw an Error', async () => {
+    const errors = await gpu.call<string[]>('lifecycleErrors');
+    expect(errors).toEqual([
+      'Error: GPUPointGrid3D.neighbors: call build() first (the grid holds no points yet)',
+      'Error: GPUPointGrid3D.pairs: call build() first (the grid holds no points yet)',
+      'no error',
+      'Error: GPUPointGrid3D.neighbors: the grid was destroyed',
+      'Error: GPUPointGrid3D.pairs: the grid was destroyed',
+      'Error: GPUPointGrid3D.build: the grid was destroyed',
+    ]);
+  });
+
   it('options out of range throw a RangeError naming the option', async () => {
     const cases: [Partial<GridRequest['options']>, RegExp][] = [
       [{ cellSize: Number.NaN }, /cellSize must be a finite number > 0, got NaN/],

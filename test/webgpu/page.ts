@@ -9,6 +9,7 @@
 /// <reference types="@webgpu/types" />
 
 import { GPUPointGrid2D, GPUPointGrid3D, type GPUPointGridOptions } from '../../src/webgpu/index.js';
+import { pipelinesFor, ScanPlan } from '../../src/webgpu/pipelines.js';
 import { sphDensity } from './density.js';
 import { pageDevice } from './device.js';
 
@@ -117,4 +118,114 @@ async function density(positions: number[], h: number, mass: number): Promise<nu
   return result;
 }
 
-Object.assign(globalThis, { gridAnswer: answer, rejectedBuildKeepsGrid, density });
+/** One scan to check: `n` counters drawn from `seed`, below `bound` (2^32: any u32, so sums wrap). */
+export interface ScanRequest {
+  n: number;
+  seed: number;
+  bound: number;
+  /** Most workgroups per dispatch (default WebGPU's 65,535). */
+  maxWorkgroups?: number;
+}
+
+/**
+ * Runs the grid's exclusive scan over `n` seeded counters and compares it
+ * with a serial scan (modulo 2^32) here on the page, so a million counters
+ * need not cross to the test. Answers the mismatches and the first few.
+ */
+async function scanCheck(request: ScanRequest): Promise<{ mismatches: number; first: string[]; total: number }> {
+  const gpu = await pageDevice();
+  const { n, seed, bound } = request;
+  let state = seed >>> 0;
+  const data = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    data[i] = bound >= 2 ** 32 ? state : Math.floor((state / 2 ** 32) * bound);
+  }
+  const size = Math.max(4, 4 * n);
+  const buffer = gpu.createBuffer({
+    size,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
+  const staging = gpu.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  gpu.queue.writeBuffer(buffer, 0, data);
+  const plan = new ScanPlan(gpu, pipelinesFor(gpu), buffer, n, request.maxWorkgroups);
+  try {
+    const encoder = gpu.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    plan.encode(pass);
+    pass.end();
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
+    gpu.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const got = new Uint32Array(staging.getMappedRange(0, 4 * n));
+    let sum = 0;
+    let mismatches = 0;
+    const first: string[] = [];
+    for (let i = 0; i < n; i++) {
+      if (got[i] !== sum) {
+        mismatches++;
+        if (first.length < 5) first.push(`[${i}] ${got[i]} != ${sum}`);
+      }
+      sum = (sum + data[i]) >>> 0;
+    }
+    return { mismatches, first, total: sum };
+  } finally {
+    plan.destroy();
+    buffer.destroy();
+    staging.destroy();
+  }
+}
+
+/** The error messages of compiling `code` as a WGSL module (none when it compiles). */
+async function compileWgsl(code: string): Promise<string[]> {
+  const gpu = await pageDevice();
+  const module = gpu.createShaderModule({ code });
+  const info = await module.getCompilationInfo();
+  return info.messages
+    .filter((message) => message.type === 'error')
+    .map((message) => `${message.lineNum}:${message.linePos} ${message.message}`);
+}
+
+/**
+ * A grid's life cycle, for the lifecycle tests: neighbors() and pairs()
+ * before any build, then after destroy(), and build() after destroy();
+ * the error of each (or 'no error').
+ */
+async function lifecycleErrors(): Promise<string[]> {
+  const gpu = await pageDevice();
+  const buffer = gpu.createBuffer({ size: 12, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  gpu.queue.writeBuffer(buffer, 0, new Float32Array([0, 0, 0]));
+  const grid = new GPUPointGrid3D(gpu, { cellSize: 1, maxPoints: 4 });
+  const errors: string[] = [];
+  const attempt = async (call: () => unknown) => {
+    try {
+      await call();
+      errors.push('no error');
+    } catch (error) {
+      errors.push(`${(error as Error).name}: ${(error as Error).message}`);
+    }
+  };
+  await attempt(() => grid.neighbors(1));
+  await attempt(() => grid.pairs(1));
+  grid.build(buffer, 1);
+  await attempt(async () => {
+    const { offsets } = await grid.neighbors(1);
+    if (offsets.length !== 2) throw new Error(`one point, got ${offsets.length - 1} rows`);
+  });
+  grid.destroy();
+  grid.destroy();
+  await attempt(() => grid.neighbors(1));
+  await attempt(() => grid.pairs(1));
+  await attempt(() => grid.build(buffer, 1));
+  buffer.destroy();
+  return errors;
+}
+
+Object.assign(globalThis, {
+  gridAnswer: answer,
+  rejectedBuildKeepsGrid,
+  density,
+  scanCheck,
+  compileWgsl,
+  lifecycleErrors,
+});
