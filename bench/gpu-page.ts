@@ -1,58 +1,48 @@
 /**
- * What bench/gpu.ts runs inside headless Chromium: frame timings of the
- * README's SPH density pass (grid build + density) and the adapter's name.
- * Bundled by test/webgpu/browser.ts like the GPU tests' own page, but kept
- * here: timings belong to the bench, the tests only compare answers.
+ * What bench/gpu.ts runs inside headless Chromium: gpu-frame.ts's checked
+ * and timed frame (grid build + the README's SPH density pass) on the page's
+ * adapter, and the adapter's name. Bundled by test/webgpu/browser.ts like
+ * the GPU tests' own page, but kept here: timings belong to the bench, the
+ * tests only compare answers.
  *
  * @module
  */
 /// <reference types="@webgpu/types" />
 
-import { sphDensity } from '../test/webgpu/density.js';
-import { pageDevice } from '../test/webgpu/device.js';
+import * as thisTree from '../src/webgpu/index.js';
+import { type FrameTimes, timeFrames } from './gpu-frame.js';
+import { densityOnCpu, H, particleScene } from './gpu-scene.js';
 
-/**
- * For bench/gpu.ts: milliseconds per frame (grid build + density pass, waited
- * for with onSubmittedWorkDone) over `n` seeded uniform points in a cube of
- * side `side`, after one warm-up frame.
- */
-async function timeDensity(n: number, side: number, h: number, frames: number): Promise<number[]> {
-  const gpu = await pageDevice();
-  let state = 12345;
-  const rand = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-  const vec4 = new Float32Array(4 * n);
-  for (let i = 0; i < 4 * n; i++) vec4[i] = i % 4 === 3 ? 0 : rand() * side;
-  const particles = gpu.createBuffer({
-    size: vec4.byteLength,
-    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-  });
-  gpu.queue.writeBuffer(particles, 0, vec4);
-  const out = gpu.createBuffer({ size: 4 * n, usage: GPUBufferUsage.STORAGE });
-  const { grid, frame } = sphDensity(gpu, particles, out, n, h, 1);
-  frame();
-  await gpu.queue.onSubmittedWorkDone();
-  const times: number[] = [];
-  for (let k = 0; k < frames; k++) {
-    const t0 = performance.now();
-    frame();
-    await gpu.queue.onSubmittedWorkDone();
-    times.push(performance.now() - t0);
-  }
-  grid.destroy();
-  particles.destroy();
-  out.destroy();
-  return times;
+let opened: Promise<{ device: GPUDevice; timestamps: boolean; adapter: string }> | undefined;
+
+/** The page's adapter and a device, with timestamp queries when the adapter has them. */
+function open() {
+  opened ??= (async () => {
+    const adapter = await navigator.gpu?.requestAdapter();
+    if (!adapter) throw new Error('no WebGPU adapter (SwiftShader expected)');
+    const timestamps = adapter.features.has('timestamp-query');
+    const device = await adapter.requestDevice({ requiredFeatures: timestamps ? ['timestamp-query'] : [] });
+    const info = adapter.info;
+    const name = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ');
+    return { device, timestamps, adapter: name };
+  })();
+  return opened;
+}
+
+/** For bench/gpu.ts: the frame over gpu-scene.ts's `n` particles, checked against the CPU, then timed. */
+async function timeDensity(n: number, frames: number): Promise<FrameTimes> {
+  const { device, timestamps } = await open();
+  const { positions } = particleScene(n);
+  const reference = new Float64Array(n);
+  densityOnCpu(positions, H, reference);
+  // SwiftShader takes seconds a frame at 1e6: one short stream.
+  const variant = { label: 'GPUPointGrid3D', lib: thisTree };
+  return timeFrames(device, timestamps, variant, positions, reference, { frames, streams: 1, streamLength: 3 });
 }
 
 /** The adapter's description, for the bench's header. */
 async function adapterInfo(): Promise<string> {
-  const adapter = await navigator.gpu?.requestAdapter();
-  if (!adapter) return 'no adapter';
-  const info = adapter.info;
-  return [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ');
+  return (await open()).adapter;
 }
 
 Object.assign(globalThis, { timeDensity, adapterInfo });

@@ -4,44 +4,32 @@
  * PointGrid3D on the CPU doing the same (rebuild + a pair search summing
  * densities). Runs in headless Chromium through the GPU tests' page: on a
  * machine without a GPU that is SwiftShader, a CPU emulation, and the output
- * says so: SwiftShader timings are not GPU timings.
+ * says so: SwiftShader timings are not GPU timings. On a machine with a GPU
+ * but no browser, `gpu-dawn` (gpu-dawn.ts) times the same frame through Dawn
+ * for Node.
  *
  * @module
  */
-import { PointGrid3D } from '../src/index.js';
 import { openGpuPage } from '../test/webgpu/browser.js';
+import { FRAME_COLUMNS, FRAME_LEGEND, type FrameTimes, frameCells } from './gpu-frame.js';
+import { densityOnCpu, H, particleScene } from './gpu-scene.js';
 import { consume, median, ms, ratio, table } from './harness.js';
 
 type PageFns = {
-  timeDensity(n: number, side: number, h: number, frames: number): Promise<number[]>;
+  timeDensity(n: number, frames: number): Promise<FrameTimes>;
   adapterInfo(): Promise<string>;
 };
 
-/** The CPU side: same points (same generator), rebuild + density through forEachPair. */
-function cpuDensity(n: number, side: number, h: number, frames: number): number[] {
-  let state = 12345;
-  const rand = () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-  const positions = new Float32Array(3 * n);
-  for (let i = 0, k = 0; i < 4 * n; i++) {
-    const x = rand() * side;
-    if (i % 4 !== 3) positions[k++] = x;
-  }
+/** The CPU side: the same particles, rebuild + density through forEachPair. */
+function cpuDensity(n: number, frames: number): number[] {
+  const { positions } = particleScene(n);
   const density = new Float64Array(n);
-  const h2 = h * h;
-  const grid = new PointGrid3D(positions, { cellSize: h });
+  const grid = densityOnCpu(positions, H, density);
   const times: number[] = [];
   for (let f = 0; f <= frames; f++) {
     const t0 = performance.now();
     grid.rebuild();
-    density.fill(h2 * h2 * h2);
-    grid.forEachPair(h, (i, j, d2) => {
-      const w = h2 - d2;
-      density[i] += w * w * w;
-      density[j] += w * w * w;
-    });
+    densityOnCpu(positions, H, density, grid);
     if (f > 0) times.push(performance.now() - t0);
     consume(Math.round(density[f % n] * 1000));
   }
@@ -56,17 +44,14 @@ export async function gpuBench(quick: boolean): Promise<string> {
     const sizes = quick ? [1e4] : [1e5, 1e6];
     const rows: string[][] = [];
     for (const n of sizes) {
-      const side = Math.cbrt((n * 4.19) / 30);
       const frames = n >= 1e6 ? 3 : 5;
       console.log(`  gpu: ${n} particles...`);
-      const gpuTimes = await gpu.page.evaluate(
-        ([count, s, f]) => (globalThis as unknown as PageFns).timeDensity(count, s, 1, f),
-        [n, side, frames] as [number, number, number],
-      );
-      const cpuTimes = cpuDensity(n, side, 1, frames);
-      const g = median(gpuTimes);
-      const c = median(cpuTimes);
-      rows.push([String(n), ms(g), ms(c), ratio(c, g)]);
+      const times = await gpu.page.evaluate(([count, f]) => (globalThis as unknown as PageFns).timeDensity(count, f), [
+        n,
+        frames,
+      ] as [number, number]);
+      const c = median(cpuDensity(n, frames));
+      rows.push([String(n), ...frameCells(times), ms(c), ratio(c, times.wait)]);
     }
     const header = [
       '## gpu: GPUPointGrid3D build + SPH density pass vs PointGrid3D (CPU)',
@@ -75,10 +60,10 @@ export async function gpuBench(quick: boolean): Promise<string> {
         software
           ? ' **SwiftShader is a CPU emulation of a GPU: these timings are not GPU timings** (they measure the shaders on the CPU, next to the CPU grid on the same CPU).'
           : ''
-      } Median milliseconds per frame (build + one density pass, waited for), after one warm-up frame; CPU: rebuild + forEachPair summing densities.`,
+      } ${FRAME_LEGEND} PointGrid3D (CPU): rebuild + forEachPair summing densities, median of the same number of frames; CPU / GPU divides it by wait.`,
       '',
     ].join('\n');
-    return `${header}${table(['particles', 'GPUPointGrid3D', 'PointGrid3D (CPU)', 'CPU / GPU'], rows)}`;
+    return `${header}${table(['particles', ...FRAME_COLUMNS, 'PointGrid3D (CPU)', 'CPU / GPU'], rows)}`;
   } finally {
     await gpu.close();
   }

@@ -39,6 +39,7 @@ const WORKLOADS: Workload[] = [
     run: async (quick) => (await import('./gltf-transform.js')).gltfTransformBench(quick),
   },
   { id: 11, name: 'cli', run: async (quick) => (await import('./cli.js')).cliBench(quick) },
+  { id: 12, name: 'gpu-dawn', run: async (quick) => (await import('./gpu-dawn.js')).gpuDawnBench(quick) },
 ];
 
 function usage(): string {
