@@ -8,7 +8,7 @@
  */
 /// <reference types="@webgpu/types" />
 
-import { GPUPointGrid2D, GPUPointGrid3D, type GPUPointGridOptions } from '../../src/webgpu/index.js';
+import { GPUPointGrid2D, GPUPointGrid3D, type GPUPointGridOptions, wgsl } from '../../src/webgpu/index.js';
 import { pipelinesFor, ScanPlan } from '../../src/webgpu/pipelines.js';
 import { sphDensity } from './density.js';
 import { pageDevice } from './device.js';
@@ -187,6 +187,75 @@ async function compileWgsl(code: string): Promise<string[]> {
 }
 
 /**
+ * Runs a docs function `fn densityAt(center: vec3<f32>, h: f32) -> f32`
+ * (given as WGSL, after the grid's snippet) once per sorted slot over
+ * `positions` (3 numbers each), storing at the point's own index as the
+ * guide says, and reads the results back.
+ */
+async function densityAt(request: { code: string; positions: number[]; h: number }): Promise<number[]> {
+  const gpu = await pageDevice();
+  const count = request.positions.length / 3;
+  const points = gpu.createBuffer({
+    size: 4 * request.positions.length,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  gpu.queue.writeBuffer(points, 0, new Float32Array(request.positions));
+  const out = gpu.createBuffer({ size: 4 * count, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const staging = gpu.createBuffer({ size: 4 * count, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const params = gpu.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const paramsData = new ArrayBuffer(16);
+  new Float32Array(paramsData, 0, 1)[0] = request.h;
+  new Uint32Array(paramsData, 4, 1)[0] = count;
+  gpu.queue.writeBuffer(params, 0, paramsData);
+  const grid = new GPUPointGrid3D(gpu, { cellSize: request.h, maxPoints: count });
+  try {
+    const code = `${wgsl}
+${request.code}
+struct DensityParams { h: f32, count: u32 }
+@group(0) @binding(0) var<uniform> densityParams: DensityParams;
+@group(0) @binding(1) var<storage, read_write> densities: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  let s = id.x;
+  if (s >= densityParams.count) { return; }
+  densities[gridSortedIndices[s]] = densityAt(gridSortedPositions[s].xyz, densityParams.h);
+}`;
+    const layout = gpu.createBindGroupLayout({
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+      ],
+    });
+    const pipeline = gpu.createComputePipeline({
+      layout: gpu.createPipelineLayout({ bindGroupLayouts: [layout, grid.bindGroupLayout] }),
+      compute: { module: gpu.createShaderModule({ code }), entryPoint: 'main' },
+    });
+    const own = gpu.createBindGroup({
+      layout,
+      entries: [
+        { binding: 0, resource: { buffer: params } },
+        { binding: 1, resource: { buffer: out } },
+      ],
+    });
+    const encoder = gpu.createCommandEncoder();
+    grid.build(points, count, encoder);
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, own);
+    pass.setBindGroup(1, grid.bindGroup);
+    pass.dispatchWorkgroups(Math.ceil(count / 64));
+    pass.end();
+    encoder.copyBufferToBuffer(out, 0, staging, 0, 4 * count);
+    gpu.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    return Array.from(new Float32Array(staging.getMappedRange()));
+  } finally {
+    grid.destroy();
+    for (const b of [points, out, staging, params]) b.destroy();
+  }
+}
+
+/**
  * A grid's life cycle, for the lifecycle tests: neighbors() and pairs()
  * before any build, then after destroy(), and build() after destroy();
  * the error of each (or 'no error').
@@ -228,4 +297,5 @@ Object.assign(globalThis, {
   scanCheck,
   compileWgsl,
   lifecycleErrors,
+  densityAt,
 });
