@@ -139,7 +139,7 @@ export async function checkNeighbors(device: GPUDevice, n: number): Promise<void
 /**
  * The density loop as nested loops over the cells the radius reaches
  * instead of `gridNext` (docs/guides/gpu.md shows it as a function): on an
- * H100 through Dawn, 0.57 ms against 2.75 for a million particles in sorted
+ * H100 through Dawn, 0.58 ms against 2.76 for a million particles in sorted
  * order (2026-11-26). The iterator returns to its caller once per neighbour,
  * so the lanes of a warp wait for each other at every neighbour; here they
  * only part ways over a cell's points.

@@ -5,8 +5,11 @@
  * Dawn for Node (the `webgpu` package): on this Debian 12 machine, dawn.node
  * 0.6 on chromium's SwiftShader ICD crashed the process (SIGSEGV, futex and
  * mutex assertions) in most runs, even for an empty submit, while Chromium's
- * own GPU process runs the same shaders reliably. No adapter is an error,
- * never a skip.
+ * own GPU process runs the same shaders reliably. A likely cause, found
+ * later: Dawn's instance dies when the object create() returned is
+ * collected, and pending work then never settles or crashes; bench/gpu-dawn.ts
+ * keeps it referenced and has run through SwiftShader in Node, but not often
+ * enough to move the tests. No adapter is an error, never a skip.
  *
  * @module
  */
