@@ -100,15 +100,13 @@ export async function gpuDawnBench(
         console.error(`  gpu-dawn: ${what} FAILED: ${(error as Error).message}`);
       }
     };
-    for (const n of quick ? [0, 1, 1025, 2 ** 20 + 1] : [0, 1, 1025, 2 ** 20 + 1, 3_000_017]) {
-      await attempt(`scan of ${n} counters`, () => checkScan(dawn.device, n, n + 3));
-    }
-    for (const n of quick ? [1e4] : [1e5, 3e5]) {
-      await attempt(`neighbors of ${n} points`, () => checkNeighbors(dawn.device, n));
-    }
+    const scans = quick ? [0, 1, 1025, 2 ** 20 + 1] : [0, 1, 1025, 2 ** 20 + 1, 3_000_017];
+    for (const n of scans) await attempt(`scan of ${n} counters`, () => checkScan(dawn.device, n, n + 3));
+    const grids = quick ? [1e4] : [1e5, 3e5];
+    for (const n of grids) await attempt(`neighbors of ${n} points`, () => checkNeighbors(dawn.device, n));
     if (failures.length === 0) {
       console.log(
-        '  gpu-dawn: the scan equals a serial scan (0 to 3,000,017 counters), neighbors() PointGrid3D (1e5, 3e5)',
+        `  gpu-dawn: checked the scan (${scans.join(', ')} counters) and neighbors() (${grids.join(', ')} points)`,
       );
     }
     const sizes = quick ? [1e4] : [1e5, 1e6];

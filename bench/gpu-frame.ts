@@ -16,7 +16,7 @@
 /// <reference types="@webgpu/types" />
 import { PointGrid3D } from '../src/index.js';
 import { GPUPointGrid3D, type GPUPointGridOptions } from '../src/webgpu/index.js';
-import { pipelinesFor, ScanPlan } from '../src/webgpu/pipelines.js';
+import { scanOnGpu } from '../test/webgpu/scan.js';
 import { H } from './gpu-scene.js';
 import { median, ms } from './harness.js';
 
@@ -65,32 +65,11 @@ export async function checkScan(device: GPUDevice, n: number, seed: number): Pro
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     data[i] = i % 3 === 0 ? state : state >>> 28; // wide values too, so sums wrap
   }
-  const size = Math.max(4, 4 * n);
-  const buffer = device.createBuffer({
-    size,
-    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-  });
-  const staging = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  device.queue.writeBuffer(buffer, 0, data);
-  const plan = new ScanPlan(device, pipelinesFor(device), buffer, n);
-  try {
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    plan.encode(pass);
-    pass.end();
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const got = new Uint32Array(staging.getMappedRange(0, 4 * n));
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      if (got[i] !== sum) throw new Error(`scan of ${n} counters: [${i}] is ${got[i]}, a serial scan says ${sum}`);
-      sum = (sum + data[i]) >>> 0;
-    }
-  } finally {
-    plan.destroy();
-    buffer.destroy();
-    staging.destroy();
+  const got = await scanOnGpu(device, data);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    if (got[i] !== sum) throw new Error(`scan of ${n} counters: [${i}] is ${got[i]}, a serial scan says ${sum}`);
+    sum = (sum + data[i]) >>> 0;
   }
 }
 

@@ -9,9 +9,9 @@
 /// <reference types="@webgpu/types" />
 
 import { GPUPointGrid2D, GPUPointGrid3D, type GPUPointGridOptions, wgsl } from '../../src/webgpu/index.js';
-import { pipelinesFor, ScanPlan } from '../../src/webgpu/pipelines.js';
 import { sphDensity } from './density.js';
 import { pageDevice } from './device.js';
+import { scanOnGpu } from './scan.js';
 
 /** One request: the points (flat, `stride` numbers each), the grid's options, what to read back. */
 export interface GridRequest {
@@ -141,39 +141,18 @@ async function scanCheck(request: ScanRequest): Promise<{ mismatches: number; fi
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
     data[i] = bound >= 2 ** 32 ? state : Math.floor((state / 2 ** 32) * bound);
   }
-  const size = Math.max(4, 4 * n);
-  const buffer = gpu.createBuffer({
-    size,
-    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-  });
-  const staging = gpu.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  gpu.queue.writeBuffer(buffer, 0, data);
-  const plan = new ScanPlan(gpu, pipelinesFor(gpu), buffer, n, request.maxWorkgroups);
-  try {
-    const encoder = gpu.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    plan.encode(pass);
-    pass.end();
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
-    gpu.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const got = new Uint32Array(staging.getMappedRange(0, 4 * n));
-    let sum = 0;
-    let mismatches = 0;
-    const first: string[] = [];
-    for (let i = 0; i < n; i++) {
-      if (got[i] !== sum) {
-        mismatches++;
-        if (first.length < 5) first.push(`[${i}] ${got[i]} != ${sum}`);
-      }
-      sum = (sum + data[i]) >>> 0;
+  const got = await scanOnGpu(gpu, data, request.maxWorkgroups);
+  let sum = 0;
+  let mismatches = 0;
+  const first: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (got[i] !== sum) {
+      mismatches++;
+      if (first.length < 5) first.push(`[${i}] ${got[i]} != ${sum}`);
     }
-    return { mismatches, first, total: sum };
-  } finally {
-    plan.destroy();
-    buffer.destroy();
-    staging.destroy();
+    sum = (sum + data[i]) >>> 0;
   }
+  return { mismatches, first, total: sum };
 }
 
 /** The error messages of compiling `code` as a WGSL module (none when it compiles). */
