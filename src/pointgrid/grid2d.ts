@@ -11,6 +11,7 @@ import { hashCell2 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
+import { buildDense, published } from '../wasm/grid-kernels.js';
 import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import {
@@ -45,6 +46,8 @@ import { sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link Grid2D.build}. */
 export class Grid2D {
+  /** Numbers per point. */
+  readonly dimension = 2;
   readonly cellSize: number;
   readonly stride: number;
   readonly offset: number;
@@ -172,6 +175,8 @@ export class Grid2D {
   /** Writes the bounds of the last build into the header, for from() and other threads. */
   publish(): void {
     const h = this.header;
+    // A build changed what the buffer holds: the kernels' copy of it, if any, is stale.
+    published(this.data);
     h[H_POINTS] = this.points;
     h[H_CELL_TOTAL] = this.cellTotal;
     h[H_CELLS_X] = this.cellsX;
@@ -225,6 +230,14 @@ export class Grid2D {
     this.cellsX = cellsX;
     this.cellsY = cellsY;
     this.dense = dense;
+    // Dense builds run on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    if (dense) {
+      this.cellTotal = boxCells;
+      if (buildDense(this, 2, positions)) {
+        this.publish();
+        return;
+      }
+    }
 
     const scratch = this.scratch;
     let cells: number;

@@ -11,6 +11,7 @@ import { hashCell3 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
+import { buildDense, published } from '../wasm/grid-kernels.js';
 import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import {
@@ -45,6 +46,8 @@ import { sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
 export class Grid3D {
+  /** Numbers per point. */
+  readonly dimension = 3;
   readonly cellSize: number;
   readonly stride: number;
   readonly offset: number;
@@ -176,6 +179,8 @@ export class Grid3D {
   /** Writes the bounds of the last build into the header, for from() and other threads. */
   publish(): void {
     const h = this.header;
+    // A build changed what the buffer holds: the kernels' copy of it, if any, is stale.
+    published(this.data);
     h[H_POINTS] = this.points;
     h[H_CELL_TOTAL] = this.cellTotal;
     h[H_CELLS_X] = this.cellsX;
@@ -233,6 +238,14 @@ export class Grid3D {
     this.cellsY = cellsY;
     this.cellsZ = cellsZ;
     this.dense = dense;
+    // Dense builds run on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    if (dense) {
+      this.cellTotal = boxCells;
+      if (buildDense(this, 3, positions)) {
+        this.publish();
+        return;
+      }
+    }
 
     const scratch = this.scratch;
     let cells: number;

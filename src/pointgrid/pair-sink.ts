@@ -5,6 +5,7 @@
  * @module
  */
 import { checkDistance, describe } from '../core/validate.js';
+import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
 import {
   type NeighborLists,
   type NeighborsOptions,
@@ -45,6 +46,8 @@ const EMPTY = new Uint32Array(0);
 
 /** What a pair search needs of a grid besides its own dimension's data. */
 export interface SearchedGrid {
+  /** 2 or 3. */
+  readonly dimension: 2 | 3;
   /** Original index of each sorted position. */
   sortedIndex: Uint32Array;
   /** Number of points. */
@@ -253,6 +256,12 @@ export class PairSink {
     this.start(COLLECT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     try {
+      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+      const found = collectPairs(grid as unknown as KernelGrid, radius, this, this.guess);
+      if (found !== undefined) {
+        this.length = found.length;
+        return found;
+      }
       search(grid, this, radius);
       return this.collected();
     } finally {
@@ -279,6 +288,11 @@ export class PairSink {
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
     try {
+      const rows = neighborRows(grid as unknown as KernelGrid, radius, this, this.guess, out);
+      if (rows !== undefined) {
+        this.length = rows.indices.length >>> 1;
+        return rows;
+      }
       this.rows(grid, radius, search);
       const n = grid.points;
       const offsets = reuseArray(out?.offsets, n + 1) ?? roomyArray(n + 1, false);

@@ -7,6 +7,7 @@
  * @module
  */
 import { grownLength } from '../core/grow.js';
+import { visitPairs } from '../wasm/grid-kernels.js';
 import type { Grid2D } from './grid2d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
@@ -17,6 +18,8 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
   const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY));
   const r2 = radius * radius;
+  // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+  if (sink.mode === VISIT && visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))) return;
   if (g.dense) densePairs(g, sink, reach, r2);
   else hashedPairs(g, sink, reach, r2);
   if (sink.mode === VISIT) visitBatch(g, sink);

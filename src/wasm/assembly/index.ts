@@ -1,0 +1,49 @@
+// The WebAssembly kernels of spatialhash (src/wasm/kernels.ts loads them):
+// the concrete instances of the generic loops, one per coordinate type.
+// Positions P and coordinate copies C are float64 or float32.
+
+// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
+
+import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
+import { searchPairs2, searchPairs3 } from './pairs';
+
+export { prefixSums } from './build';
+export { length, needed, setGrid, setOutput, startSearch } from './pairs';
+export { fillRows, originalPairs, rowStarts } from './rows';
+
+export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
+  return bounds<f64>(pos, n, d, out);
+}
+export function bounds32(pos: usize, n: i32, d: i32, out: usize): i32 {
+  return bounds<f32>(pos, n, d, out);
+}
+export function countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
+  countDense<f64>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
+}
+export function countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
+  countDense<f32>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
+}
+export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  scatter<f64, f64>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
+}
+export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  scatter<f32, f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
+}
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32): void {
+  sortCells<f64>(coords, order, cellStart, cells, d);
+}
+export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32): void {
+  sortCells<f32>(coords, order, cellStart, cells, d);
+}
+export function searchPairs2d64(): i32 {
+  return searchPairs2<f64>();
+}
+export function searchPairs2d32(): i32 {
+  return searchPairs2<f32>();
+}
+export function searchPairs3d64(): i32 {
+  return searchPairs3<f64>();
+}
+export function searchPairs3d32(): i32 {
+  return searchPairs3<f32>();
+}

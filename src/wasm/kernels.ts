@@ -1,0 +1,222 @@
+/**
+ * The WebAssembly kernels: loading the module embedded in binary.ts, the
+ * switch between them and the JavaScript path, and the one memory they work
+ * in.
+ *
+ * The module is compiled once, on first use, synchronously where the engine
+ * allows it (Node, workers; Chromium refuses synchronous compiles of more
+ * than 4 KiB on a page's main thread, and there it compiles in the
+ * background while the JavaScript path answers). Where it cannot be compiled
+ * at all (no WebAssembly, no SIMD, or a Content Security Policy without
+ * 'wasm-unsafe-eval') the JavaScript path is used for good. Either path gives
+ * the same results in the same order: the kernels repeat the JavaScript
+ * loops operation for operation (test/wasm checks both on every property
+ * test).
+ *
+ * @module
+ */
+import { describe } from '../core/validate.js';
+import { KERNELS_BASE64 } from './binary.js';
+
+/**
+ * Which implementation the batch paths of PointGrid2D and PointGrid3D use
+ * (builds of dense grids, `forEachPair`, `pairs`, `neighbors`):
+ * - `'auto'` (the default): the WebAssembly kernels where the engine compiles
+ *   them, the JavaScript path otherwise;
+ * - `'wasm'`: the kernels, or an Error from the first grid call where they
+ *   cannot be compiled;
+ * - `'javascript'`: the JavaScript path only.
+ */
+export type KernelMode = 'auto' | 'wasm' | 'javascript';
+
+/** The functions the module exports (see src/wasm/assembly/index.ts). */
+export interface KernelExports {
+  bounds64(pos: number, n: number, d: number, out: number): number;
+  bounds32(pos: number, n: number, d: number, out: number): number;
+  countDense64(...args: number[]): void;
+  countDense32(...args: number[]): void;
+  prefixSums(cellStart: number, cells: number, n: number): void;
+  scatter64(...args: number[]): void;
+  scatter32(...args: number[]): void;
+  sortCells64(coords: number, order: number, cellStart: number, cells: number, d: number): void;
+  sortCells32(coords: number, order: number, cellStart: number, cells: number, d: number): void;
+  setGrid(...args: number[]): void;
+  startSearch(...args: number[]): void;
+  setOutput(at: number, capacity: number, used: number): void;
+  searchPairs2d64(): number;
+  searchPairs2d32(): number;
+  searchPairs3d64(): number;
+  searchPairs3d32(): number;
+  originalPairs(order: number, pairs: number, length: number): void;
+  rowStarts(order: number, partners: number, rowEnd: number, offsets: number, cursor: number, count: number): void;
+  fillRows(order: number, partners: number, rowEnd: number, cursor: number, indices: number, count: number): void;
+  length: WebAssembly.Global;
+  needed: WebAssembly.Global;
+}
+
+const PAGE = 65536;
+/** Bytes below this are left to the module (it has no data; the bounds scratch lives at 0). */
+export const KERNEL_BASE = 1024;
+
+/** One instance of the kernels and its memory, with typed views that follow the memory as it grows. */
+export class Kernels {
+  readonly exports: KernelExports;
+  readonly memory: WebAssembly.Memory;
+  /** The compiled module, which workers can instantiate without compiling again. */
+  readonly module: WebAssembly.Module;
+  u8!: Uint8Array;
+  i32!: Int32Array;
+  u32!: Uint32Array;
+  f32!: Float32Array;
+  f64!: Float64Array;
+  /**
+   * True while a kernel's state is in use across calls back into JavaScript
+   * (a pair search handing batches to a visitor): a search started from
+   * inside that visitor takes the JavaScript path instead.
+   */
+  busy = false;
+  /**
+   * What grid the memory holds a copy of after a build or search (see
+   * grid-kernels.ts): its buffer and how many builds it had seen; undefined when none.
+   */
+  mirrorData: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
+  mirrorStamp = -1;
+
+  constructor(module: WebAssembly.Module) {
+    this.module = module;
+    this.memory = new WebAssembly.Memory({ initial: 16 });
+    const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
+    this.exports = instance.exports as unknown as KernelExports;
+    this.views();
+  }
+
+  private views(): void {
+    const buffer = this.memory.buffer;
+    this.u8 = new Uint8Array(buffer);
+    this.i32 = new Int32Array(buffer);
+    this.u32 = new Uint32Array(buffer);
+    this.f32 = new Float32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+  }
+
+  /**
+   * Makes the memory at least `bytes` long; false when it cannot grow that
+   * far (wasm32 addresses 4 GiB), in which case the caller takes the
+   * JavaScript path. Growing detaches the old views: callers take the views
+   * afresh after calling this.
+   */
+  reserve(bytes: number): boolean {
+    const have = this.memory.buffer.byteLength;
+    if (bytes <= have) return true;
+    if (!(bytes <= 2 ** 32 - PAGE)) return false;
+    const pages = Math.ceil((bytes - have) / PAGE);
+    // Grow by at least an eighth, so a result growing step by step does not regrow every call.
+    const grow = Math.max(pages, Math.min(Math.ceil(have / PAGE / 8), 65535 - have / PAGE));
+    try {
+      this.memory.grow(grow);
+    } catch {
+      try {
+        this.memory.grow(pages);
+      } catch {
+        return false;
+      }
+    }
+    this.views();
+    return true;
+  }
+}
+
+let mode: KernelMode = 'auto';
+/** The compiled instance; null once compiling failed; undefined before the first try. */
+let instance: Kernels | null | undefined;
+let compileError: unknown;
+let pending: Promise<unknown> | undefined;
+
+/**
+ * Chooses the implementation of PointGrid2D's and PointGrid3D's batch paths
+ * for every grid of this module instance (and its thread): see
+ * {@link KernelMode}. Both give the same results in the same order; the
+ * switch is for tests, benchmarks and pages that must not compile
+ * WebAssembly.
+ *
+ * @throws RangeError for a mode other than 'auto', 'wasm' or 'javascript'.
+ */
+export function setKernelMode(value: KernelMode): void {
+  if (value !== 'auto' && value !== 'wasm' && value !== 'javascript') {
+    throw new RangeError(`kernel mode must be 'auto', 'wasm' or 'javascript', got ${describe(value)}`);
+  }
+  mode = value;
+}
+
+/**
+ * The implementation the batch paths use now: `'wasm'` when the kernels are
+ * compiled and chosen, else `'javascript'` (also while a page's main thread
+ * is still compiling them in the background).
+ */
+export function activeKernels(): 'wasm' | 'javascript' {
+  return mode !== 'javascript' && load() !== undefined ? 'wasm' : 'javascript';
+}
+
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
+  return bytes;
+}
+
+/** The instance, compiling it on first call; undefined where it cannot be (or is not yet). */
+function load(): Kernels | undefined {
+  if (instance !== undefined) return instance ?? undefined;
+  if (pending !== undefined) return undefined;
+  if (typeof WebAssembly !== 'object') {
+    instance = null;
+    compileError = new Error('this engine has no WebAssembly');
+    return undefined;
+  }
+  const bytes = decode(KERNELS_BASE64);
+  try {
+    instance = new Kernels(new WebAssembly.Module(bytes));
+  } catch (error) {
+    // Chromium's main thread refuses to compile modules over 4 KiB synchronously (a RangeError): compile in the
+    // background. Anything else (no SIMD, a CSP without 'wasm-unsafe-eval') is final.
+    if (error instanceof RangeError && typeof WebAssembly.compile === 'function') {
+      pending = WebAssembly.compile(bytes).then(
+        (module) => {
+          instance = new Kernels(module);
+        },
+        (reason) => {
+          instance = null;
+          compileError = reason;
+        },
+      );
+      return undefined;
+    }
+    instance = null;
+    compileError = error;
+  }
+  return instance ?? undefined;
+}
+
+/**
+ * The kernels when a batch path should use them now, else undefined (mode
+ * 'javascript', not compilable, still compiling, or busy with a search that
+ * called back into JavaScript).
+ *
+ * @throws Error in mode 'wasm' when the module cannot be compiled.
+ */
+export function kernels(): Kernels | undefined {
+  if (mode === 'javascript') return undefined;
+  const k = load();
+  if (k === undefined && mode === 'wasm' && pending === undefined) {
+    throw new Error(
+      `spatialhash: kernel mode 'wasm', but the WebAssembly kernels cannot be compiled here: ${compileError}`,
+    );
+  }
+  if (k === undefined || k.busy) return undefined;
+  return k;
+}
+
+/** The compiled module, for handing to workers (undefined where it cannot be compiled, or not yet). */
+export function kernelModule(): WebAssembly.Module | undefined {
+  return load()?.module;
+}
