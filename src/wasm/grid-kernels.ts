@@ -40,6 +40,8 @@ export interface KernelGrid {
   sortedIndex: Uint32Array;
   cellStart: Int32Array;
   keys: Float64Array;
+  slots: Int32Array;
+  slotMask: number;
 }
 
 /** {@link KernelGrid} members of a 3D grid. */
@@ -67,6 +69,7 @@ interface Layout {
   sortedIndex: number;
   cellStart: number;
   keys: number;
+  slots: number;
   end: number;
 }
 
@@ -74,12 +77,14 @@ function align8(bytes: number): number {
   return Math.ceil(bytes / 8) * 8;
 }
 
-function layoutOf(d: number, n: number, float32: boolean, cells: number, dense: boolean): Layout {
+/** The mirror's sections; a hashed grid's lookup slots (`slotCount` of them) only with `slotCount`. */
+function layoutOf(d: number, n: number, float32: boolean, cells: number, dense: boolean, slotCount = 0): Layout {
   const coords = KERNEL_BASE;
   const sortedIndex = coords + align8(n * d * (float32 ? 4 : 8));
   const cellStart = sortedIndex + align8(4 * n);
   const keys = cellStart + align8(4 * (cells + 1));
-  return { coords, sortedIndex, cellStart, keys, end: keys + (dense ? 0 : 8 * d * cells) };
+  const slots = keys + (dense ? 0 : 8 * d * cells);
+  return { coords, sortedIndex, cellStart, keys, slots, end: slots + align8(4 * (dense ? 0 : slotCount)) };
 }
 
 /** Builds published into each grid buffer of this thread (see {@link published}). */
@@ -172,14 +177,20 @@ function copyPositions(
   }
 }
 
+/** Whether the kernels' memory holds `g` as it is now (see the module comment). */
+function current(k: Kernels, g: KernelGrid): boolean {
+  return k.mirrorData === g.data && k.mirrorStamp === builds.get(g.data) && !isShared(g.data);
+}
+
 /** Makes the kernels' memory hold `g`, copying it in unless it is there already; returns its layout. */
 function mirror(k: Kernels, g: KernelGrid, d: number): Layout | undefined {
   const n = g.points;
   const cells = g.cellTotal;
   const float32 = g.coords instanceof Float32Array;
-  const layout = layoutOf(d, n, float32, cells, g.dense);
-  if (k.mirrorData === g.data && k.mirrorStamp === builds.get(g.data) && !isShared(g.data)) return layout;
+  const layout = layoutOf(d, n, float32, cells, g.dense, g.slotMask + 1);
+  if (current(k, g)) return layout;
   if (!k.reserve(layout.end)) return undefined;
+  if (!g.dense) k.i32.set(g.slots.subarray(0, g.slotMask + 1), layout.slots >> 2);
   if (float32) k.f32.set(g.coords.subarray(0, d * n), layout.coords >> 2);
   else k.f64.set(g.coords.subarray(0, d * n), layout.coords >> 3);
   k.u32.set(g.sortedIndex.subarray(0, n), layout.sortedIndex >> 2);
@@ -246,6 +257,8 @@ function startSearch(
   const capacity = Math.min((k.memory.buffer.byteLength - out) >> 2, 2 ** 31 - 1);
   if (step === 1) k.u32.fill(0, rowEnd >> 2, (rowEnd >> 2) + n);
   const e = k.exports;
+  // (A search sets the same globals as queries, for this grid.)
+  queryGrid = undefined;
   e.setGrid(
     layout.coords,
     layout.cellStart,
@@ -390,4 +403,49 @@ export function neighborRows(
   const indices = reuseArray(reuse?.indices, total) ?? roomyArray(total, false);
   indices.set(k.u32.subarray(indicesAt >> 2, (indicesAt >> 2) + total));
   return { offsets, indices };
+}
+
+/** The grid the query globals of the kernels were last set for (see within2). */
+let queryGrid: KernelGrid | undefined;
+/** Where within2 writes its result, after that grid's mirror. */
+let queryTarget = 0;
+
+/**
+ * within2D on the kernels: writes the points within `radius` of (x, y) into
+ * `target` (as far as it fits) exactly as query2d.ts does and returns how
+ * many there are; -1 when the kernels are off, or the grid lives in a
+ * SharedArrayBuffer (which would be copied in at every query), so the caller
+ * queries in JavaScript. The first query after a build copies the grid in
+ * unless the kernels built it.
+ */
+export function within2(g: KernelGrid, x: number, y: number, radius: number, target: Uint32Array): number {
+  const k = kernels();
+  if (k === undefined || isShared(g.data)) return -1;
+  const e = k.exports;
+  if (queryGrid !== g || !current(k, g)) {
+    const layout = mirror(k, g, 2);
+    if (layout === undefined || !k.reserve(layout.end + 4 * g.points)) return -1;
+    e.setGrid(
+      layout.coords,
+      layout.cellStart,
+      layout.keys,
+      g.cellTotal,
+      g.cellsX,
+      g.cellsY,
+      1,
+      g.dense ? 1 : 0,
+      g.originY,
+      0,
+      g.cellWidth,
+    );
+    e.setQueryGrid(g.originX, layout.sortedIndex, layout.slots, g.slotMask, g.points, g.cellsX, g.cellsY);
+    queryGrid = g;
+    queryTarget = layout.end;
+  }
+  const found = (g.coords instanceof Float32Array ? e.within2d32 : e.within2d64)(x, y, radius, queryTarget);
+  const u32 = k.u32;
+  const from = queryTarget >> 2;
+  const count = Math.min(found, target.length);
+  for (let i = 0; i < count; i++) target[i] = u32[from + i];
+  return found;
 }

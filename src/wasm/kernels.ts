@@ -50,6 +50,9 @@ export interface KernelExports {
   originalPairs(order: number, pairs: number, length: number): void;
   rowStarts(order: number, partners: number, rowEnd: number, offsets: number, cursor: number, count: number): void;
   fillRows(order: number, partners: number, rowEnd: number, cursor: number, indices: number, count: number): void;
+  setQueryGrid(...args: number[]): void;
+  within2d64(x: number, y: number, radius: number, target: number): number;
+  within2d32(x: number, y: number, radius: number, target: number): number;
   length: WebAssembly.Global;
   needed: WebAssembly.Global;
 }

@@ -98,6 +98,36 @@ for (const d of [2, 3] as const) {
   });
 }
 
+/** within and withinInto (full and short out) of every query, under one kernel mode. */
+function queries(mode: 'wasm' | 'javascript', s: Scenario, shared: boolean) {
+  setKernelMode(mode);
+  const positions = pack(s.points, 2, s.layout);
+  const grid = new PointGrid2D(positions, { ...optionsOf(s), shared });
+  const points = s.points.slice(0, 6).concat(s.queries);
+  const found: number[][] = [];
+  const short = new Uint32Array(3);
+  for (const radius of [s.radius, s.radius * 2.5, 0, Number.POSITIVE_INFINITY]) {
+    for (const [x, y] of points) {
+      found.push(grid.within(x, y, radius));
+      const count = grid.withinInto(x, y, radius, short);
+      found.push([count, ...short.subarray(0, Math.min(count, 3))]);
+    }
+  }
+  return found;
+}
+
+describe('PointGrid2D within: WebAssembly kernels equal the JavaScript path', () => {
+  it('finds the same points in the same order, short outs and shared grids included (seed 3204)', () => {
+    fc.assert(
+      fc.property(scenarios(2), fc.boolean(), (s, shared) => {
+        if (s.points.length === 0) s.layout.offset = 0;
+        expect(queries('wasm', s, shared)).toEqual(queries('javascript', s, shared));
+      }),
+      { seed: 3204, numRuns: 200 },
+    );
+  });
+});
+
 describe('kernel batches and re-entry', () => {
   afterAll(() => batchPairsForTests(1 << 14));
 

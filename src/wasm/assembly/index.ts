@@ -6,10 +6,12 @@
 
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
+import { within2 } from './within';
 
 export { prefixSums } from './build';
 export { length, needed, setGrid, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
+export { setQueryGrid } from './within';
 
 export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f64>(pos, n, d, out);
@@ -46,4 +48,10 @@ export function searchPairs3d64(): i32 {
 }
 export function searchPairs3d32(): i32 {
   return searchPairs3<f32>();
+}
+export function within2d64(x: f64, y: f64, radius: f64, target: usize): i32 {
+  return within2<f64>(x, y, radius, target);
+}
+export function within2d32(x: f64, y: f64, radius: f64, target: usize): i32 {
+  return within2<f32>(x, y, radius, target);
 }

@@ -11,17 +11,17 @@
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
 
 // The grid searched (byte offsets), set by setGrid.
-let coords: usize = 0;
-let cellStart: usize = 0;
-let keys: usize = 0;
-let cells: i32 = 0;
-let cellsX: i32 = 0;
-let cellsY: i32 = 0;
+export let coords: usize = 0;
+export let cellStart: usize = 0;
+export let keys: usize = 0;
+export let cells: i32 = 0;
+export let cellsX: i32 = 0;
+export let cellsY: i32 = 0;
 let cellsZ: i32 = 0;
-let dense = true;
-let originY: f64 = 0;
+export let dense = true;
+export let originY: f64 = 0;
 let originZ: f64 = 0;
-let width: f64 = 0;
+export let width: f64 = 0;
 
 // The search, set by startSearch. The reach as a float too: a hashed grid
 // searched with scanAll may span more than 2^31 cells.

@@ -1,0 +1,224 @@
+// within2D of src/pointgrid/query2d.ts, operation for operation: the points
+// of a 2D grid within a radius of (x, y), written as original indices in the
+// order the JavaScript query finds them. The grid is the one setGrid (pairs.ts)
+// and setQueryGrid describe.
+
+// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
+
+import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
+
+const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, margins.ts
+const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, margins.ts
+/** Rows looked up before they are scanned (ROW_BATCH of query2d.ts); their bounds live at address 0. */
+const ROW_BATCH: i32 = 32;
+
+let originX: f64 = 0;
+let sortedIndex: usize = 0;
+let slots: usize = 0;
+let slotMask: u32 = 0;
+let points: i32 = 0;
+/** Cells along x and y: doubles, as a hashed grid may span more than 2^31 of them. */
+let cellsX: f64 = 0;
+let cellsY: f64 = 0;
+
+export function setQueryGrid(
+  ox: f64, sortedIndexAt: usize, slotsAt: usize, mask: u32, count: i32, spanX: f64, spanY: f64,
+): void {
+  cellsX = spanX;
+  cellsY = spanY;
+  originX = ox;
+  sortedIndex = sortedIndexAt;
+  slots = slotsAt;
+  slotMask = mask;
+  points = count;
+}
+
+// @ts-ignore: decorator
+@inline function toInt32(c: f64): i32 {
+  // ToInt32 of an integral double below 2^63: its low 32 bits, as `c | 0`.
+  return <i32><i64>c;
+}
+
+function mix32(h: u32): u32 {
+  h ^= h >> 16;
+  h *= 0x85ebca6b;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35;
+  return h ^ (h >> 16);
+}
+
+/** hashCell2 of core/cell-hash.ts, bit for bit. */
+function hashCell2(cx: f64, cy: f64): u32 {
+  const ix = toInt32(cx);
+  const iy = toInt32(cy);
+  let h: u32 = <u32>ix * 0x9e3779b1 ^ <u32>iy * 0x7feb352d;
+  if (<f64>ix != cx || <f64>iy != cy) {
+    const hx: u32 = <f64>ix == cx ? 0 : <u32>toInt32(Math.floor(cx / 4294967296.0));
+    const hy: u32 = <f64>iy == cy ? 0 : <u32>toInt32(Math.floor(cy / 4294967296.0));
+    h ^= hx * 0x846ca68b ^ hy * 0x68e31da4;
+  }
+  return mix32(h);
+}
+
+// @ts-ignore: decorator
+@inline function key(i: i32): f64 {
+  return load<f64>(keys + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function start(c: i32): i32 {
+  return load<i32>(cellStart + (<usize>c << 2));
+}
+
+/** Grid2D.findCell: the id of occupied cell (cx, cy), or -1. */
+function findCell(cx: f64, cy: f64): i32 {
+  let s = hashCell2(cx, cy) & slotMask;
+  let id = load<i32>(slots + (<usize>s << 2));
+  while (id >= 0 && (key(2 * id) != cx || key(2 * id + 1) != cy)) {
+    s = (s + 1) & slotMask;
+    id = load<i32>(slots + (<usize>s << 2));
+  }
+  return id;
+}
+
+/**
+ * Writes the original indices of the points within `radius` of (x, y) to
+ * `target` (room for every point) and returns how many there are.
+ */
+export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
+  if (points == 0) return 0;
+  const cs = sizeof<C>();
+  const rx = x - originX;
+  const ry = y - originY;
+  const relative = max(Math.abs(rx), Math.abs(ry));
+  const padded = radius + UNDERFLOW + (radius + relative + width) * SLACK;
+  const lx = max(Math.floor((rx - padded) / width), 0);
+  const hx = min(Math.floor((rx + padded) / width), cellsX - 1);
+  const ly = max(Math.floor((ry - padded) / width), 0);
+  const hy = min(Math.floor((ry + padded) / width), cellsY - 1);
+  if (lx > hx || ly > hy) return 0;
+  const r2 = radius * radius;
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) > <f64>cells) return withinEveryCell<C>(x, y, r2, lx, hx, ly, hy, target);
+  const tiny = !(padded > 1e-150);
+  const clip = hy - ly > 2 && !tiny;
+  const paddedSquared = padded * padded;
+  const margin = (Math.abs(ry) + width) * SLACK;
+  let found = 0;
+  for (let batch = ly; batch <= hy; batch += <f64>ROW_BATCH) {
+    const batchEnd = min(hy, batch + <f64>(ROW_BATCH - 1));
+    let used = 0;
+    for (let cy = batch; cy <= batchEnd; cy++) {
+      let cx0 = lx;
+      let cx1 = hx;
+      const below = cy * width - ry;
+      const above = ry - (cy + 1) * width;
+      const gap = (below > 0 ? below : max(above, 0)) - (cy + 1) * margin;
+      let floor2: f64 = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+        }
+      }
+      const row = <usize>used << 3;
+      if (dense) {
+        store<f64>(row, floor2);
+        store<f64>(row, cy * cellsX + cx0, 8);
+        store<f64>(row, cx1 - cx0, 16);
+        store<f64>(row, cx0, 24);
+        used += 4;
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = findCell(cx, cy);
+        if (id < 0) continue;
+        store<f64>(row, floor2);
+        store<f64>(row, <f64>id, 8);
+        store<f64>(row, cx1, 16);
+        store<f64>(row, cy, 24);
+        used += 4;
+      }
+    }
+    for (let k = 0; k < used; k += 4) {
+      const row = <usize>k << 3;
+      const floor2 = load<f64>(row);
+      let first: f64;
+      let last: f64;
+      let s: i32;
+      let end: i32;
+      if (dense) {
+        const cell = <i32>load<f64>(row, 8);
+        const span = <i32>load<f64>(row, 16);
+        s = start(cell);
+        end = start(cell + span + 1);
+        first = load<f64>(row, 24);
+        last = first + <f64>span;
+      } else {
+        const id = <i32>load<f64>(row, 8);
+        const cx1 = load<f64>(row, 16);
+        const cy = load<f64>(row, 24);
+        let lastId = id;
+        while (lastId + 1 < cells && key(2 * lastId + 3) == cy && key(2 * lastId + 2) <= cx1) lastId++;
+        s = start(id);
+        end = start(lastId + 1);
+        first = key(2 * id);
+        last = key(2 * lastId);
+      }
+      if (end - s > 8) {
+        const half = Math.sqrt(max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + <i32>Math.floor(min(fraction, 1) * <f64>(end - s));
+          for (; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      let q = coords + <usize>(2 * s) * cs;
+      let at = target + (<usize>found << 2);
+      for (let t = s; t < end; t++, q += 2 * cs) {
+        const dx = <f64>load<C>(q) - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = <f64>load<C>(q + cs) - y;
+        store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
+        at += <usize>(<i32>(dx2 + dy * dy <= r2)) << 2;
+      }
+      found = <i32>((at - target) >> 2);
+    }
+  }
+  return found;
+}
+
+/** withinEveryCell of query2d.ts: a hashed grid's every occupied cell in the box. */
+function withinEveryCell<C>(x: f64, y: f64, r2: f64, lx: f64, hx: f64, ly: f64, hy: f64, target: usize): i32 {
+  const cs = sizeof<C>();
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = key(2 * id);
+    const ky = key(2 * id + 1);
+    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
+    const end = start(id + 1);
+    for (let t = start(id); t < end; t++) {
+      const q = coords + <usize>(2 * t) * cs;
+      const dx = <f64>load<C>(q) - x;
+      const dy = <f64>load<C>(q + cs) - y;
+      if (dx * dx + dy * dy <= r2) {
+        store<u32>(target + (<usize>found << 2), load<u32>(sortedIndex + (<usize>t << 2)));
+        found++;
+      }
+    }
+  }
+  return found;
+}
