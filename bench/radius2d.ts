@@ -187,7 +187,7 @@ function timeSet(
 ): string[] {
   const n = pos.length / 2;
   const contenders: Contender[] = [];
-  // The batch paths both ways (see setKernelMode); the per-query rows have no kernel and run in JavaScript.
+  // Every row of ours both ways (see setKernelMode).
   for (const path of ['wasm', 'javascript'] as const) {
     const on = (run: (pos: Float64Array, radius: number) => bigint) => () => {
       setKernelMode(path);
@@ -210,10 +210,12 @@ function timeSet(
         run: on(reusedNeighbors()),
       });
     }
+    contenders.push(
+      { name: `PointGrid2D.withinInto (${tag})`, run: on(gridWithinInto) },
+      { name: `PointGrid2D.within (${tag})`, run: on(gridWithin) },
+    );
   }
   contenders.push(
-    { name: 'PointGrid2D.withinInto', run: () => gridWithinInto(pos, radius) },
-    { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
     { name: 'kdbush.withinInto', run: () => kdbushWithinInto(pos, radius) },
     { name: 'kdbush.within', run: () => kdbushWithin(pos, radius) },
   );
@@ -225,8 +227,8 @@ function timeSet(
   const points = writePoints(file, pos);
   const floors = [
     cFloor('within2', points, radius, 'C floor, a query per point (gcc -O3)'),
-    cFloor('pairs2', points, radius, 'C floor, half-stencil pairs, counted (gcc -O3)'),
-    cFloor('collect2', points, radius, 'C floor, half-stencil pairs, collected as pairs() (gcc -O3)'),
+    cFloor('pairs2', points, radius, 'C floor, half-stencil pairs (gcc -O3)'),
+    cFloor('collect2', points, radius, 'C floor, pairs collected as pairs() (gcc -O3)'),
     cFloor('csr2', points, radius, 'C floor, CSR rows as neighbors() (gcc -O3)'),
   ];
   for (const floor of floors) if (floor) contenders.push(floor);
@@ -250,7 +252,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
       : '## 2. 2D fixed-radius search, clustered points (gaussian blobs + heavy tail)';
   const parts = [
     title,
-    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode); within and withinInto have no kernel. The C floors' timed run reuses the memory of an untimed one, as the rows marked "reused" do. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
+    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed run reuses the memory of an untimed one, as the rows marked "reused" do. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
   ];
   for (const n of sizes) {
     const pos = kind === 'uniform' ? uniform2D(n, 1) : clustered2D(n, 2);
