@@ -6,7 +6,7 @@
  * @module
  */
 
-import { within2 } from '../wasm/grid-kernels.js';
+import { within } from '../wasm/grid-kernels.js';
 import type { Grid2D } from './grid2d.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
@@ -14,7 +14,7 @@ import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 export function within2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
   if (g.points === 0) return 0;
   // On the WebAssembly kernels where they are on: the same points in the same order (src/wasm/grid-kernels.ts).
-  const fast = within2(g, x, y, radius, target);
+  const fast = within(g, x, y, 0, radius, target);
   if (fast >= 0) return fast;
   const width = g.cellWidth;
   const rx = x - g.originX;

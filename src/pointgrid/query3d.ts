@@ -6,12 +6,16 @@
  * @module
  */
 
+import { within } from '../wasm/grid-kernels.js';
 import type { Grid3D } from './grid3d.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
 /** Writes the points within radius into target (as far as it fits) and returns how many there are. */
 export function within3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
   if (g.points === 0) return 0;
+  // On the WebAssembly kernels where they are on: the same points in the same order (src/wasm/grid-kernels.ts).
+  const fast = within(g, x, y, z, radius, target);
+  if (fast >= 0) return fast;
   const width = g.cellWidth;
   const rx = x - g.originX;
   const ry = y - g.originY;

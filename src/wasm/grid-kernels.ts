@@ -411,20 +411,22 @@ let queryGrid: KernelGrid | undefined;
 let queryTarget = 0;
 
 /**
- * within2D on the kernels: writes the points within `radius` of (x, y) into
- * `target` (as far as it fits) exactly as query2d.ts does and returns how
- * many there are; -1 when the kernels are off, or the grid lives in a
- * SharedArrayBuffer (which would be copied in at every query), so the caller
- * queries in JavaScript. The first query after a build copies the grid in
- * unless the kernels built it.
+ * within2D / within3D on the kernels: writes the points within `radius` of
+ * (x, y[, z]) into `target` (as far as it fits) exactly as query2d.ts /
+ * query3d.ts do and returns how many there are; -1 when the kernels are off,
+ * or the grid lives in a SharedArrayBuffer (which would be copied in at
+ * every query), so the caller queries in JavaScript. The first query after a
+ * build copies the grid in unless the kernels built it.
  */
-export function within2(g: KernelGrid, x: number, y: number, radius: number, target: Uint32Array): number {
+export function within(g: KernelGrid, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
   const k = kernels();
   if (k === undefined || isShared(g.data)) return -1;
   const e = k.exports;
+  const d = g.dimension;
   if (queryGrid !== g || !current(k, g)) {
-    const layout = mirror(k, g, 2);
+    const layout = mirror(k, g, d);
     if (layout === undefined || !k.reserve(layout.end + 4 * g.points)) return -1;
+    const g3 = g as KernelGrid3;
     e.setGrid(
       layout.coords,
       layout.cellStart,
@@ -438,11 +440,25 @@ export function within2(g: KernelGrid, x: number, y: number, radius: number, tar
       0,
       g.cellWidth,
     );
-    e.setQueryGrid(g.originX, layout.sortedIndex, layout.slots, g.slotMask, g.points, g.cellsX, g.cellsY);
+    e.setQueryGrid(
+      g.originX,
+      layout.sortedIndex,
+      layout.slots,
+      g.slotMask,
+      g.points,
+      g.cellsX,
+      g.cellsY,
+      d === 3 ? g3.cellsZ : 1,
+      d === 3 ? g3.originZ : 0,
+    );
     queryGrid = g;
     queryTarget = layout.end;
   }
-  const found = (g.coords instanceof Float32Array ? e.within2d32 : e.within2d64)(x, y, radius, queryTarget);
+  const float32 = g.coords instanceof Float32Array;
+  const found =
+    d === 2
+      ? (float32 ? e.within2d32 : e.within2d64)(x, y, radius, queryTarget)
+      : (float32 ? e.within3d32 : e.within3d64)(x, y, z, radius, queryTarget);
   const u32 = k.u32;
   const from = queryTarget >> 2;
   const count = Math.min(found, target.length);

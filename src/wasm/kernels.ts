@@ -53,6 +53,8 @@ export interface KernelExports {
   setQueryGrid(...args: number[]): void;
   within2d64(x: number, y: number, radius: number, target: number): number;
   within2d32(x: number, y: number, radius: number, target: number): number;
+  within3d64(x: number, y: number, z: number, radius: number, target: number): number;
+  within3d32(x: number, y: number, z: number, radius: number, target: number): number;
   length: WebAssembly.Global;
   needed: WebAssembly.Global;
 }

@@ -99,34 +99,38 @@ for (const d of [2, 3] as const) {
 }
 
 /** within and withinInto (full and short out) of every query, under one kernel mode. */
-function queries(mode: 'wasm' | 'javascript', s: Scenario, shared: boolean) {
+function queries(mode: 'wasm' | 'javascript', d: 2 | 3, s: Scenario, shared: boolean) {
   setKernelMode(mode);
-  const positions = pack(s.points, 2, s.layout);
-  const grid = new PointGrid2D(positions, { ...optionsOf(s), shared });
+  const positions = pack(s.points, d, s.layout);
+  const grid = make(d, positions, { ...optionsOf(s), shared });
   const points = s.points.slice(0, 6).concat(s.queries);
   const found: number[][] = [];
   const short = new Uint32Array(3);
   for (const radius of [s.radius, s.radius * 2.5, 0, Number.POSITIVE_INFINITY]) {
-    for (const [x, y] of points) {
-      found.push(grid.within(x, y, radius));
-      const count = grid.withinInto(x, y, radius, short);
-      found.push([count, ...short.subarray(0, Math.min(count, 3))]);
+    for (const [x, y, z] of points) {
+      const all = grid instanceof PointGrid2D ? grid.within(x, y, radius) : grid.within(x, y, z, radius);
+      const count =
+        grid instanceof PointGrid2D ? grid.withinInto(x, y, radius, short) : grid.withinInto(x, y, z, radius, short);
+      found.push(all, [count, ...short.subarray(0, Math.min(count, 3))]);
     }
   }
   return found;
 }
 
-describe('PointGrid2D within: WebAssembly kernels equal the JavaScript path', () => {
-  it('finds the same points in the same order, short outs and shared grids included (seed 3204)', () => {
-    fc.assert(
-      fc.property(scenarios(2), fc.boolean(), (s, shared) => {
-        if (s.points.length === 0) s.layout.offset = 0;
-        expect(queries('wasm', s, shared)).toEqual(queries('javascript', s, shared));
-      }),
-      { seed: 3204, numRuns: 200 },
-    );
+for (const d of [2, 3] as const) {
+  const seed = 3210 + d;
+  describe(`PointGrid${d}D within: WebAssembly kernels equal the JavaScript path`, () => {
+    it(`finds the same points in the same order, short outs and shared grids included (seed ${seed})`, () => {
+      fc.assert(
+        fc.property(scenarios(d), fc.boolean(), (s, shared) => {
+          if (s.points.length === 0) s.layout.offset = 0;
+          expect(queries('wasm', d, s, shared)).toEqual(queries('javascript', d, s, shared));
+        }),
+        { seed, numRuns: 200 },
+      );
+    });
   });
-});
+}
 
 describe('kernel batches and re-entry', () => {
   afterAll(() => batchPairsForTests(1 << 14));

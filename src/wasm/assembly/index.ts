@@ -6,7 +6,7 @@
 
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
-import { within2 } from './within';
+import { within2, within3 } from './within';
 
 export { prefixSums } from './build';
 export { length, needed, setGrid, setOutput, startSearch } from './pairs';
@@ -54,4 +54,10 @@ export function within2d64(x: f64, y: f64, radius: f64, target: usize): i32 {
 }
 export function within2d32(x: f64, y: f64, radius: f64, target: usize): i32 {
   return within2<f32>(x, y, radius, target);
+}
+export function within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
+  return within3<f64>(x, y, z, radius, target);
+}
+export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
+  return within3<f32>(x, y, z, radius, target);
 }

@@ -20,12 +20,16 @@ let points: i32 = 0;
 /** Cells along x and y: doubles, as a hashed grid may span more than 2^31 of them. */
 let cellsX: f64 = 0;
 let cellsY: f64 = 0;
+let cellsZ: f64 = 0;
+let originZ: f64 = 0;
 
 export function setQueryGrid(
-  ox: f64, sortedIndexAt: usize, slotsAt: usize, mask: u32, count: i32, spanX: f64, spanY: f64,
+  ox: f64, sortedIndexAt: usize, slotsAt: usize, mask: u32, count: i32, spanX: f64, spanY: f64, spanZ: f64, oz: f64,
 ): void {
   cellsX = spanX;
   cellsY = spanY;
+  cellsZ = spanZ;
+  originZ = oz;
   originX = ox;
   sortedIndex = sortedIndexAt;
   slots = slotsAt;
@@ -56,6 +60,21 @@ function hashCell2(cx: f64, cy: f64): u32 {
     const hx: u32 = <f64>ix == cx ? 0 : <u32>toInt32(Math.floor(cx / 4294967296.0));
     const hy: u32 = <f64>iy == cy ? 0 : <u32>toInt32(Math.floor(cy / 4294967296.0));
     h ^= hx * 0x846ca68b ^ hy * 0x68e31da4;
+  }
+  return mix32(h);
+}
+
+/** hashCell3 of core/cell-hash.ts, bit for bit. */
+function hashCell3(cx: f64, cy: f64, cz: f64): u32 {
+  const ix = toInt32(cx);
+  const iy = toInt32(cy);
+  const iz = toInt32(cz);
+  let h: u32 = <u32>ix * 0x9e3779b1 ^ <u32>iy * 0x7feb352d ^ <u32>iz * 0x2c1b3c6d;
+  if (<f64>ix != cx || <f64>iy != cy || <f64>iz != cz) {
+    const hx: u32 = <f64>ix == cx ? 0 : <u32>toInt32(Math.floor(cx / 4294967296.0));
+    const hy: u32 = <f64>iy == cy ? 0 : <u32>toInt32(Math.floor(cy / 4294967296.0));
+    const hz: u32 = <f64>iz == cz ? 0 : <u32>toInt32(Math.floor(cz / 4294967296.0));
+    h ^= hx * 0x846ca68b ^ hy * 0x68e31da4 ^ hz * 0x297a2d39;
   }
   return mix32(h);
 }
@@ -221,4 +240,110 @@ function withinEveryCell<C>(x: f64, y: f64, r2: f64, lx: f64, hx: f64, ly: f64, 
     }
   }
   return found;
+}
+
+/** Grid3D.findCell: the id of occupied cell (cx, cy, cz), or -1. */
+function findCell3(cx: f64, cy: f64, cz: f64): i32 {
+  let s = hashCell3(cx, cy, cz) & slotMask;
+  let id = load<i32>(slots + (<usize>s << 2));
+  while (id >= 0 && (key(3 * id) != cx || key(3 * id + 1) != cy || key(3 * id + 2) != cz)) {
+    s = (s + 1) & slotMask;
+    id = load<i32>(slots + (<usize>s << 2));
+  }
+  return id;
+}
+
+/** within3D of query3d.ts, as {@link within2} is within2D's. */
+export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
+  if (points == 0) return 0;
+  const cs = sizeof<C>();
+  const rx = x - originX;
+  const ry = y - originY;
+  const rz = z - originZ;
+  const relative = max(max(Math.abs(rx), Math.abs(ry)), Math.abs(rz));
+  const padded = radius + UNDERFLOW + (radius + relative + width) * SLACK;
+  const lx = max(Math.floor((rx - padded) / width), 0);
+  const hx = min(Math.floor((rx + padded) / width), cellsX - 1);
+  const ly = max(Math.floor((ry - padded) / width), 0);
+  const hy = min(Math.floor((ry + padded) / width), cellsY - 1);
+  const lz = max(Math.floor((rz - padded) / width), 0);
+  const hz = min(Math.floor((rz + padded) / width), cellsZ - 1);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  let at = target;
+  if (dense) {
+    const layer = cellsX * cellsY;
+    const clip = (hy - ly > 2 || hz - lz > 2) && padded > 1e-150;
+    const paddedSquared = padded * padded;
+    const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        let cx0 = lx;
+        let cx1 = hx;
+        if (clip) {
+          const gy = max(max(cy * width - ry, ry - (cy + 1) * width), 0);
+          const gz = max(max(cz * width - rz, rz - (cz + 1) * width), 0);
+          const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+          if (gap > 0) {
+            const half = Math.sqrt(paddedSquared - gap * gap);
+            if (!(half >= 0)) continue;
+            const left = Math.floor((rx - half) / width);
+            const right = Math.floor((rx + half) / width);
+            if (left > cx0) cx0 = left;
+            if (right < cx1) cx1 = right;
+          }
+        }
+        const row = <i32>(cy * cellsX + cz * layer);
+        const end = start(row + <i32>cx1 + 1);
+        let q = coords + <usize>(3 * start(row + <i32>cx0)) * cs;
+        for (let t = start(row + <i32>cx0); t < end; t++, q += 3 * cs) {
+          const dx = <f64>load<C>(q) - x;
+          const dx2 = dx * dx;
+          if (dx2 > r2 && dx > 0) break;
+          const dy = <f64>load<C>(q + cs) - y;
+          const dz = <f64>load<C>(q + 2 * cs) - z;
+          store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
+          at += <usize>(<i32>(dx2 + dy * dy + dz * dz <= r2)) << 2;
+        }
+      }
+    }
+    return <i32>((at - target) >> 2);
+  }
+  const scanAll = (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > <f64>cells;
+  let c = 0;
+  let cx = lx;
+  let cy = ly;
+  let cz = lz;
+  for (;;) {
+    let id: i32;
+    if (scanAll) {
+      if (c == cells) break;
+      id = c++;
+      const kx = key(3 * id);
+      const ky = key(3 * id + 1);
+      const kz = key(3 * id + 2);
+      if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
+    } else {
+      if (cz > hz) break;
+      id = findCell3(cx, cy, cz);
+      if (++cx > hx) {
+        cx = lx;
+        if (++cy > hy) {
+          cy = ly;
+          cz++;
+        }
+      }
+      if (id < 0) continue;
+    }
+    const end = start(id + 1);
+    for (let t = start(id); t < end; t++) {
+      const q = coords + <usize>(3 * t) * cs;
+      const dx = <f64>load<C>(q) - x;
+      const dy = <f64>load<C>(q + cs) - y;
+      const dz = <f64>load<C>(q + 2 * cs) - z;
+      store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
+      at += <usize>(<i32>(dx * dx + dy * dy + dz * dz <= r2)) << 2;
+    }
+  }
+  return <i32>((at - target) >> 2);
 }
