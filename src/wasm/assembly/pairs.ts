@@ -308,7 +308,35 @@ export function searchPairs2<C>(): i32 {
       const px = <f64>load<C>(sp);
       const py = <f64>load<C>(sp + cs);
       let q = sp + 2 * cs;
-      for (let t = s + 1; t < runEnd; t++, q += 2 * cs) {
+      let t = s + 1;
+      let open = true;
+      if (sizeof<C>() == 8) {
+        // Two candidates a step: their x and y in one vector each, the same
+        // operations as the scalar loop lane by lane, so the same pairs.
+        const pxv = f64x2.splat(px);
+        const pyv = f64x2.splat(py);
+        const r2v = f64x2.splat(r2);
+        for (; t + 1 < runEnd; t += 2, q += 32) {
+          const a = v128.load(q);
+          const b = v128.load(q, 16);
+          const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
+          const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
+          const dx2 = f64x2.mul(dx, dx);
+          const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
+          store<u32>(at, s);
+          store<u32>(at + last, t);
+          at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
+          store<u32>(at, s);
+          store<u32>(at + last, t + 1);
+          at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
+          // Past the radius in x: no later candidate is a hit (nor was a past one written as one).
+          if (v128.any_true(f64x2.gt(dx2, r2v))) {
+            open = false;
+            break;
+          }
+        }
+      }
+      for (; open && t < runEnd; t++, q += 2 * cs) {
         const dx = <f64>load<C>(q) - px;
         const dx2 = dx * dx;
         if (dx2 > r2) break;
@@ -340,7 +368,33 @@ export function searchPairs2<C>(): i32 {
           t++;
           q += 2 * cs;
         }
-        for (; t < stop; t++, q += 2 * cs) {
+        let inside = true;
+        if (sizeof<C>() == 8) {
+          const pxv = f64x2.splat(px);
+          const pyv = f64x2.splat(py);
+          const r2v = f64x2.splat(r2);
+          const windowv = f64x2.splat(window2);
+          for (; t + 1 < stop; t += 2, q += 32) {
+            const a = v128.load(q);
+            const b = v128.load(q, 16);
+            const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
+            const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
+            const dx2 = f64x2.mul(dx, dx);
+            // A candidate past the window is no hit (the window holds every pair the test accepts).
+            const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
+            store<u32>(at, s);
+            store<u32>(at + last, t);
+            at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
+            store<u32>(at, s);
+            store<u32>(at + last, t + 1);
+            at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
+            if (v128.any_true(f64x2.gt(dx2, windowv))) {
+              inside = false;
+              break;
+            }
+          }
+        }
+        for (; inside && t < stop; t++, q += 2 * cs) {
           const dx = <f64>load<C>(q) - px;
           const dx2 = dx * dx;
           if (dx2 > window2) break;
