@@ -11,7 +11,7 @@ import { hashCell2 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
-import { buildDense, published } from '../wasm/grid-kernels.js';
+import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
 import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import {
@@ -237,6 +237,9 @@ export class Grid2D {
         this.publish();
         return;
       }
+    } else if (buildHashed(this, positions, (cells) => this.reserveCells(cells))) {
+      this.publish();
+      return;
     }
 
     const scratch = this.scratch;

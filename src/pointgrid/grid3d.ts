@@ -11,7 +11,7 @@ import { hashCell3 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
-import { buildDense, published } from '../wasm/grid-kernels.js';
+import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
 import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import {
@@ -245,6 +245,9 @@ export class Grid3D {
         this.publish();
         return;
       }
+    } else if (buildHashed(this, positions, (cells) => this.reserveCells(cells))) {
+      this.publish();
+      return;
     }
 
     const scratch = this.scratch;

@@ -153,6 +153,85 @@ export function buildDense(g: KernelGrid, d: 2 | 3, positions: NumericArray): bo
   return true;
 }
 
+/** Cells of each grid's last hashed build on the kernels: the size its next count's table starts from. */
+const lastCells = new WeakMap<KernelGrid, number>();
+
+/**
+ * The hashed build of `g` (bounds, origin and capacity for the points already
+ * set by the caller, as for the JavaScript build) on the kernels: counts the
+ * occupied cells, numbers them in row-major order, then, once `reserveCells`
+ * has made room for them in the grid's buffer, sorts the points into them and
+ * fills the lookup; the result is copied into the grid's buffer. False, with
+ * the grid's buffer untouched, when the kernels are off or out of memory.
+ */
+export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells: (cells: number) => void): boolean {
+  const k = kernels();
+  if (k === undefined) return false;
+  const d = g.dimension;
+  const n = g.points;
+  const float32 = g.coords instanceof Float32Array;
+  const size = float32 ? 4 : 8;
+  // The counting table: sized for the cells of the last hashed build of this grid (or a quarter of the points),
+  // load at most 1/2, grown when the count outgrows it. Sized by the points it would be ten times larger than
+  // clustered data needs, and every cache miss into it costs.
+  const expected = Math.max(64, lastCells.get(g) ?? n >> 2);
+  let tableSlots = 16;
+  while (tableSlots < 4 * expected) tableSlots *= 2;
+  // Work areas past the largest mirror this build can make: at most n cells, and the lookup the grid's
+  // buffer may grow to (see slotsFor in grid-data.ts).
+  const most = layoutOf(d, n, float32, n, false, Math.max(g.slotMask + 1, 8 * n + 16));
+  const input = most.end;
+  const cellOf = input + align8(n * d * size);
+  const firstKeys = cellOf + align8(4 * n);
+  const counts = firstKeys + 8 * d * n;
+  const ids = counts + align8(4 * n);
+  const rank = ids + align8(4 * n);
+  const sortKeys = rank + align8(4 * n);
+  const table = sortKeys + 8 * d * n;
+  if (!k.reserve(table + 4 * tableSlots)) return false;
+  copyPositions(k, positions, n, d, g.stride, g.offset, float32, input);
+  const e = k.exports;
+  const g3 = g as KernelGrid3;
+  const count = float32 ? e.countHashed32 : e.countHashed64;
+  let cells = -1;
+  for (; cells < 0; tableSlots *= 4) {
+    if (!k.reserve(table + 4 * tableSlots)) return false;
+    cells = count(
+      input,
+      n,
+      d,
+      g.originX,
+      g.originY,
+      d === 3 ? g3.originZ : 0,
+      g.cellWidth,
+      cellOf,
+      table,
+      tableSlots - 1,
+      firstKeys,
+      counts,
+    );
+  }
+  lastCells.set(g, cells);
+  // Room in the grid's buffer for the cells (this may replace it), before anything of the grid is written.
+  reserveCells(cells);
+  const layout = layoutOf(d, n, float32, cells, false, g.slotMask + 1);
+  e.orderCells(firstKeys, counts, cells, d, n, cellOf, ids, rank, layout.keys, layout.cellStart, sortKeys);
+  e.prefixSums(layout.cellStart, cells, n);
+  (float32 ? e.scatter32 : e.scatter64)(input, n, d, cellOf, layout.cellStart, layout.coords, layout.sortedIndex);
+  (float32 ? e.sortCells32 : e.sortCells64)(layout.coords, layout.sortedIndex, layout.cellStart, cells, d);
+  e.fillLookup(layout.slots, g.slotMask, layout.keys, cells, d);
+  g.cellTotal = cells;
+  g.cellStart.set(k.i32.subarray(layout.cellStart >> 2, (layout.cellStart >> 2) + cells + 1));
+  g.keys.set(k.f64.subarray(layout.keys >> 3, (layout.keys >> 3) + d * cells));
+  g.slots.set(k.i32.subarray(layout.slots >> 2, (layout.slots >> 2) + g.slotMask + 1));
+  g.sortedIndex.set(k.u32.subarray(layout.sortedIndex >> 2, (layout.sortedIndex >> 2) + n));
+  if (float32) g.coords.set(k.f32.subarray(layout.coords >> 2, (layout.coords >> 2) + d * n));
+  else g.coords.set(k.f64.subarray(layout.coords >> 3, (layout.coords >> 3) + d * n));
+  k.mirrorData = g.data;
+  k.mirrorStamp = nextStamp(g.data);
+  return true;
+}
+
 /** Copies the points, packed, into the kernels' memory at `at`: as float32 when `float32`, else float64. */
 function copyPositions(
   k: Kernels,

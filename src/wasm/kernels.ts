@@ -53,6 +53,10 @@ export interface KernelExports {
   setQueryGrid(...args: number[]): void;
   within2d64(x: number, y: number, radius: number, target: number): number;
   within2d32(x: number, y: number, radius: number, target: number): number;
+  countHashed64(...args: number[]): number;
+  countHashed32(...args: number[]): number;
+  orderCells(...args: number[]): void;
+  fillLookup(slots: number, mask: number, keys: number, cells: number, d: number): void;
   within3d64(x: number, y: number, z: number, radius: number, target: number): number;
   within3d32(x: number, y: number, z: number, radius: number, target: number): number;
   length: WebAssembly.Global;

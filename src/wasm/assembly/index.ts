@@ -6,12 +6,14 @@
 
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
+import { countHashed } from './hashed';
 import { within2, within3 } from './within';
 
 export { prefixSums } from './build';
 export { length, needed, setGrid, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
 export { setQueryGrid } from './within';
+export { fillLookup, orderCells } from './hashed';
 
 export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f64>(pos, n, d, out);
@@ -60,4 +62,10 @@ export function within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): 
 }
 export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
   return within3<f32>(x, y, z, radius, target);
+}
+export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
+  return countHashed<f64>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
+}
+export function countHashed32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
+  return countHashed<f32>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
 }

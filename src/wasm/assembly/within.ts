@@ -52,7 +52,7 @@ function mix32(h: u32): u32 {
 }
 
 /** hashCell2 of core/cell-hash.ts, bit for bit. */
-function hashCell2(cx: f64, cy: f64): u32 {
+export function hashCell2(cx: f64, cy: f64): u32 {
   const ix = toInt32(cx);
   const iy = toInt32(cy);
   let h: u32 = <u32>ix * 0x9e3779b1 ^ <u32>iy * 0x7feb352d;
@@ -65,7 +65,7 @@ function hashCell2(cx: f64, cy: f64): u32 {
 }
 
 /** hashCell3 of core/cell-hash.ts, bit for bit. */
-function hashCell3(cx: f64, cy: f64, cz: f64): u32 {
+export function hashCell3(cx: f64, cy: f64, cz: f64): u32 {
   const ix = toInt32(cx);
   const iy = toInt32(cy);
   const iz = toInt32(cz);
