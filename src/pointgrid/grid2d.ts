@@ -230,7 +230,7 @@ export class Grid2D {
     this.cellsX = cellsX;
     this.cellsY = cellsY;
     this.dense = dense;
-    // Dense builds run on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
     if (dense) {
       this.cellTotal = boxCells;
       if (buildDense(this, 2, positions)) {

@@ -238,7 +238,7 @@ export class Grid3D {
     this.cellsY = cellsY;
     this.cellsZ = cellsZ;
     this.dense = dense;
-    // Dense builds run on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
     if (dense) {
       this.cellTotal = boxCells;
       if (buildDense(this, 3, positions)) {

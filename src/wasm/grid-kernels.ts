@@ -1,7 +1,8 @@
 /**
- * PointGrid2D / PointGrid3D on the WebAssembly kernels: the dense build and
- * the half-stencil pair search (forEachPair, pairs, neighbors), each giving
- * exactly what the JavaScript path gives, in the same order.
+ * PointGrid2D / PointGrid3D on the WebAssembly kernels: builds (dense and
+ * hashed), the half-stencil pair search (forEachPair, pairs, neighbors) and
+ * within queries, each giving exactly what the JavaScript path gives, in the
+ * same order.
  *
  * Where the data lives: a grid's buffer (`grid.data`) stays an ordinary
  * ArrayBuffer or SharedArrayBuffer, so `data`, `from()`, transfers and the
