@@ -264,6 +264,34 @@ static inline void sweep2(const grid_t *g, int32_t s, int32_t *from, int32_t to,
   }
 }
 
+/* The half stencil of cell c (non-empty): the end of the run holding the rest of the cell and the next cell in its
+ * row (dense), and the [start, end) ranges of the other cells (the row above; hashed: 4 cells looked up). Returns
+ * how many numbers it wrote into ranges. */
+static inline int gather2(const grid_t *g, int32_t c, int32_t *runEnd, int32_t *ranges) {
+  int count = 0;
+  int64_t ex = g->extent[0], ey = g->extent[1];
+  if (g->dense) {
+    int64_t cx = c % ex, cy = c / ex;
+    int64_t left = cx > 0 ? cx - 1 : 0, right = (cx + 1 < ex ? cx + 1 : ex - 1) + 1;
+    *runEnd = g->start[cy * ex + right];
+    if (cy + 1 < ey) {
+      ranges[count++] = g->start[(cy + 1) * ex + left];
+      ranges[count++] = g->start[(cy + 1) * ex + right];
+    }
+  } else {
+    *runEnd = g->start[c + 1];
+    const int64_t *k = g->keys + 2 * (int64_t)c;
+    int64_t near[4][3] = {{k[0] + 1, k[1], 0}, {k[0] - 1, k[1] + 1, 0}, {k[0], k[1] + 1, 0}, {k[0] + 1, k[1] + 1, 0}};
+    for (int q = 0; q < 4; q++) {
+      int32_t id = find_cell(g, near[q]);
+      if (id < 0) continue;
+      ranges[count++] = g->start[id];
+      ranges[count++] = g->start[id + 1];
+    }
+  }
+  return count;
+}
+
 static int32_t *pair_buffer;
 static int64_t pair_capacity;
 static int64_t pair_used;
@@ -307,32 +335,12 @@ static void collect_pairs2(grid_t *g, const double *pos, double r) {
   grid_build(g, pos);
   sort_cells_by_x(g);
   double r2 = r * r;
-  int64_t ex = g->extent[0], ey = g->extent[1];
   pair_used = 0;
   for (int32_t c = 0; c < g->cells; c++) {
     int32_t from = g->start[c], to = g->start[c + 1];
     if (from == to) continue;
     int32_t runEnd, ranges[8];
-    int count = 0;
-    if (g->dense) {
-      int64_t cx = c % ex, cy = c / ex;
-      int64_t left = cx > 0 ? cx - 1 : 0, right = (cx + 1 < ex ? cx + 1 : ex - 1) + 1;
-      runEnd = g->start[cy * ex + right];
-      if (cy + 1 < ey) {
-        ranges[count++] = g->start[(cy + 1) * ex + left];
-        ranges[count++] = g->start[(cy + 1) * ex + right];
-      }
-    } else {
-      runEnd = to;
-      const int64_t *k = g->keys + 2 * (int64_t)c;
-      int64_t near[4][3] = {{k[0] + 1, k[1], 0}, {k[0] - 1, k[1] + 1, 0}, {k[0], k[1] + 1, 0}, {k[0] + 1, k[1] + 1, 0}};
-      for (int q = 0; q < 4; q++) {
-        int32_t id = find_cell(g, near[q]);
-        if (id < 0) continue;
-        ranges[count++] = g->start[id];
-        ranges[count++] = g->start[id + 1];
-      }
-    }
+    int count = gather2(g, c, &runEnd, ranges);
     for (int32_t s = from; s < to; s++) {
       int32_t next = s + 1;
       collect_sweep2(g, s, &next, runEnd, r2);
@@ -400,31 +408,11 @@ static void run_pairs2(grid_t *g, const double *pos, double r) {
   double r2 = r * r;
   uint64_t pairs = 0;
   uint32_t sum = 0;
-  int64_t ex = g->extent[0], ey = g->extent[1];
   for (int32_t c = 0; c < g->cells; c++) {
     int32_t from = g->start[c], to = g->start[c + 1];
     if (from == to) continue;
     int32_t runEnd, ranges[8];
-    int count = 0;
-    if (g->dense) {
-      int64_t cx = c % ex, cy = c / ex;
-      int64_t left = cx > 0 ? cx - 1 : 0, right = (cx + 1 < ex ? cx + 1 : ex - 1) + 1;
-      runEnd = g->start[cy * ex + right];
-      if (cy + 1 < ey) {
-        ranges[count++] = g->start[(cy + 1) * ex + left];
-        ranges[count++] = g->start[(cy + 1) * ex + right];
-      }
-    } else {
-      runEnd = to;
-      const int64_t *k = g->keys + 2 * (int64_t)c;
-      int64_t near[4][3] = {{k[0] + 1, k[1], 0}, {k[0] - 1, k[1] + 1, 0}, {k[0], k[1] + 1, 0}, {k[0] + 1, k[1] + 1, 0}};
-      for (int q = 0; q < 4; q++) {
-        int32_t id = find_cell(g, near[q]);
-        if (id < 0) continue;
-        ranges[count++] = g->start[id];
-        ranges[count++] = g->start[id + 1];
-      }
-    }
+    int count = gather2(g, c, &runEnd, ranges);
     for (int32_t s = from; s < to; s++) {
       int32_t next = s + 1;
       sweep2(g, s, &next, runEnd, r2, &pairs, &sum);
