@@ -59,6 +59,12 @@ export interface KernelExports {
   fillLookup(slots: number, mask: number, keys: number, cells: number, d: number): void;
   within3d64(x: number, y: number, z: number, radius: number, target: number): number;
   within3d32(x: number, y: number, z: number, radius: number, target: number): number;
+  setWeldTable(slots: number, occupied: number, keys: number, heads: number, next: number, initialSlots: number): void;
+  weldNear3d64(...args: number[]): number;
+  weldNear3d32(...args: number[]): number;
+  weldNear2d64(...args: number[]): number;
+  weldNear2d32(...args: number[]): number;
+  weldExact(coords: number, n: number, d: number, remap: number, representatives: number, repCoords: number): number;
   length: WebAssembly.Global;
   needed: WebAssembly.Global;
 }
@@ -97,6 +103,12 @@ export class Kernels {
     const instance = new WebAssembly.Instance(module, { env: { memory: this.memory } });
     this.exports = instance.exports as unknown as KernelExports;
     this.views();
+  }
+
+  /** Drops the record of the grid the memory holds, before a job (a weld) writes over it. */
+  forgetGrid(): void {
+    this.mirrorData = undefined;
+    this.mirrorStamp = -1;
   }
 
   private views(): void {

@@ -9,6 +9,109 @@
 /** Cells up to this many points are insertion-sorted, larger ones heap-sorted (as sort-cells.ts). */
 const SMALL_CELL: i32 = 24;
 
+// Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
+// lanes' lows and highs (3 vectors each), then the bounds they make (min x, y, z, max x, y, z as f64).
+const LOWS: usize = 0;
+const HIGHS: usize = 48;
+const BULK: usize = 96;
+
+/**
+ * Reduces the d vectors of lows and highs (lanes of type P; element e holds
+ * axis e % d, as the positions do) to bounds per axis at BULK.
+ */
+function reduceLanes<P>(d: i32): void {
+  const count = <i32>(16 / sizeof<P>()) * d;
+  for (let axis = 0; axis < d; axis++) {
+    let lo: f64 = Infinity;
+    let hi: f64 = -Infinity;
+    for (let e = axis; e < count; e += d) {
+      lo = min(lo, <f64>load<P>(LOWS + <usize>e * sizeof<P>()));
+      hi = max(hi, <f64>load<P>(HIGHS + <usize>e * sizeof<P>()));
+    }
+    store<f64>(BULK + (<usize>axis << 3), lo);
+    store<f64>(BULK + (<usize>(3 + axis) << 3), hi);
+  }
+}
+
+/**
+ * The bounds of the first `rounds` * 4 points of float32 positions (d
+ * vectors a round, each lane always the same axis) into BULK; false when one
+ * of them has a coordinate that is not finite.
+ */
+function simdBounds32(pos: usize, rounds: i32, d: i32): bool {
+  let lo0 = f32x4.splat(Infinity);
+  let lo1 = lo0;
+  let lo2 = lo0;
+  let hi0 = f32x4.splat(-Infinity);
+  let hi1 = hi0;
+  let hi2 = hi0;
+  let nan = f32x4.splat(0);
+  const step = <usize>(16 * d);
+  const end = pos + <usize>rounds * step;
+  for (let p = pos; p < end; p += step) {
+    const a = v128.load(p);
+    const b = v128.load(p, 16);
+    lo0 = f32x4.min(lo0, a);
+    hi0 = f32x4.max(hi0, a);
+    lo1 = f32x4.min(lo1, b);
+    hi1 = f32x4.max(hi1, b);
+    nan = f32x4.add(nan, f32x4.add(f32x4.sub(a, a), f32x4.sub(b, b)));
+    if (d == 3) {
+      const c = v128.load(p, 32);
+      lo2 = f32x4.min(lo2, c);
+      hi2 = f32x4.max(hi2, c);
+      nan = f32x4.add(nan, f32x4.sub(c, c));
+    }
+  }
+  // v - v is 0 for finite v, NaN for NaN and the infinities; their sum stays 0 only if every one is.
+  if (!i32x4.all_true(f32x4.eq(nan, f32x4.splat(0)))) return false;
+  v128.store(LOWS, lo0);
+  v128.store(LOWS, lo1, 16);
+  v128.store(LOWS, lo2, 32);
+  v128.store(HIGHS, hi0);
+  v128.store(HIGHS, hi1, 16);
+  v128.store(HIGHS, hi2, 32);
+  reduceLanes<f32>(d);
+  return true;
+}
+
+/** {@link simdBounds32} for float64 positions, 2 points a round. */
+function simdBounds64(pos: usize, rounds: i32, d: i32): bool {
+  let lo0 = f64x2.splat(Infinity);
+  let lo1 = lo0;
+  let lo2 = lo0;
+  let hi0 = f64x2.splat(-Infinity);
+  let hi1 = hi0;
+  let hi2 = hi0;
+  let nan = f64x2.splat(0);
+  const step = <usize>(16 * d);
+  const end = pos + <usize>rounds * step;
+  for (let p = pos; p < end; p += step) {
+    const a = v128.load(p);
+    const b = v128.load(p, 16);
+    lo0 = f64x2.min(lo0, a);
+    hi0 = f64x2.max(hi0, a);
+    lo1 = f64x2.min(lo1, b);
+    hi1 = f64x2.max(hi1, b);
+    nan = f64x2.add(nan, f64x2.add(f64x2.sub(a, a), f64x2.sub(b, b)));
+    if (d == 3) {
+      const c = v128.load(p, 32);
+      lo2 = f64x2.min(lo2, c);
+      hi2 = f64x2.max(hi2, c);
+      nan = f64x2.add(nan, f64x2.sub(c, c));
+    }
+  }
+  if (!i64x2.all_true(f64x2.eq(nan, f64x2.splat(0)))) return false;
+  v128.store(LOWS, lo0);
+  v128.store(LOWS, lo1, 16);
+  v128.store(LOWS, lo2, 32);
+  v128.store(HIGHS, hi0);
+  v128.store(HIGHS, hi1, 16);
+  v128.store(HIGHS, hi2, 32);
+  reduceLanes<f64>(d);
+  return true;
+}
+
 /**
  * Bounds of the points into out (min per axis, then max per axis, d numbers
  * each); returns -1, or the index of the first point with a coordinate that
@@ -18,8 +121,18 @@ export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
   let minX = Infinity, minY = Infinity, minZ = Infinity;
   let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   const size = sizeof<P>();
+  // The bulk 128 bits at a time (lanes vertices a round, d vectors, each lane always the same axis); a
+  // coordinate that is not finite sends the whole scan to the scalar loops below, which name the first.
+  const lanes = 16 / <i32>size;
+  const rounds = n / lanes;
+  let first = 0;
+  if (rounds > 0 && (size == 4 ? simdBounds32(pos, rounds, d) : simdBounds64(pos, rounds, d))) {
+    first = rounds * lanes;
+    minX = load<f64>(BULK); minY = load<f64>(BULK, 8); minZ = load<f64>(BULK, 16);
+    maxX = load<f64>(BULK, 24); maxY = load<f64>(BULK, 32); maxZ = load<f64>(BULK, 40);
+  }
   if (d == 2) {
-    for (let i = 0; i < n; i++) {
+    for (let i = first; i < n; i++) {
       const p = pos + <usize>(2 * i) * size;
       const x = <f64>load<P>(p);
       const y = <f64>load<P>(p + size);
@@ -32,7 +145,7 @@ export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
     store<f64>(out, minX); store<f64>(out, minY, 8);
     store<f64>(out, maxX, 16); store<f64>(out, maxY, 24);
   } else {
-    for (let i = 0; i < n; i++) {
+    for (let i = first; i < n; i++) {
       const p = pos + <usize>(3 * i) * size;
       const x = <f64>load<P>(p);
       const y = <f64>load<P>(p + size);

@@ -6,7 +6,7 @@
 
 // @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
 
-import { hashCell2, hashCell3 } from './within';
+import { hashCell2, hashCell3 } from './cell-hash';
 
 // @ts-ignore: decorator
 @inline function at4(base: usize, i: i32): usize {

@@ -8,12 +8,14 @@ import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
 import { within2, within3 } from './within';
+import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
 export { length, needed, setGrid, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
 export { setQueryGrid } from './within';
 export { fillLookup, orderCells } from './hashed';
+export { setWeldTable, weldExact } from './weld';
 
 export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f64>(pos, n, d, out);
@@ -68,4 +70,16 @@ export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: 
 }
 export function countHashed32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
   return countHashed<f32>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
+}
+export function weldNear3d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear3<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, hz, remap, representatives, repCoords);
+}
+export function weldNear3d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear3<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, hz, remap, representatives, repCoords);
+}
+export function weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear2<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
+}
+export function weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear2<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
 }

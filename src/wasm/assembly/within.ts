@@ -5,6 +5,7 @@
 
 // @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
 
+import { hashCell2, hashCell3 } from './cell-hash';
 import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
 
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, margins.ts
@@ -35,48 +36,6 @@ export function setQueryGrid(
   slots = slotsAt;
   slotMask = mask;
   points = count;
-}
-
-// @ts-ignore: decorator
-@inline function toInt32(c: f64): i32 {
-  // ToInt32 of an integral double below 2^63: its low 32 bits, as `c | 0`.
-  return <i32><i64>c;
-}
-
-function mix32(h: u32): u32 {
-  h ^= h >> 16;
-  h *= 0x85ebca6b;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35;
-  return h ^ (h >> 16);
-}
-
-/** hashCell2 of core/cell-hash.ts, bit for bit. */
-export function hashCell2(cx: f64, cy: f64): u32 {
-  const ix = toInt32(cx);
-  const iy = toInt32(cy);
-  let h: u32 = <u32>ix * 0x9e3779b1 ^ <u32>iy * 0x7feb352d;
-  if (<f64>ix != cx || <f64>iy != cy) {
-    const hx: u32 = <f64>ix == cx ? 0 : <u32>toInt32(Math.floor(cx / 4294967296.0));
-    const hy: u32 = <f64>iy == cy ? 0 : <u32>toInt32(Math.floor(cy / 4294967296.0));
-    h ^= hx * 0x846ca68b ^ hy * 0x68e31da4;
-  }
-  return mix32(h);
-}
-
-/** hashCell3 of core/cell-hash.ts, bit for bit. */
-export function hashCell3(cx: f64, cy: f64, cz: f64): u32 {
-  const ix = toInt32(cx);
-  const iy = toInt32(cy);
-  const iz = toInt32(cz);
-  let h: u32 = <u32>ix * 0x9e3779b1 ^ <u32>iy * 0x7feb352d ^ <u32>iz * 0x2c1b3c6d;
-  if (<f64>ix != cx || <f64>iy != cy || <f64>iz != cz) {
-    const hx: u32 = <f64>ix == cx ? 0 : <u32>toInt32(Math.floor(cx / 4294967296.0));
-    const hy: u32 = <f64>iy == cy ? 0 : <u32>toInt32(Math.floor(cy / 4294967296.0));
-    const hz: u32 = <f64>iz == cz ? 0 : <u32>toInt32(Math.floor(cz / 4294967296.0));
-    h ^= hx * 0x846ca68b ^ hy * 0x68e31da4 ^ hz * 0x297a2d39;
-  }
-  return mix32(h);
 }
 
 // @ts-ignore: decorator
