@@ -82,6 +82,20 @@ function flatbushNote(radius: number): string {
 }
 
 /**
+ * PointGrid2D `withinMany`: every point as a query in one call, CSR rows in
+ * query order (on the kernels, answered in the grid's cell order).
+ */
+function gridWithinMany(pos: Float64Array, radius: number): bigint {
+  const { offsets, indices } = new PointGrid2D(pos, { cellSize: radius }).withinMany(pos, radius);
+  const n = pos.length / 2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
+  }
+  return fingerprint(indices.length, sum);
+}
+
+/**
  * PointGrid2D `neighbors`: every point's neighbour list in one pass (half
  * stencil, each pair tested once). Rows exclude the point itself, so the
  * self pairs are added to the fingerprint to compare with the queries.
@@ -211,6 +225,7 @@ function timeSet(
       });
     }
     contenders.push(
+      { name: `PointGrid2D.withinMany (every point a query, CSR, ${tag})`, run: on(gridWithinMany) },
       { name: `PointGrid2D.withinInto (${tag})`, run: on(gridWithinInto) },
       { name: `PointGrid2D.within (${tag})`, run: on(gridWithin) },
     );

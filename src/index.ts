@@ -19,6 +19,7 @@ export type {
 } from './pointgrid/options.js';
 export { PointGrid2D } from './pointgrid/pointgrid2d.js';
 export { PointGrid3D } from './pointgrid/pointgrid3d.js';
+export type { WithinManyOptions } from './pointgrid/within-many.js';
 export type { PointHashData } from './pointhash/data.js';
 export type { PointHashOptions } from './pointhash/options.js';
 export { PointHash2D } from './pointhash/pointhash2d.js';

@@ -65,6 +65,11 @@ export interface KernelExports {
   weldNear2d64(...args: number[]): number;
   weldNear2d32(...args: number[]): number;
   weldExact(coords: number, n: number, d: number, remap: number, representatives: number, repCoords: number): number;
+  sortWindow(queries: number, d: number, from: number, to: number, bucket: number, counts: number, order: number): void;
+  gatherWindow(results: number, rowStart: number, rowCount: number, count: number, rows: number): void;
+  withinMany64(...args: number[]): number;
+  withinMany32(...args: number[]): number;
+  written: WebAssembly.Global;
   length: WebAssembly.Global;
   needed: WebAssembly.Global;
 }

@@ -7,13 +7,13 @@
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
-import { within2, within3 } from './within';
+import { within2, within3, withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
 export { length, needed, setGrid, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
-export { setQueryGrid } from './within';
+export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
 export { fillLookup, orderCells } from './hashed';
 export { setWeldTable, weldExact } from './weld';
 
@@ -82,4 +82,10 @@ export function weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64,
 }
 export function weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
   return weldNear2<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
+}
+export function withinMany64(queries: usize, d: i32, order: usize, k: i32, end: i32, first: i32, radius: f64, results: usize, capacity: i32, rowStart: usize, rowCount: usize): i32 {
+  return withinMany<f64>(queries, d, order, k, end, first, radius, results, capacity, rowStart, rowCount);
+}
+export function withinMany32(queries: usize, d: i32, order: usize, k: i32, end: i32, first: i32, radius: f64, results: usize, capacity: i32, rowStart: usize, rowCount: usize): i32 {
+  return withinMany<f32>(queries, d, order, k, end, first, radius, results, capacity, rowStart, rowCount);
 }
