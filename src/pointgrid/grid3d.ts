@@ -41,6 +41,7 @@ import {
 import { CELL_SCALE } from './margins.js';
 import { NearestHeap } from './nearest-heap.js';
 import { checkPointCount, denseLimit, isFloat32 } from './options.js';
+import type { PoolUse } from './pool-use.js';
 import { sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
@@ -101,6 +102,8 @@ export class Grid3D {
   private readonly bounds = new Float64Array(6);
   /** Reused by nearest queries. */
   readonly heap = new NearestHeap();
+  /** How a PointGridWorkers pool is using the buffer (see pool-use.ts); cleared by {@link publish}. */
+  use: PoolUse | undefined = undefined;
 
   constructor(
     cellSize: number,
@@ -175,6 +178,7 @@ export class Grid3D {
 
   /** Writes the bounds of the last build into the header, for from() and other threads. */
   publish(): void {
+    this.use = undefined;
     const h = this.header;
     h[H_POINTS] = this.points;
     h[H_CELL_TOTAL] = this.cellTotal;

@@ -18,6 +18,7 @@ import {
 } from './options.js';
 import { PairSink } from './pair-sink.js';
 import { forEachPair2D } from './pairs2d.js';
+import { checkQuery, checkRebuild } from './pool-use.js';
 import { nearest2D, within2D } from './query2d.js';
 import { pinShapes } from './shape-pins.js';
 
@@ -168,6 +169,7 @@ export class PointGrid2D {
    */
   rebuild(positions: NumericArray | undefined = this.grid.positions): void {
     if (this.sink.busy) throw new Error('PointGrid2D.rebuild() cannot be called from inside a forEachPair visitor');
+    if (this.grid.use !== undefined) checkRebuild('PointGrid2D.rebuild()', this.grid.use);
     if (positions === undefined) {
       throw new Error('PointGrid2D.rebuild(): this grid was made by from() and has no positions array: pass one');
     }
@@ -183,6 +185,7 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN (Infinity finds every point).
    */
   within(x: number, y: number, radius: number, out: number[] = []): number[] {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.within()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
@@ -206,6 +209,7 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN.
    */
   withinInto(x: number, y: number, radius: number, out: Uint32Array): number {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.withinInto()', this.grid.use);
     // Inline checks: this is called once per point per frame.
     if (typeof x !== 'number' || x - x !== 0) checkFinite('x', x);
     if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
@@ -227,6 +231,7 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, a k that is not an integer >= 0, or a maxDistance < 0 or NaN.
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: number[] = []): number[] {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.nearest()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
     checkInteger('k', k, 0);
@@ -264,6 +269,7 @@ export class PointGrid2D {
    * Error when called from inside another pair search's visitor.
    */
   forEachPair(radius: number, visit: PointPairVisitor, options?: PairSearchOptions): void {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.forEachPair()', this.grid.use);
     this.sink.visitPairs('PointGrid2D', this.grid, radius, visit, forEachPair2D, options);
   }
 
@@ -281,6 +287,7 @@ export class PointGrid2D {
    * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
    */
   pairs(radius: number, options?: PairSearchOptions): Uint32Array {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.pairs()', this.grid.use);
     return this.sink.pairs('PointGrid2D', this.grid, radius, forEachPair2D, options);
   }
 
@@ -305,6 +312,7 @@ export class PointGrid2D {
    * `out` that is not an earlier result.
    */
   neighbors(radius: number, options?: NeighborsOptions): NeighborLists {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.neighbors()', this.grid.use);
     return this.sink.neighbors('PointGrid2D', this.grid, radius, forEachPair2D, options);
   }
 
@@ -317,6 +325,7 @@ export class PointGrid2D {
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.validate()', this.grid.use);
     this.grid.validate();
   }
 

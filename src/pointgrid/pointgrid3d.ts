@@ -20,6 +20,7 @@ import {
 } from './options.js';
 import { PairSink } from './pair-sink.js';
 import { forEachPair3D } from './pairs3d.js';
+import { checkQuery, checkRebuild } from './pool-use.js';
 import { nearest3D, within3D } from './query3d.js';
 import { pinShapes } from './shape-pins.js';
 
@@ -171,6 +172,7 @@ export class PointGrid3D {
    */
   rebuild(positions: NumericArray | undefined = this.grid.positions): void {
     if (this.sink.busy) throw new Error('PointGrid3D.rebuild() cannot be called from inside a forEachPair visitor');
+    if (this.grid.use !== undefined) checkRebuild('PointGrid3D.rebuild()', this.grid.use);
     if (positions === undefined) {
       throw new Error('PointGrid3D.rebuild(): this grid was made by from() and has no positions array: pass one');
     }
@@ -186,6 +188,7 @@ export class PointGrid3D {
    * @throws RangeError for a non-finite x, y or z, or a radius < 0 or NaN (Infinity finds every point).
    */
   within(x: number, y: number, z: number, radius: number, out: number[] = []): number[] {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.within()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
@@ -210,6 +213,7 @@ export class PointGrid3D {
    * @throws RangeError for a non-finite x, y or z, a radius < 0 or NaN, or an out that is not a Uint32Array.
    */
   withinInto(x: number, y: number, z: number, radius: number, out: Uint32Array): number {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.withinInto()', this.grid.use);
     // Inline checks: this is called once per point per frame.
     if (typeof x !== 'number' || x - x !== 0) checkFinite('x', x);
     if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
@@ -239,6 +243,7 @@ export class PointGrid3D {
     maxDistance = Number.POSITIVE_INFINITY,
     out: number[] = [],
   ): number[] {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.nearest()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
@@ -277,6 +282,7 @@ export class PointGrid3D {
    * Error when called from inside another pair search's visitor.
    */
   forEachPair(radius: number, visit: PointPairVisitor, options?: PairSearchOptions): void {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.forEachPair()', this.grid.use);
     this.sink.visitPairs('PointGrid3D', this.grid, radius, visit, forEachPair3D, options);
   }
 
@@ -294,6 +300,7 @@ export class PointGrid3D {
    * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
    */
   pairs(radius: number, options?: PairSearchOptions): Uint32Array {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.pairs()', this.grid.use);
     return this.sink.pairs('PointGrid3D', this.grid, radius, forEachPair3D, options);
   }
 
@@ -318,6 +325,7 @@ export class PointGrid3D {
    * `out` that is not an earlier result.
    */
   neighbors(radius: number, options?: NeighborsOptions): NeighborLists {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.neighbors()', this.grid.use);
     return this.sink.neighbors('PointGrid3D', this.grid, radius, forEachPair3D, options);
   }
 
@@ -330,6 +338,7 @@ export class PointGrid3D {
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
+    if (this.grid.use !== undefined) checkQuery('PointGrid3D.validate()', this.grid.use);
     this.grid.validate();
   }
 

@@ -123,13 +123,13 @@ describe('PointGridWorkers at scale and on bad input', () => {
     expect(await pool.neighbors(grid, 2, small)).toEqual(grid.neighbors(2));
     await expect(pool.neighbors(grid, -1)).rejects.toThrow(RangeError);
     await expect(pool.neighbors(grid, 2, { offsets: [0] } as never)).rejects.toThrow(/out must be an earlier/);
-    await expect(pool.neighbors(new PointGrid2D(positions, { cellSize: 1 }), 1)).rejects.toThrow(
-      /must be built with \{ shared: true \}/,
-    );
+    // A grid in an ArrayBuffer goes the copy way: the same answer.
+    const plain = new PointGrid2D(positions, { cellSize: 1 });
+    expect(await pool.neighbors(plain, 2)).toEqual(plain.neighbors(2));
     await expect(pool.pairs({} as never, 1)).rejects.toThrow(/must be a PointGrid2D or PointGrid3D/);
     const view = PointGrid2D.from(grid.data);
     await expect(pool.rebuild(view)).rejects.toThrow(/has no positions array/);
-    expect(() => new PointGridWorkers({ threads: 0 })).toThrow(/threads must be an integer >= 1, got 0/);
+    expect(() => new PointGridWorkers({ threads: 0 })).toThrow(/threads must be an integer from 1 to 64, got 0/);
     // Node before 20.16 has no process.getBuiltinModule: a clear Error, not a missing browser Worker.
     const getBuiltinModule = process.getBuiltinModule;
     try {
