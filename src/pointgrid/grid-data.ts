@@ -151,7 +151,7 @@ export function allocateGrid(d: 2 | 3, c: Capacities, shared: boolean): GridView
   const bytes = byteLength(d, c);
   if (shared && typeof SharedArrayBuffer === 'undefined') {
     throw new Error(
-      'PointGrid: shared: true needs SharedArrayBuffer, which this context does not have (browsers give it only to cross-origin isolated pages: COOP/COEP headers)',
+      'PointGrid: shared: true needs SharedArrayBuffer, which this context does not have: a browser gives it only to a cross-origin isolated page, served with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (see https://github.com/spatialhash/spatialhash/blob/main/docs/guides/threads.md). Leave shared out here: PointGridWorkers works on such grids too, by copying them',
     );
   }
   const data = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);

@@ -29,9 +29,13 @@ export interface PointGridOptions {
   /**
    * Build into SharedArrayBuffers, so that `grid.data` can be handed to other
    * threads (`PointGrid2D.from(data)` there) without a copy, and a
-   * `PointGridWorkers` pool can rebuild and search it. Default false (an
-   * ArrayBuffer). Browsers have SharedArrayBuffer only on cross-origin
-   * isolated pages (COOP/COEP headers); without it this throws an Error.
+   * `PointGridWorkers` pool can rebuild and search it in place. Default
+   * false (an ArrayBuffer, which a pool copies to its threads instead).
+   * Browsers have SharedArrayBuffer only on cross-origin isolated pages
+   * (served with `Cross-Origin-Opener-Policy: same-origin` and
+   * `Cross-Origin-Embedder-Policy: require-corp`); elsewhere `shared: true`
+   * throws an Error saying so, rather than quietly build an ArrayBuffer that
+   * other threads would not see rebuilt.
    */
   shared?: boolean;
 }

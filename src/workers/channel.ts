@@ -25,7 +25,7 @@ import type { Task } from './tasks.js';
  */
 export interface WorkerLike {
   /** Sends one task to the worker (structured clone; `transfer` lists buffers to move rather than copy). */
-  postMessage(message: unknown, transfer?: unknown[]): void;
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
   /** Stops the worker: by {@link PointGridWorkers.close}, and when the worker failed. */
   terminate(): unknown;
   /** Node: the `message` (its data), `error`, `messageerror` and `exit` (its code) events. */

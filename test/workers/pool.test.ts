@@ -1,8 +1,10 @@
 /**
  * PointGridWorkers: pool results equal the one-thread calls element for
- * element, for 1 to 4 threads (oversubscribed on a 2-core machine), and a
- * rebuild through the pool leaves the grid exactly as grid.rebuild does.
- * The workers run the TypeScript sources (through tsx's loader).
+ * element, for 1 to 4 threads (oversubscribed on a 2-core machine), in
+ * shared mode and in copy mode (forced with `shared: false`, and for grids
+ * built without `shared`), and a rebuild through the pool leaves the grid
+ * exactly as grid.rebuild does. The workers run the script the build ships,
+ * bundled from the sources at run time (see src/workers/worker-script.ts).
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,8 +16,9 @@ import { pack, scenarios } from '../support/pointgrid-oracle.js';
 type Grid = PointGrid2D | PointGrid3D;
 
 const pools = [1, 2, 3, 4].map((threads) => new PointGridWorkers({ threads }));
+const copyPools = [1, 2, 3].map((threads) => new PointGridWorkers({ threads, shared: false }));
 afterAll(() => {
-  for (const pool of pools) pool.close();
+  for (const pool of [...pools, ...copyPools]) pool.close();
 });
 
 function make(d: 2 | 3, positions: NumericArray, options: PointGridOptions): Grid {
@@ -73,6 +76,41 @@ for (const d of [2, 3] as const) {
         { seed, numRuns: 40 },
       );
     });
+
+    it(`in copy mode, neighbors, pairs and rebuild equal the one-thread calls for 1..3 threads (seed ${seed + 10})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios(d), fc.nat(2), fc.boolean(), async (s, which, sharedGrid) => {
+          const pool = copyPools[which];
+          expect(pool.shared).toBe(false);
+          if (s.points.length === 0) s.layout.offset = 0;
+          const positions = pack(s.points, d, s.layout);
+          const options: PointGridOptions = { cellSize: s.cellSize, stride: s.layout.stride, offset: s.layout.offset };
+          if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
+          // Copy mode takes grids in ArrayBuffers and SharedArrayBuffers alike.
+          const grid = make(d, positions, { ...options, shared: sharedGrid });
+          const data = grid.data;
+          const neighbors = await pool.neighbors(grid, s.radius);
+          expect(neighbors).toEqual(grid.neighbors(s.radius));
+          expect(neighbors.indices.buffer instanceof SharedArrayBuffer).toBe(false);
+          expect(await pool.pairs(grid, s.radius)).toEqual(grid.pairs(s.radius));
+          // The grid's own buffer was copied, never transferred away.
+          expect(grid.data).toBe(data);
+          expect(data.byteLength).toBeGreaterThan(0);
+          const moved = pack(
+            s.points.map((p) => p.map((v, a) => v * 0.75 + a)),
+            d,
+            s.layout,
+          );
+          const reference = make(d, positions, options);
+          reference.rebuild(moved);
+          await pool.rebuild(grid, moved);
+          grid.validate();
+          expectSameGrid(reference, grid);
+          expect(await pool.neighbors(grid, s.radius)).toEqual(reference.neighbors(s.radius));
+        }),
+        { seed: seed + 10, numRuns: 40 },
+      );
+    });
   });
 }
 
@@ -105,6 +143,16 @@ describe('PointGridWorkers at scale and on bad input', () => {
       const phases = pool.lastTimings?.phases ?? [];
       expect(phases.map((p) => p.name)).toEqual(['search', 'count', 'prefix sums', 'row starts', 'fill']);
       expect(phases.every((p) => p.threadMs.length === pool.threads && p.wallMs >= 0)).toBe(true);
+    }
+    // Copy mode: the same answers from copies of the grid.
+    for (const pool of copyPools) {
+      const got = await pool.neighbors(grid, 1.2);
+      expect(sameBytes(got.offsets, want.offsets) && sameBytes(got.indices, want.indices)).toBe(true);
+      const again = await pool.neighbors(grid, 1.2, got);
+      expect(again.indices.buffer).toBe(got.indices.buffer);
+      expect(sameBytes(again.offsets, want.offsets) && sameBytes(again.indices, want.indices)).toBe(true);
+      expect(sameBytes(await pool.pairs(grid, 1.2), reference.pairs(1.2))).toBe(true);
+      expect(pool.lastTimings?.phases.map((p) => p.name)).toEqual(['search']);
     }
   });
 
@@ -143,5 +191,79 @@ describe('PointGridWorkers at scale and on bad input', () => {
     await expect(closed.pairs(grid, 1)).rejects.toThrow(/the pool is closed/);
     // The pool still works after the rejections.
     expect(await pool.pairs(grid, 2)).toEqual(before);
+  });
+});
+
+describe('PointGridWorkers where threads cannot share memory', () => {
+  const points = new Float64Array(Array.from({ length: 400 }, (_, k) => ((k * 37) % 101) / 9));
+
+  it('on a page that is not cross-origin isolated: copy mode by default, shared: true says what the page needs', async () => {
+    const g = globalThis as { crossOriginIsolated?: boolean };
+    g.crossOriginIsolated = false;
+    try {
+      const pool = new PointGridWorkers({ threads: 2 });
+      try {
+        expect(pool.shared).toBe(false);
+        const grid = new PointGrid2D(points, { cellSize: 1 });
+        expect(await pool.neighbors(grid, 1)).toEqual(grid.neighbors(1));
+      } finally {
+        pool.close();
+      }
+      expect(() => new PointGridWorkers({ threads: 1, shared: true })).toThrow(
+        /Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp \(see https:\/\/.*threads\.md\)\. Leave shared out to run in copy mode/,
+      );
+    } finally {
+      delete g.crossOriginIsolated;
+    }
+    const shared = new PointGridWorkers({ threads: 1, shared: true });
+    expect(shared.shared).toBe(true);
+    shared.close();
+  });
+
+  it('without SharedArrayBuffer at all: the pool works in copy mode, a shared grid throws an Error (not a ReferenceError)', async () => {
+    const g = globalThis as { SharedArrayBuffer?: unknown };
+    const saved = g.SharedArrayBuffer;
+    delete g.SharedArrayBuffer;
+    try {
+      const pool = new PointGridWorkers({ threads: 2 });
+      try {
+        expect(pool.shared).toBe(false);
+        const grid = new PointGrid2D(points, { cellSize: 1 });
+        expect(await pool.neighbors(grid, 1)).toEqual(grid.neighbors(1));
+        expect(await pool.pairs(grid, 1)).toEqual(grid.pairs(1));
+        await pool.rebuild(
+          grid,
+          points.map((v) => v * 0.5),
+        );
+        expect(await pool.pairs(grid, 1)).toEqual(grid.pairs(1));
+      } finally {
+        pool.close();
+      }
+      let thrown: unknown;
+      try {
+        new PointGrid2D(points, { cellSize: 1, shared: true });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(Error);
+      expect(thrown).not.toBeInstanceOf(ReferenceError);
+      expect(String(thrown)).toMatch(
+        /shared: true needs SharedArrayBuffer.*Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp.*Leave shared out here: PointGridWorkers works on such grids too/,
+      );
+    } finally {
+      g.SharedArrayBuffer = saved;
+    }
+  });
+
+  it('threads has an upper bound: 64', () => {
+    for (const threads of [65, 300, 1e6]) {
+      expect(() => new PointGridWorkers({ threads })).toThrow(
+        new RangeError(`threads must be an integer from 1 to 64, got ${threads}`),
+      );
+    }
+    expect(() => new PointGridWorkers({ shared: 'yes' as never })).toThrow(/shared must be a boolean, got "yes"/);
+    expect(() => new PointGridWorkers({ createWorker: 'worker.js' as never })).toThrow(
+      /createWorker must be a function, got "worker.js"/,
+    );
   });
 });
