@@ -45,7 +45,7 @@ export const THREADS_GUIDE = 'https://github.com/spatialhash/spatialhash/blob/ma
 export interface WorkerOrigin {
   /** E.g. 'the script bundled into spatialhash/workers, from blob:...'. */
   what: string;
-  /** What the user can do about it. */
+  /** What the user can do about it: a sentence. */
   hint: string;
 }
 

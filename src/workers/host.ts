@@ -65,7 +65,7 @@ export function defaultWorker(): { worker: WorkerLike; origin: WorkerOrigin } {
       worker: new threads.Worker(code, { eval: true }),
       origin: {
         what: 'the script bundled into spatialhash/workers, run by new Worker(script, { eval: true }) of node:worker_threads',
-        hint: 'under the permission model, Node needs --allow-worker',
+        hint: 'Under the permission model, Node needs --allow-worker',
       },
     };
   }
@@ -86,7 +86,7 @@ export function defaultWorker(): { worker: WorkerLike; origin: WorkerOrigin } {
       worker,
       origin: {
         what: `module worker ${url}, from the TypeScript sources`,
-        hint: 'serve the sources through Vite (as the demo does), or use the built package',
+        hint: 'Serve the sources through Vite (as the demo does), or use the built package',
       },
     };
   }
@@ -103,7 +103,7 @@ export function defaultWorker(): { worker: WorkerLike; origin: WorkerOrigin } {
     worker,
     origin: {
       what: `the script bundled into spatialhash/workers, from ${scriptUrl}`,
-      hint: `a page with a Content-Security-Policy must allow worker-src blob:, or ${CREATE_WORKER_HINT}`,
+      hint: `A page with a Content-Security-Policy must allow worker-src blob:, or ${CREATE_WORKER_HINT}`,
     },
   };
 }
@@ -111,5 +111,5 @@ export function defaultWorker(): { worker: WorkerLike; origin: WorkerOrigin } {
 /** Where a worker from createWorker comes from, as its load failure's Error says. */
 export const CUSTOM_ORIGIN: WorkerOrigin = {
   what: 'a worker from createWorker',
-  hint: "check that createWorker starts this package's worker script (dist/esm/workers/worker.js in the package) from a URL that serves it",
+  hint: "Check that createWorker starts this package's worker script (dist/esm/workers/worker.js in the package) from a URL that serves it",
 };

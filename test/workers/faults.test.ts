@@ -250,7 +250,7 @@ describe('PointGridWorkers: a worker that fails to load', () => {
     });
     const grid = new PointGrid2D(points(500, 2, 3), { cellSize: 1, shared: true });
     await expect(p.pairs(grid, 1)).rejects.toThrow(
-      /a worker failed to load \(a worker from createWorker\): SyntaxError: .*check that createWorker starts this package's worker script \(dist\/esm\/workers\/worker\.js/,
+      /a worker failed to load \(a worker from createWorker\): SyntaxError: .*Check that createWorker starts this package's worker script \(dist\/esm\/workers\/worker\.js/,
     );
     await expect(p.neighbors(grid, 1)).rejects.toThrow(/neighbors\(\): the pool cannot work: .*failed to load/);
     // Fails fast: no worker is started again.
