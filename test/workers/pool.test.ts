@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { NumericArray } from '../../src/core/validate.js';
 import { PointGrid2D, PointGrid3D, type PointGridOptions } from '../../src/index.js';
 import { PointGridWorkers } from '../../src/workers/index.js';
-import { pack, scenarios } from '../support/pointgrid-oracle.js';
+import { pack, type Scenario, scenarios } from '../support/pointgrid-oracle.js';
 
 type Grid = PointGrid2D | PointGrid3D;
 
@@ -43,6 +43,35 @@ function expectSameGrid(a: Grid, b: Grid): void {
   expect(b.pairs(a.cellSize)).toEqual(a.pairs(a.cellSize));
 }
 
+/** A scenario's positions, its grid options, and a grid over them (shared or not). */
+function setUpScenario(d: 2 | 3, s: Scenario, shared: boolean) {
+  if (s.points.length === 0) s.layout.offset = 0;
+  const positions = pack(s.points, d, s.layout);
+  const options: PointGridOptions = { cellSize: s.cellSize, stride: s.layout.stride, offset: s.layout.offset };
+  if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
+  return { positions, options, grid: make(d, positions, { ...options, shared }) };
+}
+
+/** Rebuilds `grid` through the pool from moved points: the same grid as a one-thread rebuild, the same neighbours. */
+async function expectSameRebuild(
+  pool: PointGridWorkers,
+  d: 2 | 3,
+  s: Scenario,
+  set: ReturnType<typeof setUpScenario>,
+): Promise<void> {
+  const moved = pack(
+    s.points.map((p) => p.map((v, a) => v * 0.75 + a)),
+    d,
+    s.layout,
+  );
+  const reference = make(d, set.positions, set.options);
+  reference.rebuild(moved);
+  await pool.rebuild(set.grid, moved);
+  set.grid.validate();
+  expectSameGrid(reference, set.grid);
+  expect(await pool.neighbors(set.grid, s.radius)).toEqual(reference.neighbors(s.radius));
+}
+
 for (const d of [2, 3] as const) {
   const seed = 50260 + d;
   describe(`PointGridWorkers with PointGrid${d}D`, () => {
@@ -50,28 +79,14 @@ for (const d of [2, 3] as const) {
       await fc.assert(
         fc.asyncProperty(scenarios(d), fc.nat(3), async (s, which) => {
           const pool = pools[which];
-          if (s.points.length === 0) s.layout.offset = 0;
-          const positions = pack(s.points, d, s.layout);
-          const options: PointGridOptions = { cellSize: s.cellSize, stride: s.layout.stride, offset: s.layout.offset };
-          if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
-          const grid = make(d, positions, { ...options, shared: true });
+          const set = setUpScenario(d, s, true);
+          const { grid } = set;
           expect(await pool.neighbors(grid, s.radius)).toEqual(grid.neighbors(s.radius));
           const pairs = await pool.pairs(grid, s.radius);
           expect(pairs).toEqual(grid.pairs(s.radius));
           // Written by the threads in place: a view of shared memory, exactly the pairs long.
           expect(pairs.buffer instanceof SharedArrayBuffer).toBe(true);
-          // Rebuild through the pool from other points: the same grid as a one-thread rebuild.
-          const moved = pack(
-            s.points.map((p) => p.map((v, a) => v * 0.75 + a)),
-            d,
-            s.layout,
-          );
-          const reference = make(d, positions, options);
-          reference.rebuild(moved);
-          await pool.rebuild(grid, moved);
-          grid.validate();
-          expectSameGrid(reference, grid);
-          expect(await pool.neighbors(grid, s.radius)).toEqual(reference.neighbors(s.radius));
+          await expectSameRebuild(pool, d, s, set);
         }),
         { seed, numRuns: 40 },
       );
@@ -82,12 +97,9 @@ for (const d of [2, 3] as const) {
         fc.asyncProperty(scenarios(d), fc.nat(2), fc.boolean(), async (s, which, sharedGrid) => {
           const pool = copyPools[which];
           expect(pool.shared).toBe(false);
-          if (s.points.length === 0) s.layout.offset = 0;
-          const positions = pack(s.points, d, s.layout);
-          const options: PointGridOptions = { cellSize: s.cellSize, stride: s.layout.stride, offset: s.layout.offset };
-          if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
           // Copy mode takes grids in ArrayBuffers and SharedArrayBuffers alike.
-          const grid = make(d, positions, { ...options, shared: sharedGrid });
+          const set = setUpScenario(d, s, sharedGrid);
+          const { grid } = set;
           const data = grid.data;
           const neighbors = await pool.neighbors(grid, s.radius);
           expect(neighbors).toEqual(grid.neighbors(s.radius));
@@ -96,17 +108,7 @@ for (const d of [2, 3] as const) {
           // The grid's own buffer was copied, never transferred away.
           expect(grid.data).toBe(data);
           expect(data.byteLength).toBeGreaterThan(0);
-          const moved = pack(
-            s.points.map((p) => p.map((v, a) => v * 0.75 + a)),
-            d,
-            s.layout,
-          );
-          const reference = make(d, positions, options);
-          reference.rebuild(moved);
-          await pool.rebuild(grid, moved);
-          grid.validate();
-          expectSameGrid(reference, grid);
-          expect(await pool.neighbors(grid, s.radius)).toEqual(reference.neighbors(s.radius));
+          await expectSameRebuild(pool, d, s, set);
         }),
         { seed: seed + 10, numRuns: 40 },
       );
