@@ -19,6 +19,7 @@ import type { Grid3D } from '../pointgrid/grid3d.js';
 import { checkOut, type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
 import { fillRows, rowStarts } from '../pointgrid/pair-sink.js';
 import { checkReadable, reading } from './grid-use.js';
+import { checkEveryPair, checkResultPairs } from './result-size.js';
 import { SLICES_PER_THREAD } from './shared-calls.js';
 import type { CopiedPairs, CopiedRows } from './tasks.js';
 import type { Threads } from './threads.js';
@@ -69,6 +70,7 @@ async function searchCopies<R>(
 export async function copyPairs(threads: Threads, g: Grid2D | Grid3D, d: 2 | 3, radius: number): Promise<Uint32Array> {
   checkDistance('radius', radius);
   checkReadable(g, 'pairs');
+  checkEveryPair('PointGridWorkers.pairs', g.points, radius);
   // The threads send original indices: nothing of the grid is read after the copies are made.
   const n = g.points;
   const { found, slices, parts } = await searchCopies<CopiedPairs>(threads, g, d, radius, 'copyPairs');
@@ -96,6 +98,7 @@ export async function copyPairs(threads: Threads, g: Grid2D | Grid3D, d: 2 | 3, 
     if (at !== f.pairs.length || at % 2 !== 0) threads.malformed(k, 'pairs() search result');
     total += at;
   });
+  checkResultPairs('PointGridWorkers.pairs', total / 2);
   const result = new Uint32Array(total);
   let at = 0;
   for (let part = 0; part < parts; part++) {
@@ -126,6 +129,7 @@ export function copyNeighbors(
 ): Promise<NeighborLists> {
   checkDistance('radius', radius);
   checkOut(out);
+  checkEveryPair('PointGridWorkers.neighbors', g.points, radius);
   // The fill reads the grid's order: it must not be rebuilt meanwhile.
   return reading(g, 'neighbors', async () => {
     const n = g.points;
@@ -160,6 +164,7 @@ export function copyNeighbors(
       });
       if (rows !== f.rowEnds.length) threads.malformed(k, 'neighbors() search result');
     });
+    checkResultPairs('PointGridWorkers.neighbors', half);
     // The runs of every slice one after another, in slice order: what one search over all of them leaves.
     const partners = new Uint32Array(half);
     const rowEnd = new Uint32Array(n);

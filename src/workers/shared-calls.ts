@@ -22,6 +22,7 @@ import type { PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import type { PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { checkRebuild } from '../pointgrid/pool-use.js';
 import { reading } from './grid-use.js';
+import { checkEveryPair, checkResultPairs } from './result-size.js';
 import {
   BUILD_STEPS,
   badPointError,
@@ -207,6 +208,7 @@ export function sharedNeighbors(
   checkDistance('radius', radius);
   checkOut(out);
   const data = g.data as SharedArrayBuffer;
+  checkEveryPair('PointGridWorkers.neighbors', g.points, radius);
   return reading(g, 'neighbors', async () => {
     const n = g.points;
     // More slices than threads, handed out one at a time: a thread slowed by anything else on its core
@@ -226,8 +228,10 @@ export function sharedNeighbors(
     const tcounts = found.map((f) => f.tcount);
     const los = found.map((f) => f.lo);
     // Each pair is an entry in both its rows: the result's size is known before the rows are counted.
-    let total = 0;
-    for (const f of found) total += 2 * f.pairs;
+    let pairs = 0;
+    for (const f of found) pairs += f.pairs;
+    checkResultPairs('PointGridWorkers.neighbors', pairs);
+    const total = 2 * pairs;
     const offsets = reuse(out?.offsets, n + 1) ?? roomyArray(n + 1, true);
     offsets[0] = 0; // every other entry is written by the count
     let indices = reuse(out?.indices, total);
@@ -265,6 +269,7 @@ export function sharedPairs(
 ): Promise<Uint32Array> {
   checkDistance('radius', radius);
   const data = g.data as SharedArrayBuffer;
+  checkEveryPair('PointGridWorkers.pairs', g.points, radius);
   return reading(g, 'pairs', async () => {
     const parts = threads.count * SLICES_PER_THREAD;
     Atomics.store(scratch.next, 0, 0);
@@ -294,6 +299,7 @@ export function sharedPairs(
       at[j] = total;
       total += length;
     }
+    checkResultPairs('PointGridWorkers.pairs', total / 2);
     const pairs = new Uint32Array(new SharedArrayBuffer(4 * Math.max(total, 1)), 0, total);
     await threads.phase('write', () => ({ op: 'place', target: pairs, at }));
     return pairs;

@@ -269,3 +269,21 @@ describe('PointGridWorkers where threads cannot share memory', () => {
     );
   });
 });
+
+describe('PointGridWorkers results too long to return', () => {
+  it('radius Infinity on 60,000 points: a RangeError naming the pairs and bytes, before any thread searches', async () => {
+    const n = 60000;
+    const positions = new Float64Array(2 * n).map((_, k) => (k * 7919) % 1000);
+    const message =
+      /PointGridWorkers\.(pairs|neighbors): 1799970000 pairs need 3599940000 numbers \(14399760000 bytes\), more than the longest result a search returns \(2147483647 numbers\)/;
+    for (const pool of [pools[1], copyPools[1]]) {
+      const grid = new PointGrid2D(positions, { cellSize: 1, shared: pool.shared });
+      await expect(pool.pairs(grid, Number.POSITIVE_INFINITY)).rejects.toThrow(RangeError);
+      await expect(pool.pairs(grid, Number.POSITIVE_INFINITY)).rejects.toThrow(message);
+      // A radius whose square overflows passes every pair too.
+      await expect(pool.neighbors(grid, 1e200)).rejects.toThrow(message);
+      // The pool goes on (byte comparison: toEqual is slow on millions of numbers).
+      expect(sameBytes(await pool.pairs(grid, 1), grid.pairs(1))).toBe(true);
+    }
+  });
+});
