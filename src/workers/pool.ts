@@ -29,10 +29,11 @@ export type { WorkerLike } from './channel.js';
 declare const performance: { now(): number };
 
 /**
- * Most threads a pool starts. Each costs a thread with its own heap (about
+ * Most threads a pool starts: each costs a thread with its own heap (about
  * 7 MB in Node) plus scratch of about 4 bytes per cell of the grid (its share
- * of a rebuild's histograms), and past a few dozen the splitting costs more
- * than the threads bring.
+ * of a rebuild's histograms), so a mistaken `threads: 1e6` must not start.
+ * 64 is more cores than the machines a pool is meant for; the default
+ * (the cores) is clamped to it.
  */
 const MAX_THREADS = 64;
 
