@@ -11,7 +11,8 @@
  * - `worker-src 'self' blob:`, or `script-src 'self' blob:` without worker-src: the default workers run;
  * - createWorker with a served copy of dist/esm/workers/worker.js runs under `worker-src 'self'`.
  *
- * Run with `npx tsx e2e/hosting.ts` after `npm run build`. CHROMIUM_PATH overrides /usr/bin/chromium.
+ * Part of `npm run test:e2e` (which builds dist/ first); alone: `npx tsx e2e/hosting.ts` after `npm run build`.
+ * CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
