@@ -29,6 +29,15 @@ const NONE = -1;
 /** Relative slack on lower bounds so float rounding can only make them smaller. */
 const SLACK = 2 ** -40;
 
+/**
+ * @internal What the last nearest() call did, so that tests can bound its
+ * cost by counts instead of by time (queries report what they visited):
+ * `steps` rings and planes of the ring walk, counted or visited; `lookups`
+ * cell-table lookups; `scanned` cell ids read by the occupied-cell scan;
+ * `scored` slots whose item was scored. Reset by each call.
+ */
+export const nearestWork = { steps: 0, lookups: 0, scanned: 0, scored: 0 };
+
 // State of the search in progress (module-level so a search allocates nothing).
 // The only user code a search calls is its predicate, inside which every
 // nearest or stamped query throws, so a search is never re-entered.
@@ -107,6 +116,7 @@ function scoreCell<T>(hash: SpatialHashBase<T>, id: number): void {
   const stride = hash.boxStride;
   const dim = hash.dim;
   const end = hash.cellStart[id] + hash.cellEntryCount[id];
+  nearestWork.scored += hash.cellEntryCount[id];
   for (let s = hash.cellStart[id]; s < end; s++) {
     const h = info[s * SLOT];
     if (stamps[h] === stamp) continue;
@@ -131,6 +141,7 @@ function accepts<T>(hash: SpatialHashBase<T>, h: number, d2: number): boolean {
 /** Looks cell (kx, ky[, kz]) up and scores it. */
 function visitCell<T>(hash: SpatialHashBase<T>, kx: number, ky: number, kz: number): void {
   lookups++;
+  nearestWork.lookups++;
   const id = hash.dim === 2 ? hash.cells.find2(kx, ky) : hash.cells.find3(kx, ky, kz);
   if (id !== NONE) scoreCell(hash, id);
 }
@@ -152,6 +163,7 @@ function shell<T>(hash: SpatialHashBase<T>, R: number, visit: boolean): number {
 
 /** The full square of cells within R of the center in plane z = kz, clipped. */
 function face<T>(hash: SpatialHashBase<T>, R: number, kz: number, visit: boolean): number {
+  nearestWork.steps++;
   const x0 = Math.max(center[0] - R, low[0]);
   const x1 = Math.min(center[0] + R, high[0]);
   const y0 = Math.max(center[1] - R, low[1]);
@@ -165,6 +177,7 @@ function face<T>(hash: SpatialHashBase<T>, R: number, kz: number, visit: boolean
 
 /** The square ring of cells at distance exactly R from the center in plane z = kz, clipped. */
 function ring<T>(hash: SpatialHashBase<T>, R: number, kz: number, visit: boolean): number {
+  nearestWork.steps++;
   const cx = center[0];
   const cy = center[1];
   if (R === 0) {
@@ -220,6 +233,7 @@ function scanOccupied<T>(hash: SpatialHashBase<T>): void {
   const count = hash.cellEntryCount;
   const dim = hash.dim;
   const cs = hash.cellSize;
+  nearestWork.scanned += cells.idLimit;
   for (let id = 0; id < cells.idLimit; id++) {
     if (count[id] === 0) continue;
     let lb2 = 0;
@@ -302,6 +316,10 @@ export function nearest<T>(
   const m = toBits('mask', queryMask);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
+  nearestWork.steps = 0;
+  nearestWork.lookups = 0;
+  nearestWork.scanned = 0;
+  nearestWork.scored = 0;
   const limit = Math.min(k, hash.size);
   // out is emptied only here and sized once at the end: emptying it first
   // would drop its storage (see SpatialHash2D's collect).
@@ -331,6 +349,7 @@ export function nearest<T>(
     hash.callingOut++;
   }
   try {
+    nearestWork.scored += hash.overflowCount;
     for (let i = 0; i < hash.overflowCount; i++) {
       const h = hash.overflow[i];
       const d2 = boxDistance2(boxes, h * stride, hash.dim);
