@@ -26,12 +26,10 @@
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import { checkPredicate, type ItemPredicate, toBits } from '../spatialhash/filter.js';
+import { cellGap2, gapOutside } from '../spatialhash/nearest-bounds.js';
 import { type PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
 
 const NONE = -1;
-
-/** Relative slack on lower bounds so float rounding can only make them smaller. */
-const SLACK = 2 ** -40;
 
 /**
  * @internal What the last nearest() call did, so that tests can bound its
@@ -241,26 +239,6 @@ function ring<T>(hash: PointHashBase<T>, R: number, kz: number, visit: boolean):
 }
 
 /**
- * Lower bound on the distance from the query to any point in a cell outside
- * the cells within R of the center; Infinity when no stored cell lies there.
- */
-function gapOutside<T>(hash: PointHashBase<T>, R: number): number {
-  const cs = hash.cellSize;
-  let gap = Number.POSITIVE_INFINITY;
-  let scale = 0;
-  for (let a = 0; a < hash.dim; a++) {
-    const p = point[a];
-    scale += Math.abs(p) + (Math.abs(center[a]) + R + 1) * cs;
-    if (center[a] - R > low[a]) gap = Math.min(gap, p - (center[a] - R) * cs);
-    if (center[a] + R < high[a]) gap = Math.min(gap, (center[a] + R + 1) * cs - p);
-  }
-  // Checked before the slack: with coordinates near the float limit the
-  // scale overflows, and Infinity - Infinity would hide "nothing left".
-  if (gap === Number.POSITIVE_INFINITY) return gap;
-  return gap - scale * SLACK;
-}
-
-/**
  * Scans every occupied cell the rings did not search, skipping those that
  * cannot hold anything nearer than the heap's worst or within the radius.
  */
@@ -273,20 +251,11 @@ function scanOccupied<T>(hash: PointHashBase<T>): void {
   nearestWork.scanned += cells.idLimit;
   for (let id = 0; id < cells.idLimit; id++) {
     if (runs[id * RUN + RUN_COUNT] === 0) continue;
-    let lb2 = 0;
     let chebyshev = 0;
-    for (let a = 0; a < dim; a++) {
-      const key = keys[id * dim + a];
-      chebyshev = Math.max(chebyshev, Math.abs(key - center[a]));
-      const lo = key * cs;
-      const hi = lo + cs;
-      const p = point[a];
-      let d = lo > p ? lo - p : p > hi ? p - hi : 0;
-      d -= (Math.abs(p) + Math.abs(lo) + cs) * SLACK;
-      if (d > 0) lb2 += d * d;
-    }
+    for (let a = 0; a < dim; a++) chebyshev = Math.max(chebyshev, Math.abs(keys[id * dim + a] - center[a]));
     // Each point lives in one cell: scoring a ring's cell again would report it twice.
     if (chebyshev < searched) continue;
+    const lb2 = cellGap2(cs, dim, keys, id, point);
     if (lb2 > radius2) continue;
     if (heapSize === heapLimit && lb2 >= hash.heapDistance[0]) continue;
     scoreCell(hash, id);
@@ -326,7 +295,7 @@ function searchCells<T>(hash: PointHashBase<T>): void {
       searched = R + 1;
       // A ring that lies outside the stored cells still counts, so the loop always ends.
       if (n === 0) lookups++;
-      const gap = gapOutside(hash, R);
+      const gap = gapOutside(hash.cellSize, dim, R, point, center, low, high);
       if (gap === Number.POSITIVE_INFINITY) return;
       // Decided in squares, as the points are: an unseen point's |dx| on some
       // axis is at least the gap, and rounding is monotonic, so its d2 is at

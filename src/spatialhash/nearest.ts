@@ -23,11 +23,9 @@ import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT } from './cell-runs.js';
 import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
+import { cellGap2, gapOutside } from './nearest-bounds.js';
 
 const NONE = -1;
-
-/** Relative slack on lower bounds so float rounding can only make them smaller. */
-const SLACK = 2 ** -40;
 
 /**
  * @internal What the last nearest() call did, so that tests can bound its
@@ -225,23 +223,6 @@ function ring<T>(hash: SpatialHashBase<T>, R: number, kz: number, visit: boolean
   return n;
 }
 
-/**
- * Lower bound on the distance from the point to any item whose cells all lie
- * outside the cells within R of the center; Infinity when no stored cell does.
- */
-function gapOutside<T>(hash: SpatialHashBase<T>, R: number): number {
-  const cs = hash.cellSize;
-  let gap = Number.POSITIVE_INFINITY;
-  let scale = 0;
-  for (let a = 0; a < hash.dim; a++) {
-    const p = point[a];
-    scale += Math.abs(p) + (Math.abs(center[a]) + R + 1) * cs;
-    if (center[a] - R > low[a]) gap = Math.min(gap, p - (center[a] - R) * cs);
-    if (center[a] + R < high[a]) gap = Math.min(gap, (center[a] + R + 1) * cs - p);
-  }
-  return gap - scale * SLACK;
-}
-
 /** Scans every occupied cell, skipping those that cannot hold anything nearer than the heap's worst. */
 function scanOccupied<T>(hash: SpatialHashBase<T>): void {
   const cells = hash.cells;
@@ -252,15 +233,7 @@ function scanOccupied<T>(hash: SpatialHashBase<T>): void {
   nearestWork.scanned += cells.idLimit;
   for (let id = 0; id < cells.idLimit; id++) {
     if (count[id] === 0) continue;
-    let lb2 = 0;
-    for (let a = 0; a < dim; a++) {
-      const lo = keys[id * dim + a] * cs;
-      const hi = lo + cs;
-      const p = point[a];
-      let d = lo > p ? lo - p : p > hi ? p - hi : 0;
-      d -= (Math.abs(p) + Math.abs(lo) + cs) * SLACK;
-      if (d > 0) lb2 += d * d;
-    }
+    const lb2 = cellGap2(cs, dim, keys, id, point);
     if (lb2 > radius2) continue;
     if (heapSize === heapLimit && lb2 >= hash.heapDistance[0]) continue;
     scoreCell(hash, id);
@@ -296,13 +269,16 @@ function searchCells<T>(hash: SpatialHashBase<T>): void {
       shell(hash, R, true);
       // A ring that lies outside the stored cells still counts, so the loop always ends.
       if (n === 0) lookups++;
-      const gap = gapOutside(hash, R);
+      const gap = gapOutside(hash.cellSize, dim, R, point, center, low, high);
       if (gap === Number.POSITIVE_INFINITY) return;
       // Compared in squares, as d2 <= radius2 is: when radius2 overflows to
       // Infinity, so does every far item's d2, and those items are in range.
       // (gap already carries the rounding margin.)
-      if (gap > 0 && gap * gap > radius2) return;
-      if (heapSize === heapLimit && gap > 0 && hash.heapDistance[0] <= gap * gap) return;
+      if (gap > 0) {
+        const gap2 = gap * gap;
+        if (gap2 > radius2) return;
+        if (heapSize === heapLimit && hash.heapDistance[0] <= gap2) return;
+      }
       R++;
     }
   }

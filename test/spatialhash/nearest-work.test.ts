@@ -78,6 +78,23 @@ describe('SpatialHash nearest() cost', () => {
     expect(work()).toBeLessThanOrEqual(bound(hash as unknown as AnyHash));
   });
 
+  it('a gap that overflows is a bound, not "no stored cell outside" (cell size near the largest double)', () => {
+    // Cells 0 and 1 of a 1.2e308 grid; the query is in cell -1, so the gap
+    // past the first ring is 1.2e308 + 6e307, which overflows to Infinity.
+    // It once read as "nothing outside", and the second item was never seen.
+    const cs = 1.1984620899082105e308;
+    const two = new SpatialHash2D<string>({ cellSize: cs });
+    two.insert('origin', 0, 0);
+    two.insert('top', 0, cs);
+    // Both squared distances overflow to Infinity: a tie, in any order.
+    expect(two.nearest(0, -5.992310449541053e307, 100).sort()).toEqual(['origin', 'top']);
+    expect(work()).toBeLessThanOrEqual(bound(two as unknown as AnyHash));
+    const three = new SpatialHash3D<string>({ cellSize: cs });
+    three.insert('near', 0, 0, -1e306);
+    three.insert('far', 0, 0, -1.2084620899082105e308);
+    expect(three.nearest(0, 0, 8.888465674311579e307, 3).sort()).toEqual(['far', 'near']);
+  });
+
   for (const dim of [2, 3] as const) {
     const seed = dim === 2 ? 3101 : 3102;
     it(`${dim}D: random far-apart clusters, huge and tiny cells, maxDistance: brute force and the bound (seed ${seed})`, () => {
