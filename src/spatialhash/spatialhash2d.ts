@@ -57,8 +57,8 @@ const HOME = -2;
  */
 export class SpatialHash2D<T> extends SpatialHashBase<T> {
   /**
-   * @param options - `cellSize` (required), `maxCellsPerItem` (default 256), `initialCapacity` (default 64).
-   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is not a valid integer.
+   * @param options - `cellSize` (required), `maxCellsPerItem` (default 256, at most 4096: `MAX_CELLS_PER_ITEM_LIMIT`), `initialCapacity` (default 64).
+   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is not a valid integer in its range.
    */
   constructor(options: SpatialHashOptions) {
     super(2, options);
