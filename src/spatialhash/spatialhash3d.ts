@@ -11,6 +11,7 @@ import { radiusPad, SpatialHashBase } from './base.js';
 import { checkBox3, countError, type OverlapVisitor } from './box-args.js';
 import {
   addEntry,
+  chainError,
   dropCells,
   dropEntry,
   dropHome,
@@ -273,7 +274,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const entryItemNext = this.entryItemNext;
     // The home first, then the chain.
     let prev = NONE;
-    for (let e = HOME; e !== NONE; ) {
+    for (let e = HOME, steps = 0; e !== NONE; steps++) {
+      if (steps > this.entryLimit) throw chainError(h);
       const home = e === HOME;
       const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
       const id = home ? links[l + HOME_CELL] : this.entryCell[e];
