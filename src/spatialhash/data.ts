@@ -134,14 +134,8 @@ export function float64Length(value: unknown): number {
  * thread rewrites cannot change a value after it is checked) and its items
  * array as given.
  */
-export interface CheckedIds {
+export interface CheckedIds extends Omit<IdSnapshot, 'format' | 'version' | 'dimension'> {
   cellSize: number;
-  idLimit: number;
-  ids: Int32Array;
-  items: unknown[];
-  categories: Int32Array;
-  masks: Int32Array;
-  freeIds: Int32Array;
 }
 
 /**
