@@ -13,6 +13,8 @@ export type {
   NeighborLists,
   NeighborsOptions,
   PairSearchOptions,
+  PairsOptions,
+  PointGridFromOptions,
   PointGridLayout,
   PointGridOptions,
   PointPairVisitor,

@@ -13,16 +13,22 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
+import { bodyProblem, type GridBody } from './check-data.js';
 import {
   allocateGrid,
+  baseCellWidth,
   type Capacities,
   capacitiesOf,
+  cellWidthFor,
+  checkExtent,
+  detachedError,
   FLAG_DENSE,
   FLAG_FLOAT32,
   fitCapacity,
   type GridViews,
   H_CELL_SIZE,
   H_CELL_TOTAL,
+  H_CELL_WIDTH,
   H_CELLS_X,
   H_CELLS_Y,
   H_CELLS_Z,
@@ -34,11 +40,11 @@ import {
   H_ORIGIN_Z,
   H_POINTS,
   H_STRIDE,
+  headerProblem,
   readGrid,
   slotsFor,
   writeGridOptions,
 } from './grid-data.js';
-import { CELL_SCALE } from './margins.js';
 import { NearestHeap } from './nearest-heap.js';
 import { checkPointCount, denseLimit, isFloat32 } from './options.js';
 import type { PoolUse } from './pool-use.js';
@@ -49,8 +55,17 @@ export class Grid3D {
   readonly cellSize: number;
   readonly stride: number;
   readonly offset: number;
-  /** cellSize plus one part in a million (see CELL_SCALE). */
+  /**
+   * The cell width a build starts from: cellSize plus one part in a million
+   * (see CELL_SCALE), at most Number.MAX_VALUE (see baseCellWidth).
+   */
   readonly cellWidth: number;
+  /**
+   * Width of the cells of the last build: cellWidth, or wider when the points
+   * span more than MAX_AXIS_CELLS / 2 cells of it (see cellWidthFor). Every
+   * query reads this one.
+   */
+  width: number;
   readonly maxDenseCells: number | undefined;
   /** Whether the buffer is a SharedArrayBuffer (option `shared`). */
   readonly shared: boolean;
@@ -117,7 +132,8 @@ export class Grid3D {
     this.cellSize = cellSize;
     this.stride = stride;
     this.offset = offset;
-    this.cellWidth = cellSize * CELL_SCALE;
+    this.cellWidth = baseCellWidth(cellSize);
+    this.width = this.cellWidth;
     this.maxDenseCells = maxDenseCells;
     this.positions = positions;
     this.shared = shared;
@@ -139,12 +155,18 @@ export class Grid3D {
 
   /**
    * A grid over the buffer of another one (`grid.data`), zero-copy: its
-   * sections become this grid's arrays and its header its bounds.
+   * sections become this grid's arrays and its header its bounds. Checks the
+   * header (O(1)), and with `checkBody` the rest too (O(buffer), see
+   * check-data.ts); PointGridWorkers' threads reopen the grid on every task
+   * and skip the body.
    *
-   * @throws Error when `data` is not a 3D grid buffer of this version, whole.
+   * @throws Error when `data` is not a 3D grid buffer of this version, whole,
+   * with a consistent header (and body), naming what is wrong.
    */
-  static fromData(data: unknown): Grid3D {
+  static fromData(data: unknown, checkBody = false): Grid3D {
     const v = readGrid('PointGrid3D', data, 3);
+    const header = headerProblem(v.header, 3, capacitiesOf(v.header));
+    if (header !== undefined) throw new Error(`PointGrid3D.from: data has a bad PointGrid header: ${header}`);
     const h = v.header;
     const maxDense = h[H_MAX_DENSE_CELLS];
     const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
@@ -158,7 +180,39 @@ export class Grid3D {
       v,
     );
     grid.load();
+    if (checkBody) {
+      const problem = bodyProblem(grid.body());
+      if (problem !== undefined) throw new Error(`PointGrid3D.from: data has a bad PointGrid body: ${problem}`);
+    }
     return grid;
+  }
+
+  /** What the body check reads (see check-data.ts). */
+  body(): GridBody {
+    return {
+      d: 3,
+      points: this.points,
+      cellTotal: this.cellTotal,
+      dense: this.dense,
+      cells: [this.cellsX, this.cellsY, this.cellsZ],
+      origin: [this.originX, this.originY, this.originZ],
+      width: this.width,
+      cellSize: this.cellSize,
+      coords: this.coords,
+      sortedIndex: this.sortedIndex,
+      cellStart: this.cellStart,
+      keys: this.keys,
+      slots: this.slots,
+    };
+  }
+
+  /**
+   * Throws unless the buffer is still this thread's: a buffer transferred to
+   * another thread (postMessage, structuredClone with transfer) is detached,
+   * and every view of it reads as empty. One length read per call.
+   */
+  attached(method: string): void {
+    if (this.header.length === 0) throw detachedError(`PointGrid3D.${method}`);
   }
 
   /** Reads the bounds of the last build back from the header (another thread may have rebuilt into the buffer). */
@@ -172,6 +226,7 @@ export class Grid3D {
     this.originX = h[H_ORIGIN_X];
     this.originY = h[H_ORIGIN_Y];
     this.originZ = h[H_ORIGIN_Z];
+    this.width = h[H_CELL_WIDTH];
     this.dense = (h[H_FLAGS] & FLAG_DENSE) !== 0;
     this.slotMask = this.slots.length - 1;
   }
@@ -188,6 +243,7 @@ export class Grid3D {
     h[H_ORIGIN_X] = this.originX;
     h[H_ORIGIN_Y] = this.originY;
     h[H_ORIGIN_Z] = this.originZ;
+    h[H_CELL_WIDTH] = this.width;
     h[H_FLAGS] = (this.dense ? FLAG_DENSE : 0) | (this.capacity.float32 ? FLAG_FLOAT32 : 0);
   }
 
@@ -215,7 +271,8 @@ export class Grid3D {
     // cell 0, and rounding in (x - origin) / width grows with the extent of
     // the points rather than their distance from 0, so a cloud at 1e12 gets
     // cells as exact (and stencils as small) as one at the origin.
-    const width = this.cellWidth;
+    const extent = n === 0 ? 0 : checkExtent('PointGrid3D', b, 3);
+    const width = cellWidthFor(this.cellWidth, extent);
     const originX = n === 0 ? 0 : b[0];
     const originY = n === 0 ? 0 : b[1];
     const originZ = n === 0 ? 0 : b[2];
@@ -236,6 +293,7 @@ export class Grid3D {
     this.cellsX = cellsX;
     this.cellsY = cellsY;
     this.cellsZ = cellsZ;
+    this.width = width;
     this.dense = dense;
 
     const scratch = this.scratch;
@@ -304,80 +362,40 @@ export class Grid3D {
     this.cellsX = cells[0];
     this.cellsY = cells[1];
     this.cellsZ = cells[2];
+    this.width = this.cellWidth;
     this.dense = true;
     this.cellTotal = boxCells;
   }
 
   /**
-   * Checks every internal invariant against the positions array the grid was
-   * built from: cell starts ascending from 0 to count, every point once in
-   * cell order, each copy equal to its source and inside its cell, hashed
-   * cells distinct, occupied and findable. For tests and debugging; O(n + cells).
+   * Checks every internal invariant: the header's numbers and the body as
+   * from() does (see check-data.ts), and, when the grid was built here, the
+   * count and every copied coordinate against the positions array. For tests
+   * and debugging; O(n + cells + lookup slots), never more.
    *
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
-    const n = this.points;
-    const cells = this.cellTotal;
-    const cellStart = this.cellStart;
+    this.attached('validate');
     const fail = (what: string): never => {
       throw new Error(`PointGrid3D invariant broken: ${what}`);
     };
+    const problem = headerProblem(this.header, 3, this.capacity) ?? bodyProblem(this.body());
+    if (problem !== undefined) fail(problem);
     const positions = this.positions;
-    if (positions !== undefined && n !== checkLayout(positions, 3, this.stride, this.offset)) {
-      fail('count differs from the positions');
-    }
-    if (this.dense && cells !== this.cellsX * this.cellsY * this.cellsZ) fail('dense cell total is not the box size');
-    if (cellStart[0] !== 0 || cellStart[cells] !== n) fail('cellStart does not run from 0 to count');
-    const seen = new Uint8Array(n);
-    const width = this.cellWidth;
-    const layer = this.cellsX * this.cellsY;
-    for (let c = 0; c < cells; c++) {
-      const start = cellStart[c];
-      const end = cellStart[c + 1];
-      if (end < start) fail(`cellStart decreases at cell ${c}`);
-      if (!this.dense && end === start) fail(`hashed cell ${c} is empty`);
-      let cx: number;
-      let cy: number;
-      let cz: number;
-      if (this.dense) {
-        cx = c % this.cellsX;
-        cy = Math.floor(c / this.cellsX) % this.cellsY;
-        cz = Math.floor(c / layer);
-      } else {
-        cx = this.cellKeys[3 * c];
-        cy = this.cellKeys[3 * c + 1];
-        cz = this.cellKeys[3 * c + 2];
-        if (this.findCell(cx, cy, cz) !== c) fail(`hashed cell ${c} (${cx}, ${cy}, ${cz}) is not found by its key`);
-        const k = this.cellKeys;
-        const p = 3 * (c - 1);
-        const after =
-          c === 0 || k[p + 2] < cz || (k[p + 2] === cz && (k[p + 1] < cy || (k[p + 1] === cy && k[p] < cx)));
-        if (!after) fail(`hashed cell ${c} (${cx}, ${cy}, ${cz}) is not after cell ${c - 1} in row-major order`);
-      }
-      for (let s = start; s < end; s++) {
-        const i = this.sortedIndex[s];
-        if (i >= n || seen[i] === 1) fail(`point ${i} is missing or listed twice`);
-        seen[i] = 1;
-        if (s > start) {
-          const previous = this.coords[3 * (s - 1)];
-          const x = this.coords[3 * s];
-          if (previous > x || (previous === x && this.sortedIndex[s - 1] > i)) fail(`cell ${c} is not in x order`);
-        }
-        const p = this.offset + i * this.stride;
-        const x = this.coords[3 * s];
-        const y = this.coords[3 * s + 1];
-        const z = this.coords[3 * s + 2];
-        if (positions !== undefined && (x !== positions[p] || y !== positions[p + 1] || z !== positions[p + 2])) {
-          fail(`copy of point ${i} differs from positions`);
-        }
-        if (
-          Math.floor((x - this.originX) / width) !== cx ||
-          Math.floor((y - this.originY) / width) !== cy ||
-          Math.floor((z - this.originZ) / width) !== cz
-        ) {
-          fail(`point ${i} is not in its cell ${c}`);
-        }
+    if (positions === undefined) return;
+    const n = this.points;
+    if (n !== checkLayout(positions, 3, this.stride, this.offset)) fail('count differs from the positions');
+    for (let s = 0; s < n; s++) {
+      const i = this.sortedIndex[s];
+      const p = this.offset + i * this.stride;
+      const c = 3 * s;
+      if (
+        this.coords[c] !== positions[p] ||
+        this.coords[c + 1] !== positions[p + 1] ||
+        this.coords[c + 2] !== positions[p + 2]
+      ) {
+        fail(`copy of point ${i} differs from positions`);
       }
     }
   }
@@ -390,7 +408,9 @@ export class Grid3D {
    */
   private reserve(n: number, cells: number, float32: boolean): void {
     const c = this.capacity;
-    if (c.points < n || c.cellStarts < cells + 1 || c.float32 !== float32) {
+    // A buffer transferred to another thread reads as empty here: build into a new one.
+    const detached = this.header.length === 0;
+    if (detached || c.points < n || c.cellStarts < cells + 1 || c.float32 !== float32) {
       this.reallocate({
         points: fitCapacity(c.float32 === float32 ? c.points : 0, n),
         cellStarts: fitCapacity(c.cellStarts, cells + 1),
@@ -452,18 +472,24 @@ export class Grid3D {
     return this.keys;
   }
 
-  /** Id of the occupied hashed cell (cx, cy, cz), or -1. */
+  /**
+   * Id of the occupied hashed cell (cx, cy, cz), or -1. At most one probe per
+   * slot, and a slot holding no cell id (an empty one, or anything else a
+   * buffer shared with another thread may hold mid-write) ends the probe.
+   */
   findCell(cx: number, cy: number, cz: number): number {
     const keys = this.keys;
     const slots = this.slots;
     const mask = this.slotMask;
+    const cells = this.cellTotal;
     let s = hashCell3(cx, cy, cz) & mask;
-    for (;;) {
+    for (let probes = 0; probes <= mask; probes++) {
       const id = slots[s];
-      if (id < 0) return -1;
+      if (!(id >= 0 && id < cells)) return -1;
       const k = 3 * id;
       if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) return id;
       s = (s + 1) & mask;
     }
+    return -1;
   }
 }

@@ -6,19 +6,25 @@
  *
  * @module
  */
+import { coversEverything } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import type { Grid2D } from './grid2d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { COUNT, type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
-  const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY));
   const r2 = radius * radius;
-  if (g.dense) densePairs(g, sink, reach, r2);
-  else hashedPairs(g, sink, reach, r2);
+  if (coversEverything(r2)) {
+    // Every pair passes the distance test (see core/distance.ts): the slice's points against all later ones.
+    pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
+  } else {
+    const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY));
+    if (g.dense) densePairs(g, sink, reach, r2);
+    else hashedPairs(g, sink, reach, r2);
+  }
   if (sink.mode === VISIT) visitBatch(g, sink);
 }
 
@@ -31,11 +37,13 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
   const cellStart = g.cellStart;
-  if (g.ranges.length < 2 * reach) g.ranges = new Int32Array(grownLength(g.ranges.length, 2 * reach));
-  if (g.edges.length < 2 * reach) g.edges = new Float64Array(grownLength(g.edges.length, 2 * reach));
+  // One range per row above, at most: scratch in proportion to the rows, however far the radius reaches.
+  const needed = 2 * Math.min(reach, cellsY - 1);
+  if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < needed) g.edges = new Float64Array(grownLength(g.edges.length, needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by default).
   const cellFrom = sink.cellFrom;
   const cellTo = sink.cellTo;
@@ -87,7 +95,7 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   if (g.edges.length < needed) g.edges = new Float64Array(grownLength(g.edges.length, needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // (Only when !scanAll, where there are more cells than reach.)
   const rows = scanAll ? 0 : reach;
   if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
@@ -138,7 +146,8 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
  * below, 0: same row).
  */
 function rangeEdge(edges: Float64Array, count: number, ry: number, cy: number, width: number): void {
-  edges[count] = ry > cy ? ry * width : (ry + 1) * width;
+  // (The same row's edge is unused: 0, never a product that could overflow and times 0 give NaN.)
+  edges[count] = ry > cy ? ry * width : ry < cy ? (ry + 1) * width : 0;
   edges[count + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
 }
 
@@ -171,12 +180,24 @@ function pairsFromCell(
   const ranges = g.ranges;
   const edges = g.edges;
   const originY = g.originY;
-  const width = g.cellWidth;
+  const width = g.width;
   const slack = SLACK;
   const step = sink.step;
   const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
+  // Runs read from cell starts stay inside the points and never run backwards, whatever a shared buffer
+  // holds (see bounded.ts), so that `most` below bounds what a point writes.
+  const n = g.points;
+  if (start < 0) start = 0;
+  if (end > n) end = n;
+  if (runEnd > n) runEnd = n;
+  if (runEnd < end) runEnd = end;
+  for (let k = 0; k < rangeCount; k += 2) {
+    if (ranges[k + 1] > n) ranges[k + 1] = n;
+    if (ranges[k] < 0) ranges[k] = 0;
+    if (ranges[k] > ranges[k + 1]) ranges[k] = ranges[k + 1];
+  }
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
@@ -186,6 +207,9 @@ function pairsFromCell(
         // Separate calls, not visitBatch: see there.
         if (sink.withDistance) visitDistanceBatch(g, sink);
         else visitIndexBatch(sink);
+      } else if (sink.mode === COUNT) {
+        sink.counted += length / 2;
+        sink.length = 0;
       }
       const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
@@ -218,7 +242,9 @@ function pairsFromCell(
       // window is widened by one for the distance test's own rounding, so it
       // holds every pair the test accepts.
       const edge = edges[k];
-      const gap = Math.max(0, edges[k + 1] * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * slack);
+      // (Written so that a NaN from overflowing edges of huge cells counts as no gap, never as a window of NaN.)
+      const below = edges[k + 1] * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * slack;
+      const gap = below > 0 ? below : 0;
       const window2 = r2 - gap * gap + r2 * slack;
       // (ranges[k] moves on by the radius alone: the window changes from point to point.)
       while (t < stop) {
@@ -266,14 +292,14 @@ function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void, sink.top);
 }
 
 /** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
 function visitDistanceBatch(g: Grid2D, sink: PairSink): void {
   const length = sink.length;
   sink.length = 0;
-  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!, sink.top);
 }
 
 /**
@@ -287,10 +313,12 @@ function visitIndices(
   buffer: Uint32Array,
   length: number,
   visit: (i: number, j: number) => void,
+  top: number,
 ): void {
   for (let k = 0; k < length; k += 2) {
-    const i = order[buffer[k]];
-    const j = order[buffer[k + 1]];
+    // (Clamped to the last point: see bounded.ts.)
+    const i = Math.min(order[buffer[k]], top);
+    const j = Math.min(order[buffer[k + 1]], top);
     // lowerMinusUpper(i, j), written out: an imported function is looked up
     // and checked on every pair of this loop.
     const difference = i - j;
@@ -310,12 +338,13 @@ function visitWithDistance(
   buffer: Uint32Array,
   length: number,
   visit: PointPairVisitor,
+  top: number,
 ): void {
   for (let k = 0; k < length; k += 2) {
     const s = buffer[k];
     const t = buffer[k + 1];
-    const i = order[s];
-    const j = order[t];
+    const i = Math.min(order[s], top);
+    const j = Math.min(order[t], top);
     const dx = coords[2 * t] - coords[2 * s];
     const dy = coords[2 * t + 1] - coords[2 * s + 1];
     const difference = i - j;

@@ -6,19 +6,25 @@
  *
  * @module
  */
+import { coversEverything } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import type { Grid3D } from './grid3d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { COUNT, type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
-  const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY, g.cellsZ));
   const r2 = radius * radius;
-  if (g.dense) densePairs(g, sink, reach, r2);
-  else hashedPairs(g, sink, reach, r2);
+  if (coversEverything(r2)) {
+    // Every pair passes the distance test (see core/distance.ts): the slice's points against all later ones.
+    pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
+  } else {
+    const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY, g.cellsZ));
+    if (g.dense) densePairs(g, sink, reach, r2);
+    else hashedPairs(g, sink, reach, r2);
+  }
   if (sink.mode === VISIT) visitBatch(g, sink);
 }
 
@@ -34,12 +40,14 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
   const cellsZ = g.cellsZ;
   const layer = cellsX * cellsY;
   const cellStart = g.cellStart;
-  const needed = 2 * (reach + reach * (2 * reach + 1));
+  // One range per row of the stencil that the grid has (the rows above in this layer, then the rows of the
+  // layers above): scratch in proportion to the grid's rows, however far the radius reaches.
+  const needed = 2 * (Math.min(reach, cellsY - 1) + Math.min(reach, cellsZ - 1) * Math.min(2 * reach + 1, cellsY));
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by
   // default), walked row by row: row r is (cy, cz) = (r % cellsY, r / cellsY).
   const cellFrom = sink.cellFrom;
@@ -112,7 +120,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // A cursor per stencil row: the rows above in this layer, then every row of the layers above.
   const rows = scanAll ? 0 : reach + reach * side;
   if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
@@ -180,9 +188,10 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
  */
 function rangeEdges(edges: Float64Array, count: number, ry: number, cy: number, rz: number, cz: number, width: number) {
   const e = 2 * count;
-  edges[e] = ry > cy ? ry * width : (ry + 1) * width;
+  // (An axis's edge on the same row or layer is unused: 0, never a product that could overflow and times 0 give NaN.)
+  edges[e] = ry > cy ? ry * width : ry < cy ? (ry + 1) * width : 0;
   edges[e + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
-  edges[e + 2] = rz > cz ? rz * width : (rz + 1) * width;
+  edges[e + 2] = rz > cz ? rz * width : rz < cz ? (rz + 1) * width : 0;
   edges[e + 3] = rz > cz ? 1 : rz < cz ? -1 : 0;
 }
 
@@ -216,12 +225,24 @@ function pairsFromCell(
   const edges = g.edges;
   const originY = g.originY;
   const originZ = g.originZ;
-  const width = g.cellWidth;
+  const width = g.width;
   const slack = SLACK;
   const step = sink.step;
   const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
+  // Runs read from cell starts stay inside the points and never run backwards, whatever a shared buffer
+  // holds (see bounded.ts), so that `most` below bounds what a point writes.
+  const n = g.points;
+  if (start < 0) start = 0;
+  if (end > n) end = n;
+  if (runEnd > n) runEnd = n;
+  if (runEnd < end) runEnd = end;
+  for (let k = 0; k < rangeCount; k += 2) {
+    if (ranges[k + 1] > n) ranges[k + 1] = n;
+    if (ranges[k] < 0) ranges[k] = 0;
+    if (ranges[k] > ranges[k + 1]) ranges[k] = ranges[k + 1];
+  }
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
@@ -231,6 +252,9 @@ function pairsFromCell(
         // Separate calls, not visitBatch: see there.
         if (sink.withDistance) visitDistanceBatch(g, sink);
         else visitIndexBatch(sink);
+      } else if (sink.mode === COUNT) {
+        sink.counted += length / 2;
+        sink.length = 0;
       }
       const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
@@ -268,8 +292,11 @@ function pairsFromCell(
       const e = 2 * k;
       const edgeY = edges[e];
       const edgeZ = edges[e + 2];
-      const gapY = Math.max(0, edges[e + 1] * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * slack);
-      const gapZ = Math.max(0, edges[e + 3] * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * slack);
+      // (Written so that a NaN from overflowing edges of huge cells counts as no gap, never as a window of NaN.)
+      const belowY = edges[e + 1] * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * slack;
+      const belowZ = edges[e + 3] * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * slack;
+      const gapY = belowY > 0 ? belowY : 0;
+      const gapZ = belowZ > 0 ? belowZ : 0;
       const window2 = r2 - gapY * gapY - gapZ * gapZ + r2 * slack;
       // (ranges[k] moves on by the radius alone: the window changes from point to point.)
       while (t < stop) {
@@ -309,14 +336,14 @@ function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void, sink.top);
 }
 
 /** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
 function visitDistanceBatch(g: Grid3D, sink: PairSink): void {
   const length = sink.length;
   sink.length = 0;
-  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!, sink.top);
 }
 
 /**
@@ -330,10 +357,12 @@ function visitIndices(
   buffer: Uint32Array,
   length: number,
   visit: (i: number, j: number) => void,
+  top: number,
 ): void {
   for (let k = 0; k < length; k += 2) {
-    const i = order[buffer[k]];
-    const j = order[buffer[k + 1]];
+    // (Clamped to the last point: see bounded.ts.)
+    const i = Math.min(order[buffer[k]], top);
+    const j = Math.min(order[buffer[k + 1]], top);
     // lowerMinusUpper(i, j), written out: an imported function is looked up
     // and checked on every pair of this loop.
     const difference = i - j;
@@ -353,12 +382,13 @@ function visitWithDistance(
   buffer: Uint32Array,
   length: number,
   visit: PointPairVisitor,
+  top: number,
 ): void {
   for (let k = 0; k < length; k += 2) {
     const s = buffer[k];
     const t = buffer[k + 1];
-    const i = order[s];
-    const j = order[t];
+    const i = Math.min(order[s], top);
+    const j = Math.min(order[t], top);
     const dx = coords[3 * t] - coords[3 * s];
     const dy = coords[3 * t + 1] - coords[3 * s + 1];
     const dz = coords[3 * t + 2] - coords[3 * s + 2];

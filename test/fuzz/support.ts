@@ -6,7 +6,8 @@
  * How a fuzz file is laid out:
  *
  * - `something.cases.ts` exports `suites`, a record of functions that each
- *   call {@link fuzz} once or more (synchronously). They run in the worker.
+ *   call {@link fuzz} or {@link example} once or more (synchronously). They
+ *   run in the worker.
  * - `something.test.ts` calls {@link runSuite} per suite inside an `it`, with
  *   {@link SUITE_TIMEOUT} as the test's timeout.
  *
@@ -103,6 +104,16 @@ export function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value:
     );
   }
   report?.({ kind: 'done', name, runs: details.numRuns });
+}
+
+/**
+ * Runs one fixed case (a regression example) under the watchdog: announced
+ * by `name` first, so a hang names it. `check` throws on a wrong answer.
+ */
+export function example(name: string, check: () => void): void {
+  report?.({ kind: 'case', name, index: 1, value: '(example)' });
+  check();
+  report?.({ kind: 'done', name, runs: 1 });
 }
 
 /** A message from the worker. */

@@ -1,0 +1,30 @@
+/**
+ * What keeps a query's answer inside the grid whatever its buffer holds: the
+ * buffer of a grid opened with `from(data, { check: 'header' })`, or one that
+ * another thread rewrites during the query (a SharedArrayBuffer being rebuilt),
+ * may hold anything in its sections. Loops are bounded by the header's
+ * numbers, which the grid reads once per build; the runs of cell starts are
+ * clamped to the points where they are read; and indices handed to the
+ * caller are clamped to the count here. The answers are then the caller's
+ * race (possibly wrong), never a hang, and never an index past the points.
+ *
+ * @module
+ */
+
+/** Clamps the first `count` indices of `target` to at most `points - 1`. O(count), once per query. */
+export function clampIndices(target: Uint32Array, count: number, points: number): void {
+  const last = points - 1;
+  for (let k = 0; k < count; k++) if (target[k] > last) target[k] = last;
+}
+
+/**
+ * A within query whose radius passes every point (see core/distance.ts):
+ * writes the indices of all `points` points into `target`, as far as it
+ * fits, and returns `points`.
+ */
+export function everyPoint(sortedIndex: Uint32Array, points: number, target: Uint32Array): number {
+  const count = Math.min(points, target.length);
+  target.set(sortedIndex.subarray(0, count));
+  clampIndices(target, count, points);
+  return points;
+}
