@@ -5,8 +5,12 @@
  * may hold anything in its sections. Loops are bounded by the header's
  * numbers, which the grid reads once per build; the runs of cell starts are
  * clamped to the points where they are read; and indices handed to the
- * caller are clamped to the count here. The answers are then the caller's
- * race (possibly wrong), never a hang, and never an index past the points.
+ * caller are clamped to the count (here, in writePairs, fillRows and
+ * visitClamped) for a grid that may race (Grid2D.clampsIndices: a shared
+ * buffer, or a body not checked). The answers are then the caller's race
+ * (possibly wrong), never a hang, and never an index past the points. A
+ * grid built here, or opened from a checked ArrayBuffer, holds a permutation
+ * that no other thread writes, and its visitors and within() skip the clamp.
  *
  * @module
  */

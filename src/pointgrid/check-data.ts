@@ -163,47 +163,72 @@ function lookupProblem(g: GridBody): string | undefined {
 /**
  * Every coordinate finite and inside the cell that lists it (the build's own
  * `floor((v - origin) / width)` per axis), and every cell in x order, ties by
- * index. Dense cells' coordinates are counted along, hashed ones read from the keys.
+ * index. Dense cells' coordinates are counted along, hashed ones read from
+ * the keys. One loop for both dimensions, axes written out (z is 0 in 2D):
+ * this is most of the check's time.
  */
 function placeProblem(g: GridBody): string | undefined {
-  const { d, coords, sortedIndex, cellStart, cellTotal: cells, width, origin, keys } = g;
-  const cell = [0, 0, 0];
-  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  const { d, coords, sortedIndex, cellStart, cellTotal: cells, width, keys, dense } = g;
+  const three = d === 3;
+  const ox = g.origin[0];
+  const oy = g.origin[1];
+  const oz = three ? g.origin[2] : 0;
+  const cellsX = g.cells[0];
+  const cellsY = g.cells[1];
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let minZ = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let maxZ = Number.NEGATIVE_INFINITY;
+  let cx = 0;
+  let cy = 0;
+  let cz = 0;
   for (let c = 0; c < cells; c++) {
-    if (!g.dense) {
-      for (let a = 0; a < d; a++) cell[a] = keys[d * c + a];
-    } else if (c > 0) {
+    if (!dense) {
+      cx = keys[d * c];
+      cy = keys[d * c + 1];
+      cz = three ? keys[d * c + 2] : 0;
+    } else if (c > 0 && ++cx === cellsX) {
       // Row-major: x fastest.
-      for (let a = 0; a < d; a++) {
-        if (++cell[a] < g.cells[a]) break;
-        cell[a] = 0;
+      cx = 0;
+      if (++cy === cellsY) {
+        cy = 0;
+        cz++;
       }
     }
+    const start = cellStart[c];
     const end = cellStart[c + 1];
-    for (let s = cellStart[c]; s < end; s++) {
-      for (let a = 0; a < d; a++) {
-        const v = coords[d * s + a];
-        if (!(Math.abs(v) <= Number.MAX_VALUE)) {
-          return `the ${AXES[a]} coordinate of point ${sortedIndex[s]} is ${describe(v)}, not finite`;
-        }
-        if (v < min[a]) min[a] = v;
-        if (v > max[a]) max[a] = v;
-        const at = Math.floor((v - origin[a]) / width);
-        if (at !== cell[a]) {
-          return `point ${sortedIndex[s]} lies in cell ${at} along ${AXES[a]}, not in cell ${cell[a]} of the cell (${c}) listing it`;
-        }
+    let previous = Number.NEGATIVE_INFINITY;
+    for (let s = start; s < end; s++) {
+      const p = d * s;
+      const x = coords[p];
+      const y = coords[p + 1];
+      const z = three ? coords[p + 2] : 0;
+      if (!(Math.abs(x) <= Number.MAX_VALUE && Math.abs(y) <= Number.MAX_VALUE && Math.abs(z) <= Number.MAX_VALUE)) {
+        const a = Math.abs(x) <= Number.MAX_VALUE ? (Math.abs(y) <= Number.MAX_VALUE ? 2 : 1) : 0;
+        return `the ${AXES[a]} coordinate of point ${sortedIndex[s]} is ${describe(coords[p + a])}, not finite`;
       }
-      if (s > cellStart[c]) {
-        const before = coords[d * (s - 1)];
-        const x = coords[d * s];
-        if (before > x || (before === x && sortedIndex[s - 1] > sortedIndex[s])) {
-          return `cell ${c} is not in x order at point ${sortedIndex[s]}`;
-        }
+      if (
+        Math.floor((x - ox) / width) !== cx ||
+        Math.floor((y - oy) / width) !== cy ||
+        (three && Math.floor((z - oz) / width) !== cz)
+      ) {
+        return `point ${sortedIndex[s]} lies outside the cell (${c}) listing it`;
       }
+      if (x < previous || (x === previous && sortedIndex[s - 1] > sortedIndex[s])) {
+        return `cell ${c} is not in x order at point ${sortedIndex[s]}`;
+      }
+      previous = x;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
     }
   }
-  return boxProblem(g, min, max);
+  return boxProblem(g, [minX, minY, minZ], [maxX, maxY, maxZ]);
 }
 
 /** The origin, cells per axis and cell width a build of points with these bounds makes (see Grid2D.build). */

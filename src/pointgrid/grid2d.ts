@@ -69,6 +69,13 @@ export class Grid2D {
   readonly maxDenseCells: number | undefined;
   /** Whether the buffer is a SharedArrayBuffer (option `shared`). */
   readonly shared: boolean;
+  /**
+   * Whether queries clamp the indices they hand over to the count (see
+   * bounded.ts): when another thread may write the buffer (shared), or its
+   * body was not checked (from() with check 'header'). A grid built here, or
+   * opened from a checked ArrayBuffer, holds a permutation no one else writes.
+   */
+  clampsIndices: boolean;
   /** The array last built from; undefined for a grid made by from() until it is rebuilt from one. */
   positions: NumericArray | undefined;
   points = 0;
@@ -135,6 +142,7 @@ export class Grid2D {
     this.maxDenseCells = maxDenseCells;
     this.positions = positions;
     this.shared = shared;
+    this.clampsIndices = shared;
     const v = views ?? allocateGrid(2, { points: 0, cellStarts: 1, keyCells: 0, slots: 0, float32: false }, shared);
     this.data = v.data;
     this.header = v.header;
@@ -178,6 +186,7 @@ export class Grid2D {
       v,
     );
     grid.load();
+    grid.clampsIndices = shared || !checkBody;
     if (checkBody) {
       const problem = bodyProblem(grid.body());
       if (problem !== undefined) throw new Error(`PointGrid2D.from: data has a bad PointGrid body: ${problem}`);

@@ -56,11 +56,12 @@ const EMPTY = new Uint32Array(0);
 /**
  * Numbers a pairs() or neighbors() search's buffer may hold before the call
  * stops and counts its pairs first: this many, plus {@link SCRATCH_PER_POINT}
- * per point, or twice the last result. Results of up to 32 pairs per point
- * (pairs()) or 64 (neighbors()) never stop; larger ones pay a counting pass,
- * and one too long to return (see checkResultLength) throws after at most
- * this much memory was taken, in O(points) rather than in proportion to the
- * pairs.
+ * per point, or a quarter more than the last search found (so a steady loop
+ * of large results counts once, not every frame). Results of up to 32 pairs
+ * per point (pairs()) or 64 (neighbors()) never stop; larger ones pay a
+ * counting pass, and one too long to return (see checkResultLength) throws
+ * after at most this much memory was taken, in O(points) rather than in
+ * proportion to the pairs.
  */
 const SCRATCH_BASE = 2 ** 24;
 /** See {@link SCRATCH_BASE}. */
@@ -74,6 +75,12 @@ const OUTGROWN = new Outgrown('pair search outgrew its ceiling (internal)');
 export interface SearchedGrid {
   /** Throws when the grid's buffer was transferred away (Grid2D.attached). */
   attached(method: string): void;
+  /**
+   * Whether another thread may write the grid's buffer, or its body was not
+   * checked (from() with check 'header'): indices handed to a visitor are
+   * then clamped to the count (see bounded.ts).
+   */
+  clampsIndices: boolean;
   /** Original index of each sorted position. */
   sortedIndex: Uint32Array;
   /** Number of points. */
@@ -139,6 +146,11 @@ export class PairSink {
   cellTo = 0;
   /** The last point index of the grid searched: indices handed over are clamped to it (see bounded.ts). */
   top = 0;
+  /**
+   * Whether the visitor gets indices clamped to `top` (visitClamped): for a
+   * grid whose buffer may change under the search (SearchedGrid.clampsIndices).
+   */
+  clamps = false;
   /** Sorted positions of the points in those cells: pointFrom to pointTo - 1. */
   pointFrom = 0;
   pointTo = 0;
@@ -210,6 +222,7 @@ export class PairSink {
   /** Restricts the next search to slice `part` of `parts` of `grid`'s cells (0 of 1: all of them). */
   slice(grid: SearchedGrid, part: number, parts: number): void {
     this.top = grid.points - 1;
+    this.clamps = grid.clampsIndices;
     const cells = grid.cellTotal;
     this.cellFrom = partCell(grid.cellStart, cells, grid.points, part, parts);
     this.cellTo = partCell(grid.cellStart, cells, grid.points, part + 1, parts);
@@ -448,6 +461,42 @@ function everyPairCount(points: number, from: number, to: number): number {
   const first = points - 1 - from;
   const last = points - to;
   return to > from ? ((first + last) * (first - last + 1)) / 2 : 0;
+}
+
+/**
+ * Hands the first `length / 2` pairs of the batch to the visitor as the
+ * dimension files' visit loops do (with the squared distance when `coords`
+ * is given, `d` numbers per point), but with each index clamped to the last
+ * point: the loop for a grid whose buffer another thread may be writing (see
+ * bounded.ts). Kept apart so that the common loops spend nothing on it.
+ */
+export function visitClamped(
+  sink: PairSink,
+  length: number,
+  coords: Float32Array | Float64Array | null,
+  d: number,
+): void {
+  const { order, buffer, top } = sink;
+  const visit = sink.visitor!;
+  sink.length = 0;
+  for (let k = 0; k < length; k += 2) {
+    const s = buffer[k];
+    const t = buffer[k + 1];
+    const a = Math.min(order[s], top);
+    const b = Math.min(order[t], top);
+    const i = Math.min(a, b);
+    const j = Math.max(a, b);
+    if (coords === null) {
+      (visit as (i: number, j: number) => void)(i, j);
+    } else {
+      let d2 = 0;
+      for (let axis = 0; axis < d; axis++) {
+        const delta = coords[d * t + axis] - coords[d * s + axis];
+        d2 += delta * delta;
+      }
+      visit(i, j, d2);
+    }
+  }
 }
 
 /**

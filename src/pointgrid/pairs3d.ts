@@ -11,7 +11,7 @@ import { grownLength } from '../core/grow.js';
 import type { Grid3D } from './grid3d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { COUNT, type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { COUNT, type lowerMinusUpper, type PairSink, VISIT, visitClamped } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
@@ -336,14 +336,16 @@ function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void, sink.top);
+  if (sink.clamps) visitClamped(sink, length, null, 0);
+  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
 }
 
 /** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
 function visitDistanceBatch(g: Grid3D, sink: PairSink): void {
   const length = sink.length;
   sink.length = 0;
-  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!, sink.top);
+  if (sink.clamps) visitClamped(sink, length, g.coords, 3);
+  else visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
 }
 
 /**
@@ -357,12 +359,10 @@ function visitIndices(
   buffer: Uint32Array,
   length: number,
   visit: (i: number, j: number) => void,
-  top: number,
 ): void {
   for (let k = 0; k < length; k += 2) {
-    // (Clamped to the last point: see bounded.ts.)
-    const i = Math.min(order[buffer[k]], top);
-    const j = Math.min(order[buffer[k + 1]], top);
+    const i = order[buffer[k]];
+    const j = order[buffer[k + 1]];
     // lowerMinusUpper(i, j), written out: an imported function is looked up
     // and checked on every pair of this loop.
     const difference = i - j;
@@ -382,13 +382,12 @@ function visitWithDistance(
   buffer: Uint32Array,
   length: number,
   visit: PointPairVisitor,
-  top: number,
 ): void {
   for (let k = 0; k < length; k += 2) {
     const s = buffer[k];
     const t = buffer[k + 1];
-    const i = Math.min(order[s], top);
-    const j = Math.min(order[t], top);
+    const i = order[s];
+    const j = order[t];
     const dx = coords[3 * t] - coords[3 * s];
     const dy = coords[3 * t + 1] - coords[3 * s + 1];
     const dz = coords[3 * t + 2] - coords[3 * s + 2];

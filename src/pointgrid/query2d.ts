@@ -179,7 +179,7 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
       }
     }
   }
-  clampIndices(target, Math.min(found, capacity), n);
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
   // (More than n only when the buffer holds garbage: see bounded.ts.)
   return Math.min(found, n);
 }
@@ -225,7 +225,7 @@ function withinEveryCell(
       }
     }
   }
-  clampIndices(target, Math.min(found, capacity), n);
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
   // (More than n only when the buffer holds garbage: see bounded.ts.)
   return Math.min(found, n);
 }

@@ -101,7 +101,7 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
         }
       }
     }
-    clampIndices(target, Math.min(found, capacity), n);
+    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
     return Math.min(found, n);
   }
   const cells = g.cellTotal;
@@ -140,7 +140,7 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
       }
     }
   }
-  clampIndices(target, Math.min(found, capacity), n);
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
   // (More than n only when the buffer holds garbage: see bounded.ts.)
   return Math.min(found, n);
 }
