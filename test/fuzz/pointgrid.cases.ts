@@ -414,7 +414,7 @@ function tryValidate(grid: Grid): void {
 export const suites = {
   extreme(): void {
     for (const d of [2, 3] as const) {
-      fuzz(`PointGrid${d}D: extreme numbers against the oracle`, extremeCases(d), (c) => checkExtreme(d, c), 400);
+      fuzz(`PointGrid${d}D: extreme numbers against the oracle`, extremeCases(d), (c) => checkExtreme(d, c), 1200);
     }
   },
 
@@ -424,7 +424,7 @@ export const suites = {
         `PointGrid${d}D: mutated buffers are refused or answer as the oracle`,
         fc.tuple(scenarios(d), mutations, fc.boolean()),
         ([s, m, shared]) => checkMutated(d, s, m, shared),
-        500,
+        1200,
       );
       fuzz(
         `PointGrid${d}D: mutated buffers of extreme grids`,
@@ -446,7 +446,7 @@ export const suites = {
             if (!(error instanceof RangeError && /extent/.test(error.message))) throw error;
           }
         },
-        200,
+        400,
       );
     }
   },
@@ -457,7 +457,7 @@ export const suites = {
         `PointGrid${d}D: queries of a buffer another thread scribbles over end inside the points`,
         fc.tuple(scenarios(d), fc.nat()),
         ([s, seed]) => checkRace(d, s, seed),
-        25,
+        60,
       );
     }
   },
@@ -473,7 +473,7 @@ export const suites = {
         ([points, tolerance]) => {
           expectMatches(weld(points.flat(), tolerance, { dimension: d }), weldOracle(points, tolerance));
         },
-        300,
+        800,
       );
     }
   },
