@@ -24,11 +24,26 @@ export function clampIndices(target: Uint32Array, count: number, points: number)
 /**
  * A within query whose radius passes every point (see core/distance.ts):
  * writes the indices of all `points` points into `target`, as far as it
- * fits, and returns `points`.
+ * fits, and returns `points` (0 for a detached buffer: see PointGrid2D.within).
  */
 export function everyPoint(sortedIndex: Uint32Array, points: number, target: Uint32Array): number {
+  // A view shorter than the points is a transferred (detached) buffer's: nothing found, which the caller checks.
+  if (sortedIndex.length < points) return 0;
   const count = Math.min(points, target.length);
   target.set(sortedIndex.subarray(0, count));
   clampIndices(target, count, points);
   return points;
+}
+
+/**
+ * Clamps the `count / 2` [start, end) runs of sorted positions in `ranges`
+ * (a pair search's gathered ranges) inside the points and so that none runs
+ * backwards: a pair search's bound on a point's candidates then holds.
+ */
+export function clampRanges(ranges: Int32Array, count: number, points: number): void {
+  for (let k = 0; k < count; k += 2) {
+    if (ranges[k + 1] > points) ranges[k + 1] = points;
+    if (ranges[k] < 0) ranges[k] = 0;
+    if (ranges[k] > ranges[k + 1]) ranges[k] = ranges[k + 1];
+  }
 }

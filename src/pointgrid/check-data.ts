@@ -24,7 +24,7 @@
  * @module
  */
 import { hashCell2, hashCell3 } from '../core/cell-hash.js';
-import { describe } from '../core/validate.js';
+import { checkLayout, describe, type NumericArray } from '../core/validate.js';
 import { baseCellWidth, cellWidthFor } from './grid-data.js';
 
 /** What the body check reads of a grid (Grid2D and Grid3D both have it, as arrays here). */
@@ -245,6 +245,27 @@ function boxProblem(g: GridBody, min: number[], max: number[]): string | undefin
     if (g.origin[a] !== origin)
       return `origin${AXES[a].toUpperCase()} is ${g.origin[a]}, not the points' least ${AXES[a]} (${origin})`;
     if (g.cells[a] !== cells) return `cells${AXES[a].toUpperCase()} is ${g.cells[a]}, where the points span ${cells}`;
+  }
+  return undefined;
+}
+
+/**
+ * For a grid built from `positions` (validate()): the count and every copied
+ * coordinate equal to the positions they were copied from, or what differs.
+ */
+export function copiesProblem(
+  g: GridBody,
+  positions: NumericArray,
+  stride: number,
+  offset: number,
+): string | undefined {
+  const { d, points, coords, sortedIndex } = g;
+  if (points !== checkLayout(positions, d, stride, offset)) return 'count differs from the positions';
+  for (let s = 0; s < points; s++) {
+    const i = sortedIndex[s];
+    for (let a = 0; a < d; a++) {
+      if (coords[d * s + a] !== positions[offset + i * stride + a]) return `copy of point ${i} differs from positions`;
+    }
   }
   return undefined;
 }

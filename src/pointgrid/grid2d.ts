@@ -13,7 +13,7 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
-import { bodyProblem, type GridBody } from './check-data.js';
+import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {
   allocateGrid,
   baseCellWidth,
@@ -362,22 +362,13 @@ export class Grid2D {
    */
   validate(): void {
     this.attached('validate');
-    const fail = (what: string): never => {
-      throw new Error(`PointGrid2D invariant broken: ${what}`);
-    };
-    const problem = headerProblem(this.header, 2, this.capacity) ?? bodyProblem(this.body());
-    if (problem !== undefined) fail(problem);
+    const body = this.body();
     const positions = this.positions;
-    if (positions === undefined) return;
-    const n = this.points;
-    if (n !== checkLayout(positions, 2, this.stride, this.offset)) fail('count differs from the positions');
-    for (let s = 0; s < n; s++) {
-      const i = this.sortedIndex[s];
-      const p = this.offset + i * this.stride;
-      if (this.coords[2 * s] !== positions[p] || this.coords[2 * s + 1] !== positions[p + 1]) {
-        fail(`copy of point ${i} differs from positions`);
-      }
-    }
+    const problem =
+      headerProblem(this.header, 2, this.capacity) ??
+      bodyProblem(body) ??
+      (positions === undefined ? undefined : copiesProblem(body, positions, this.stride, this.offset));
+    if (problem !== undefined) throw new Error(`PointGrid2D invariant broken: ${problem}`);
   }
 
   /**

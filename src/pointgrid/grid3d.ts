@@ -13,7 +13,7 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
-import { bodyProblem, type GridBody } from './check-data.js';
+import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {
   allocateGrid,
   baseCellWidth,
@@ -386,27 +386,13 @@ export class Grid3D {
    */
   validate(): void {
     this.attached('validate');
-    const fail = (what: string): never => {
-      throw new Error(`PointGrid3D invariant broken: ${what}`);
-    };
-    const problem = headerProblem(this.header, 3, this.capacity) ?? bodyProblem(this.body());
-    if (problem !== undefined) fail(problem);
+    const body = this.body();
     const positions = this.positions;
-    if (positions === undefined) return;
-    const n = this.points;
-    if (n !== checkLayout(positions, 3, this.stride, this.offset)) fail('count differs from the positions');
-    for (let s = 0; s < n; s++) {
-      const i = this.sortedIndex[s];
-      const p = this.offset + i * this.stride;
-      const c = 3 * s;
-      if (
-        this.coords[c] !== positions[p] ||
-        this.coords[c + 1] !== positions[p + 1] ||
-        this.coords[c + 2] !== positions[p + 2]
-      ) {
-        fail(`copy of point ${i} differs from positions`);
-      }
-    }
+    const problem =
+      headerProblem(this.header, 3, this.capacity) ??
+      bodyProblem(body) ??
+      (positions === undefined ? undefined : copiesProblem(body, positions, this.stride, this.offset));
+    if (problem !== undefined) throw new Error(`PointGrid3D invariant broken: ${problem}`);
   }
 
   /**

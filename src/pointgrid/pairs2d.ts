@@ -8,6 +8,7 @@
  */
 import { coversEverything } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
+import { clampRanges } from './bounded.js';
 import type { Grid2D } from './grid2d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
@@ -193,11 +194,7 @@ function pairsFromCell(
   if (end > n) end = n;
   if (runEnd > n) runEnd = n;
   if (runEnd < end) runEnd = end;
-  for (let k = 0; k < rangeCount; k += 2) {
-    if (ranges[k + 1] > n) ranges[k + 1] = n;
-    if (ranges[k] < 0) ranges[k] = 0;
-    if (ranges[k] > ranges[k + 1]) ranges[k] = ranges[k + 1];
-  }
+  clampRanges(ranges, rangeCount, n);
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];

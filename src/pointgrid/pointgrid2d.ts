@@ -212,9 +212,9 @@ export class PointGrid2D {
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
-    this.grid.attached('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within2D(this.grid, x, y, radius, scratch);
+    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -239,8 +239,10 @@ export class PointGrid2D {
     if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
-    this.grid.attached('withinInto');
-    return within2D(this.grid, x, y, radius, out);
+    const found = within2D(this.grid, x, y, radius, out);
+    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
+    if (found === 0) this.grid.attached('withinInto');
+    return found;
   }
 
   /**

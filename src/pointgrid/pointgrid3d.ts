@@ -213,9 +213,9 @@ export class PointGrid3D {
     checkFinite('y', y);
     checkFinite('z', z);
     checkDistance('radius', radius);
-    this.grid.attached('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within3D(this.grid, x, y, z, radius, scratch);
+    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -241,8 +241,10 @@ export class PointGrid3D {
     if (typeof z !== 'number' || z - z !== 0) checkFinite('z', z);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
-    this.grid.attached('withinInto');
-    return within3D(this.grid, x, y, z, radius, out);
+    const found = within3D(this.grid, x, y, z, radius, out);
+    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
+    if (found === 0) this.grid.attached('withinInto');
+    return found;
   }
 
   /**

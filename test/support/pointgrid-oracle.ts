@@ -310,10 +310,15 @@ export function checkAnswers(grid: GridUnderTest, oracle: PointOracle, queries: 
   checkPairs(grid, oracle, radius);
 }
 
-/** A PointGrid2D or PointGrid3D seen as a {@link GridUnderTest}. */
+/**
+ * A PointGrid2D or PointGrid3D seen as a {@link GridUnderTest}. Its nearest
+ * goes through one reused `out` holding stale entries: nearest must empty,
+ * fill and return it.
+ */
 export function gridFace(grid: PointGrid2D | PointGrid3D): GridUnderTest {
   const g2 = grid instanceof PointGrid2D ? grid : undefined;
   const g3 = grid instanceof PointGrid3D ? grid : undefined;
+  const nearestOut: number[] = [];
   return {
     get count() {
       return grid.count;
@@ -328,8 +333,14 @@ export function gridFace(grid: PointGrid2D | PointGrid3D): GridUnderTest {
     within: (q, radius, out) => (g2 ? g2.within(q[0], q[1], radius, out) : g3!.within(q[0], q[1], q[2], radius, out)),
     withinInto: (q, radius, out) =>
       g2 ? g2.withinInto(q[0], q[1], radius, out) : g3!.withinInto(q[0], q[1], q[2], radius, out),
-    nearest: (q, k, maxDistance) =>
-      g2 ? g2.nearest(q[0], q[1], k, maxDistance) : g3!.nearest(q[0], q[1], q[2], k, maxDistance),
+    nearest: (q, k, maxDistance) => {
+      nearestOut.push(-1, -2);
+      const found = g2
+        ? g2.nearest(q[0], q[1], k, maxDistance, nearestOut)
+        : g3!.nearest(q[0], q[1], q[2], k, maxDistance, nearestOut);
+      expect(found).toBe(nearestOut);
+      return [...found];
+    },
     forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
     pairs: (radius) => grid.pairs(radius),
     neighbors: (radius) => grid.neighbors(radius),
