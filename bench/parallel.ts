@@ -44,6 +44,9 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
   const single = c.make(positions, false);
   const shared = c.make(positions, true);
   const pool = new PointGridWorkers({ threads });
+  // Copy mode, as on a page without cross-origin isolation: a grid in an ArrayBuffer, copied to the threads.
+  const plain = c.make(c.positions, false);
+  const copyPool = new PointGridWorkers({ threads, shared: false });
   try {
     // The answer check, which also warms both sides up.
     single.rebuild();
@@ -53,7 +56,18 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
     if (!equalArrays(expected.offsets, got.offsets) || !equalArrays(expected.indices, got.indices)) {
       throw new Error(`parallel: ${c.label}: pool.neighbors differs from grid.neighbors`);
     }
+    await copyPool.rebuild(plain);
+    const copied = await copyPool.neighbors(plain, c.radius);
+    if (!equalArrays(expected.offsets, copied.offsets) || !equalArrays(expected.indices, copied.indices)) {
+      throw new Error(`parallel: ${c.label}: pool.neighbors in copy mode differs from grid.neighbors`);
+    }
+    if (!equalArrays(single.pairs(c.radius), await copyPool.pairs(plain, c.radius))) {
+      throw new Error(`parallel: ${c.label}: pool.pairs in copy mode differs from grid.pairs`);
+    }
     const pairsPerPoint = expected.indices.length / (expected.offsets.length - 1);
+    const copyMs: number[] = [];
+    const copyRebuildMs: number[] = [];
+    const copyPairsMs: number[] = [];
     const singleMs: number[] = [];
     const poolMs: number[] = [];
     const reusedMs: number[] = [];
@@ -121,6 +135,18 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
       const t6 = performance.now();
       consume((await pool.pairs(shared, c.radius)).length);
       poolPairsMs.push(performance.now() - t6);
+      // Copy mode: rebuild (on the calling thread) + neighbors, then flat pairs.
+      gc();
+      const t7 = performance.now();
+      await copyPool.rebuild(plain);
+      const t8 = performance.now();
+      consume((await copyPool.neighbors(plain, c.radius)).indices.length);
+      copyMs.push(performance.now() - t7);
+      copyRebuildMs.push(t8 - t7);
+      gc();
+      const t9 = performance.now();
+      consume((await copyPool.pairs(plain, c.radius)).length);
+      copyPairsMs.push(performance.now() - t9);
     }
     const s = median(singleMs);
     const p = median(poolMs);
@@ -141,6 +167,17 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
           ms(median(poolPairsMs)),
           (median(singlePairsMs) / median(poolPairsMs)).toFixed(2),
         ],
+        [
+          `copy mode (no shared memory): ${threads} threads, pool.rebuild + pool.neighbors(grid, r)`,
+          ms(median(copyMs)),
+          (s / median(copyMs)).toFixed(2),
+        ],
+        ['  of which pool.rebuild (on the calling thread in copy mode)', ms(median(copyRebuildMs)), ''],
+        [
+          `copy mode: ${threads} threads, pool.pairs(grid, r)`,
+          ms(median(copyPairsMs)),
+          (median(singlePairsMs) / median(copyPairsMs)).toFixed(2),
+        ],
       ],
     );
     const rows: string[][] = [];
@@ -158,6 +195,7 @@ async function runCase(c: Case, threads: number, frames: number): Promise<string
     return `### ${c.label}, ${threads} threads (${pairsPerPoint.toFixed(1)} neighbours per point, ${frames} frames)\n\n${summary}\n\n${breakdown}`;
   } finally {
     pool.close();
+    copyPool.close();
   }
 }
 
@@ -191,5 +229,5 @@ export async function parallel(quick: boolean): Promise<string> {
       sections.push(await runCase(c, threads, frames));
     }
   }
-  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first; then both again writing over their last result (out); then flat pairs on the built grids (grid.pairs against pool.pairs). Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
+  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first; then both again writing over their last result (out); then flat pairs on the built grids (grid.pairs against pool.pairs); then the pool in copy mode (shared: false, a grid in an ArrayBuffer: what a page without cross-origin isolation gets), rebuild + neighbors and pairs. Speedups are against the one-thread rows. Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
 }

@@ -4,8 +4,9 @@
  * balls and lists their touching pairs across the threads, beside the
  * page's own one-thread search, and shows the time and whether both agree.
  *
- * Needs SharedArrayBuffer, so cross-origin isolation: the dev server, the
- * preview and the e2e server send COOP/COEP headers (demo/vite.config.ts).
+ * On a cross-origin isolated page (the dev server, the preview and the e2e
+ * server send COOP/COEP headers: demo/vite.config.ts) the pool shares the
+ * grid's memory; elsewhere it runs in copy mode, slower, with the same pairs.
  * Exposes `window.__threads` for the e2e test.
  */
 import { PointGrid2D } from '../src/index.js';
@@ -34,11 +35,6 @@ declare global {
   }
 }
 
-/** Vite sees the worker as a module of its own and bundles it (see PointGridWorkersOptions.createWorker). */
-function createWorker(): Worker {
-  return new Worker(new URL('../src/workers/worker.ts', import.meta.url), { type: 'module' });
-}
-
 /** Adds the threads control to the page; `source` gives the balls. */
 export function attachThreads(source: ThreadsSource): void {
   const select = byId<HTMLSelectElement>('threads');
@@ -59,23 +55,24 @@ export function attachThreads(source: ThreadsSource): void {
 
   const isolated = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated === true;
   if (!isolated) {
-    select.disabled = true;
-    setText(note, 'Threads need a cross-origin isolated page (COOP/COEP headers) for SharedArrayBuffer.');
+    setText(note, 'This page is not cross-origin isolated (COOP/COEP headers): the workers get copies of the grid.');
   }
 
   async function loop(generation: number): Promise<void> {
     while (threads > 1 && generation === current) {
       const positions = source.positions();
       const radius = source.radius();
-      // A shared snapshot the workers read in place; reallocated only when the count changes.
+      // A snapshot (shared when the pool shares memory: read in place); reallocated only when the count changes.
       if (snapshot.length !== positions.length) {
-        snapshot = new Float64Array(new SharedArrayBuffer(8 * Math.max(positions.length, 1)), 0, positions.length);
+        const bytes = 8 * Math.max(positions.length, 1);
+        const buffer = pool!.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+        snapshot = new Float64Array(buffer, 0, positions.length);
       }
       snapshot.set(positions);
       // A copy: the page overwrites its pairs every frame, while the pool works.
       const expected = source.pairsNow()?.slice();
       const started = performance.now();
-      if (grid === undefined) grid = new PointGrid2D(snapshot, { cellSize: 2 * radius, shared: true });
+      if (grid === undefined) grid = new PointGrid2D(snapshot, { cellSize: 2 * radius, shared: pool!.shared });
       await pool!.rebuild(grid, snapshot);
       const pairs = await pool!.pairs(grid, 2 * radius);
       if (generation !== current) return;
@@ -103,7 +100,8 @@ export function attachThreads(source: ThreadsSource): void {
     setText(figure, '–');
     if (threads <= 1) return;
     try {
-      pool = new PointGridWorkers({ threads, createWorker });
+      // From the sources (under Vite) the pool starts worker.ts as a module worker, which Vite bundles.
+      pool = new PointGridWorkers({ threads });
     } catch (e) {
       error = (e as Error).message;
       setText(note, error);

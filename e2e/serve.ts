@@ -32,14 +32,21 @@ export const CHROMIUM_ARGS = [
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
 };
 
-/** A static file server for `dir` (demo-dist/) on 127.0.0.1, at a port the OS picks. */
-export async function serve(dir: string): Promise<{ server: Server; origin: string }> {
+/**
+ * A static file server for `dir` (demo-dist/) on 127.0.0.1, at a port the OS picks; `isolated: false` leaves
+ * out the cross-origin isolation headers, as a static host that sets none would.
+ */
+export async function serve(dir: string, { isolated = true } = {}): Promise<{ server: Server; origin: string }> {
+  const isolation = isolated
+    ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
+    : {};
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     let path = decodeURIComponent(url.pathname);
@@ -54,8 +61,7 @@ export async function serve(dir: string): Promise<{ server: Server; origin: stri
         response.writeHead(200, {
           'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
           // Cross-origin isolation, as the Vite server and preview send it: SharedArrayBuffer for the threads control.
-          'cross-origin-opener-policy': 'same-origin',
-          'cross-origin-embedder-policy': 'require-corp',
+          ...isolation,
         });
         response.end(body);
       },

@@ -13,6 +13,8 @@ export type {
   NeighborLists,
   NeighborsOptions,
   PairSearchOptions,
+  PairsOptions,
+  PointGridFromOptions,
   PointGridLayout,
   PointGridOptions,
   PointPairVisitor,
@@ -28,7 +30,7 @@ export type { OverlapVisitor } from './spatialhash/box-args.js';
 export type { FromDataOptions, SpatialHashData, ToDataOptions } from './spatialhash/data.js';
 export type { ItemFilter, ItemPredicate } from './spatialhash/filter.js';
 export type { SpatialHashOptions } from './spatialhash/options.js';
-export { DEFAULT_MAX_CELLS_PER_ITEM } from './spatialhash/options.js';
+export { DEFAULT_MAX_CELLS_PER_ITEM, MAX_CELLS_PER_ITEM_LIMIT } from './spatialhash/options.js';
 export type { PairOptions, PairVisitor } from './spatialhash/pairs.js';
 export type { CellOnRayVisitor2D, CellOnRayVisitor3D, RayHit } from './spatialhash/raycast.js';
 export { SpatialHash2D } from './spatialhash/spatialhash2d.js';

@@ -13,6 +13,12 @@ import { hashCell2, hashCell3, nextPowerOfTwo } from './cell-hash.js';
  * arrays indexed by id, sized to {@link CellTable.capacity}; ids of removed
  * cells are reused. After {@link CellTable.clear}, ids are handed out 0, 1, 2,
  * ... in first-seen order, which is what a counting sort wants.
+ *
+ * Every probe stops after one pass over the slots, whatever they hold: the
+ * load factor of at most 1/2 ends a probe at an empty slot long before, so
+ * the bound costs a counter and never changes an answer, but overwritten
+ * memory can no longer make a lookup loop forever (it answers -1, and an
+ * insert or release that finds no place throws an Error).
  */
 export class CellTable {
   /** 2 or 3: how many coordinates a cell key has. */
@@ -48,33 +54,35 @@ export class CellTable {
     this.mask = cells * 2 - 1;
   }
 
-  /** Id of cell (cx, cy), or -1 when it has no entries. */
+  /** Id of cell (cx, cy), or -1 when it has no entries. At most one pass over the slots (see {@link CellTable}). */
   find2(cx: number, cy: number): number {
     const keys = this.keys;
     const slots = this.slots;
     const mask = this.mask;
     let s = hashCell2(cx, cy) & mask;
-    for (;;) {
+    for (let probes = 0; probes <= mask; probes++) {
       const id = slots[s];
       if (id < 0) return -1;
       if (keys[id * 2] === cx && keys[id * 2 + 1] === cy) return id;
       s = (s + 1) & mask;
     }
+    return -1;
   }
 
-  /** Id of cell (cx, cy, cz), or -1 when it has no entries. */
+  /** Id of cell (cx, cy, cz), or -1 when it has no entries. At most one pass over the slots. */
   find3(cx: number, cy: number, cz: number): number {
     const keys = this.keys;
     const slots = this.slots;
     const mask = this.mask;
     let s = hashCell3(cx, cy, cz) & mask;
-    for (;;) {
+    for (let probes = 0; probes <= mask; probes++) {
       const id = slots[s];
       if (id < 0) return -1;
       const k = id * 3;
       if (keys[k] === cx && keys[k + 1] === cy && keys[k + 2] === cz) return id;
       s = (s + 1) & mask;
     }
+    return -1;
   }
 
   /** Id of cell (cx, cy), created if absent. One hash and one probe either way. */
@@ -84,7 +92,8 @@ export class CellTable {
     const slots = this.slots;
     const mask = this.mask;
     let s = hash & mask;
-    for (;;) {
+    for (let probes = 0; ; probes++) {
+      if (probes > mask) throw overwritten();
       const id = slots[s];
       if (id < 0) break;
       if (keys[id * 2] === cx && keys[id * 2 + 1] === cy) return id;
@@ -103,7 +112,8 @@ export class CellTable {
     const slots = this.slots;
     const mask = this.mask;
     let s = hash & mask;
-    for (;;) {
+    for (let probes = 0; ; probes++) {
+      if (probes > mask) throw overwritten();
       const id = slots[s];
       if (id < 0) break;
       const k = id * 3;
@@ -122,12 +132,16 @@ export class CellTable {
     const slots = this.slots;
     const mask = this.mask;
     let s = this.hashes[id] & mask;
-    while (slots[s] !== id) s = (s + 1) & mask;
+    for (let probes = 0; slots[s] !== id; probes++) {
+      if (probes === mask)
+        throw new Error(`CellTable: cell id ${id} is in no slot (the table's memory was overwritten)`);
+      s = (s + 1) & mask;
+    }
     // Backward-shift deletion: pull later members of the probe run into the
     // hole so lookups never need tombstones.
     let hole = s;
     let next = (s + 1) & mask;
-    for (;;) {
+    for (let probes = 0; probes < mask; probes++) {
       const other = slots[next];
       if (other < 0) break;
       const home = this.hashes[other] & mask;
@@ -160,6 +174,7 @@ export class CellTable {
     const keys = this.keys;
     const hashes = this.hashes;
     const d = this.dimension;
+    let steps = 0;
     for (let start = 0; start < count; start++) {
       if (newId[start] < 0) continue;
       // Carry the cell at `start` to its new place, take the one found there
@@ -171,6 +186,10 @@ export class CellTable {
       let at = start;
       do {
         const to = newId[at];
+        // A permutation visits each id once; anything else would loop forever.
+        if (!(to >= 0 && to < count) || ++steps > count) {
+          throw new Error('CellTable: renumber needs a permutation of the ids 0..size-1');
+        }
         newId[at] = ~to;
         const t0 = keys[to * d];
         const t1 = keys[to * d + 1];
@@ -220,7 +239,10 @@ export class CellTable {
     const slots = this.slots;
     const mask = this.mask;
     let s = hash & mask;
-    while (slots[s] >= 0) s = (s + 1) & mask;
+    for (let probes = 0; slots[s] >= 0; probes++) {
+      if (probes === mask) throw overwritten();
+      s = (s + 1) & mask;
+    }
     slots[s] = id;
   }
 
@@ -245,4 +267,9 @@ export class CellTable {
     for (let i = 0; i < this.freeCount; i++) free[this.freeIds[i]] = 1;
     for (let id = 0; id < this.idLimit; id++) if (free[id] === 0) this.place(id, this.hashes[id]);
   }
+}
+
+/** The Error of a probe that found no empty slot in a whole pass: only overwritten memory does that. */
+function overwritten(): Error {
+  return new Error("CellTable: no empty slot in a whole pass over the slots (the table's memory was overwritten)");
 }

@@ -9,15 +9,29 @@
  * header, so a reader cannot be pointed outside the buffer by a bad offset,
  * only told a capacity the buffer's length then refutes.
  *
+ * A buffer may come from anywhere (another thread, storage, the network), so
+ * {@link readGrid} checks every header number, in O(1): what the queries
+ * trust of the header (counts, cells per axis, origin, cell width) is then
+ * consistent. The body is checked by check-data.ts, in time linear in its
+ * size, when from() is not told to trust it.
+ *
  * @module
  */
 import { grownLength } from '../core/grow.js';
 import { describe } from '../core/validate.js';
+import { CELL_SCALE } from './margins.js';
+import { MAX_DENSE_CELLS, MAX_POINTS } from './options.js';
+
+const AXES = ['x', 'y', 'z'];
 
 /** 'PGRD' as a number: the first header number of every grid buffer. */
 export const GRID_MAGIC = 0x50475244;
-/** Bumped whenever the layout below changes; from() refuses other versions. */
-export const GRID_VERSION = 1;
+/**
+ * Bumped whenever the layout below changes; from() refuses other versions.
+ * 2: the cell width of the build is stored (H_CELL_WIDTH), since a build
+ * widens its cells when the points span more than MAX_AXIS_CELLS of them.
+ */
+export const GRID_VERSION = 2;
 /** Header size: 32 float64 numbers, so every section after it starts 8-byte aligned. */
 export const HEADER_BYTES = 256;
 
@@ -45,9 +59,70 @@ export const H_CELL_CAPACITY = 17;
 export const H_KEY_CAPACITY = 18;
 export const H_SLOT_CAPACITY = 19;
 export const H_BYTE_LENGTH = 20;
+/** Width of the cells of the last build (see {@link cellWidthFor}). */
+export const H_CELL_WIDTH = 21;
 
 export const FLAG_DENSE = 1;
 export const FLAG_FLOAT32 = 2;
+
+/**
+ * Most cells along one axis. A build whose points span more cells than this
+ * widens its cells to fit (cellWidthFor), so that cell coordinates stay exact
+ * consecutive integers (c + 1 !== c below 2^53), every loop over a range of
+ * cells ends, and the rounding margins of stencils (SLACK times the extent in
+ * cells) stay a small fraction of a cell. More than the dense layout ever
+ * holds (MAX_DENSE_CELLS), so a widened grid is always hashed.
+ */
+export const MAX_AXIS_CELLS = 2 ** 32;
+
+/**
+ * The cell width a grid with this `cellSize` starts from: `cellSize` plus one
+ * part in a million (see CELL_SCALE), at most Number.MAX_VALUE (a cellSize
+ * near it would round up to Infinity).
+ */
+export function baseCellWidth(cellSize: number): number {
+  return Math.min(cellSize * CELL_SCALE, Number.MAX_VALUE);
+}
+
+/**
+ * The cell width a build uses for points whose largest extent along an axis
+ * is `extent` (finite): the base width, or, when the points span
+ * MAX_AXIS_CELLS / 2 cells of it or more, the width that spans them with
+ * 2^31 cells. Answers do not depend on the width (only speed does): every
+ * query tests distances and pads its cell ranges by the rounding margins.
+ */
+export function cellWidthFor(base: number, extent: number): number {
+  return extent / base >= MAX_AXIS_CELLS / 2 ? Math.max(base, extent * 2 ** -31) : base;
+}
+
+/**
+ * The points' largest extent along an axis (max - min), from bounds laid out
+ * as all minima then all maxima (bounds2, bounds3).
+ *
+ * @throws RangeError naming the axis when its extent overflows (points more
+ * than Number.MAX_VALUE apart): cell coordinates relative to the minimum would
+ * be infinite. Coordinates themselves may be any finite numbers.
+ */
+export function checkExtent(owner: string, bounds: Float64Array, d: 2 | 3): number {
+  let extent = 0;
+  for (let a = 0; a < d; a++) {
+    const e = bounds[d + a] - bounds[a];
+    if (e === Number.POSITIVE_INFINITY) {
+      throw new RangeError(
+        `${owner}: the points' extent along ${AXES[a]} (from ${describe(bounds[a])} to ${describe(bounds[d + a])}) is more than Number.MAX_VALUE; a grid needs max - min finite on every axis`,
+      );
+    }
+    if (e > extent) extent = e;
+  }
+  return extent;
+}
+
+/** The Error every query of a grid whose buffer was transferred away throws. */
+export function detachedError(what: string): Error {
+  return new Error(
+    `${what}: the grid's buffer (data) was transferred to another thread or otherwise detached; rebuild() the grid (it builds into a new buffer), or open the buffer where it now lives with from()`,
+  );
+}
 
 /** How many points, cell starts, keyed cells and lookup slots a grid buffer has room for. */
 export interface Capacities {
@@ -151,7 +226,7 @@ export function allocateGrid(d: 2 | 3, c: Capacities, shared: boolean): GridView
   const bytes = byteLength(d, c);
   if (shared && typeof SharedArrayBuffer === 'undefined') {
     throw new Error(
-      'PointGrid: shared: true needs SharedArrayBuffer, which this context does not have (browsers give it only to cross-origin isolated pages: COOP/COEP headers)',
+      'PointGrid: shared: true needs SharedArrayBuffer, which this context does not have: a browser gives it only to a cross-origin isolated page, served with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (see https://github.com/spatialhash/spatialhash/blob/main/docs/guides/threads.md). Leave shared out here: PointGridWorkers works on such grids too, by copying them',
     );
   }
   const data = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
@@ -184,12 +259,19 @@ function isCount(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0;
 }
 
+function isPowerOfTwoOrZero(value: number): boolean {
+  return value === 0 || 2 ** Math.round(Math.log2(value)) === value;
+}
+
 /**
  * Checks that `data` is a grid buffer of dimension `d` this version can read,
- * whole, with a consistent header, and returns views of its sections.
+ * whole (its capacities consistent with its length), and returns views of its
+ * sections. The rest of the header is checked by {@link headerProblem}, once
+ * the grid is published: PointGridWorkers' build steps read the views of a
+ * buffer whose header is still being written.
  *
  * @throws Error saying what is wrong: not a buffer, not a grid, the other
- * dimension, another version, truncated, or an inconsistent header.
+ * dimension, another version, truncated, or inconsistent capacities.
  */
 export function readGrid(owner: string, data: unknown, d: 2 | 3): GridViews {
   const isShared = typeof SharedArrayBuffer !== 'undefined' && data instanceof SharedArrayBuffer;
@@ -216,18 +298,80 @@ export function readGrid(owner: string, data: unknown, d: 2 | 3): GridViews {
   }
   const c = capacitiesOf(header);
   const bytes = header[H_BYTE_LENGTH];
-  const fields = [c.points, c.cellStarts, c.keyCells, c.slots, header[H_POINTS], header[H_CELL_TOTAL], bytes];
-  const consistent =
-    fields.every(isCount) &&
-    bytes === byteLength(d, c) &&
-    header[H_POINTS] <= c.points &&
-    header[H_CELL_TOTAL] + 1 <= c.cellStarts &&
-    (c.slots === 0 || (c.slots & (c.slots - 1)) === 0) &&
-    ((header[H_FLAGS] & FLAG_DENSE) !== 0 ||
-      (header[H_CELL_TOTAL] <= c.keyCells && c.slots >= 2 * header[H_CELL_TOTAL]));
-  if (!consistent) throw new Error(`${owner}.from: data has an inconsistent PointGrid header`);
+  const fields = [c.points, c.cellStarts, c.keyCells, c.slots, bytes];
+  if (!fields.every(isCount) || bytes !== byteLength(d, c) || !isPowerOfTwoOrZero(c.slots)) {
+    throw new Error(
+      `${owner}.from: data has an inconsistent PointGrid header (its capacities and byte length disagree)`,
+    );
+  }
   if (buffer.byteLength < bytes) {
     throw new Error(`${owner}.from: data is truncated: ${buffer.byteLength} bytes, the header says ${bytes}`);
   }
   return views(buffer, d, c);
+}
+
+/**
+ * What is wrong with the numbers of a grid header whose capacities match its
+ * byte length, or undefined: every field finite and in range, and the fields
+ * consistent with each other, so that no query reads past a section or loops
+ * over more cells than the header's box holds. O(1).
+ */
+export function headerProblem(h: Float64Array, d: 2 | 3, c: Capacities): string | undefined {
+  const flags = h[H_FLAGS];
+  if (flags !== 0 && flags !== 1 && flags !== 2 && flags !== 3) return `flags is ${describe(flags)}, not 0 to 3`;
+  const dense = (flags & FLAG_DENSE) !== 0;
+  const points = h[H_POINTS];
+  if (!isCount(points) || points > c.points || points > MAX_POINTS) {
+    return `the point count is ${describe(points)}, not an integer from 0 to the capacity ${c.points}`;
+  }
+  const cells = h[H_CELL_TOTAL];
+  if (!isCount(cells) || cells + 1 > c.cellStarts) {
+    return `the cell count is ${describe(cells)}, not an integer from 0 to the capacity ${c.cellStarts - 1}`;
+  }
+  const cellSize = h[H_CELL_SIZE];
+  if (!(cellSize > 0 && cellSize <= Number.MAX_VALUE))
+    return `cellSize is ${describe(cellSize)}, not a finite number > 0`;
+  const width = h[H_CELL_WIDTH];
+  if (!(width >= baseCellWidth(cellSize) && width <= Number.MAX_VALUE)) {
+    return `the cell width is ${describe(width)}, not a finite number >= cellSize * (1 + 2^-20)`;
+  }
+  const stride = h[H_STRIDE];
+  if (!Number.isSafeInteger(stride) || stride < d) return `stride is ${describe(stride)}, not an integer >= ${d}`;
+  const offset = h[H_OFFSET];
+  if (!isCount(offset)) return `offset is ${describe(offset)}, not an integer >= 0`;
+  const maxDense = h[H_MAX_DENSE_CELLS];
+  if (!(maxDense === -1 || maxDense >= 0)) return `maxDenseCells is ${describe(maxDense)}, not a number >= 0 (or -1)`;
+  let box = 1;
+  for (let a = 0; a < 3; a++) {
+    const axis = AXES[a];
+    const n = h[H_CELLS_X + a];
+    const origin = h[H_ORIGIN_X + a];
+    if (a >= d) {
+      // The 2D header's z: written as one cell at 0.
+      if (n !== 1 || origin !== 0)
+        return `a 2D grid has cellsZ ${describe(n)} and originZ ${describe(origin)}, not 1 and 0`;
+      continue;
+    }
+    const least = points === 0 ? 0 : 1;
+    const most = points === 0 ? 0 : MAX_AXIS_CELLS;
+    if (!Number.isInteger(n) || n < least || n > most) {
+      return `cells${axis.toUpperCase()} is ${describe(n)}, not an integer from ${least} to ${most} for ${points} points`;
+    }
+    if (!(Math.abs(origin) <= Number.MAX_VALUE))
+      return `origin${axis.toUpperCase()} is ${describe(origin)}, not finite`;
+    box *= n;
+  }
+  if (dense) {
+    if (cells !== box || cells > MAX_DENSE_CELLS) {
+      return `a dense grid of ${box} cells (at most ${MAX_DENSE_CELLS}) has a cell count of ${cells}`;
+    }
+  } else {
+    if (cells > points || (points > 0 && cells === 0) || cells > box) {
+      return `a hashed grid of ${points} points has a cell count of ${cells}`;
+    }
+    if (cells > c.keyCells || c.slots < 2 * cells || (points > 0 && c.slots === 0)) {
+      return `a hashed grid of ${cells} cells has room for ${c.keyCells} keys and ${c.slots} lookup slots`;
+    }
+  }
+  return undefined;
 }

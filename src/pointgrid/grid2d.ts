@@ -14,16 +14,22 @@ import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
 import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
+import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {
   allocateGrid,
+  baseCellWidth,
   type Capacities,
   capacitiesOf,
+  cellWidthFor,
+  checkExtent,
+  detachedError,
   FLAG_DENSE,
   FLAG_FLOAT32,
   fitCapacity,
   type GridViews,
   H_CELL_SIZE,
   H_CELL_TOTAL,
+  H_CELL_WIDTH,
   H_CELLS_X,
   H_CELLS_Y,
   H_CELLS_Z,
@@ -35,13 +41,14 @@ import {
   H_ORIGIN_Z,
   H_POINTS,
   H_STRIDE,
+  headerProblem,
   readGrid,
   slotsFor,
   writeGridOptions,
 } from './grid-data.js';
-import { CELL_SCALE } from './margins.js';
 import { NearestHeap } from './nearest-heap.js';
 import { checkPointCount, denseLimit, isFloat32 } from './options.js';
+import type { PoolUse } from './pool-use.js';
 import { sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link Grid2D.build}. */
@@ -51,11 +58,27 @@ export class Grid2D {
   readonly cellSize: number;
   readonly stride: number;
   readonly offset: number;
-  /** cellSize plus one part in a million (see CELL_SCALE). */
+  /**
+   * The cell width a build starts from: cellSize plus one part in a million
+   * (see CELL_SCALE), at most Number.MAX_VALUE (see baseCellWidth).
+   */
   readonly cellWidth: number;
+  /**
+   * Width of the cells of the last build: cellWidth, or wider when the points
+   * span more than MAX_AXIS_CELLS / 2 cells of it (see cellWidthFor). Every
+   * query reads this one.
+   */
+  width: number;
   readonly maxDenseCells: number | undefined;
   /** Whether the buffer is a SharedArrayBuffer (option `shared`). */
   readonly shared: boolean;
+  /**
+   * Whether queries clamp the indices they hand over to the count (see
+   * bounded.ts): when another thread may write the buffer (shared), or its
+   * body was not checked (from() with check 'header'). A grid built here, or
+   * opened from a checked ArrayBuffer, holds a permutation no one else writes.
+   */
+  clampsIndices: boolean;
   /** The array last built from; undefined for a grid made by from() until it is rebuilt from one. */
   positions: NumericArray | undefined;
   points = 0;
@@ -102,6 +125,8 @@ export class Grid2D {
   private readonly bounds = new Float64Array(4);
   /** Reused by nearest queries. */
   readonly heap = new NearestHeap();
+  /** How a PointGridWorkers pool is using the buffer (see pool-use.ts); cleared by {@link publish}. */
+  use: PoolUse | undefined = undefined;
 
   constructor(
     cellSize: number,
@@ -115,10 +140,12 @@ export class Grid2D {
     this.cellSize = cellSize;
     this.stride = stride;
     this.offset = offset;
-    this.cellWidth = cellSize * CELL_SCALE;
+    this.cellWidth = baseCellWidth(cellSize);
+    this.width = this.cellWidth;
     this.maxDenseCells = maxDenseCells;
     this.positions = positions;
     this.shared = shared;
+    this.clampsIndices = shared;
     const v = views ?? allocateGrid(2, { points: 0, cellStarts: 1, keyCells: 0, slots: 0, float32: false }, shared);
     this.data = v.data;
     this.header = v.header;
@@ -137,12 +164,18 @@ export class Grid2D {
 
   /**
    * A grid over the buffer of another one (`grid.data`), zero-copy: its
-   * sections become this grid's arrays and its header its bounds.
+   * sections become this grid's arrays and its header its bounds. Checks the
+   * header (O(1)), and with `checkBody` the rest too (O(buffer), see
+   * check-data.ts); PointGridWorkers' threads reopen the grid on every task
+   * and skip the body.
    *
-   * @throws Error when `data` is not a 2D grid buffer of this version, whole.
+   * @throws Error when `data` is not a 2D grid buffer of this version, whole,
+   * with a consistent header (and body), naming what is wrong.
    */
-  static fromData(data: unknown): Grid2D {
+  static fromData(data: unknown, checkBody = false): Grid2D {
     const v = readGrid('PointGrid2D', data, 2);
+    const header = headerProblem(v.header, 2, capacitiesOf(v.header));
+    if (header !== undefined) throw new Error(`PointGrid2D.from: data has a bad PointGrid header: ${header}`);
     const h = v.header;
     const maxDense = h[H_MAX_DENSE_CELLS];
     const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
@@ -156,7 +189,40 @@ export class Grid2D {
       v,
     );
     grid.load();
+    grid.clampsIndices = shared || !checkBody;
+    if (checkBody) {
+      const problem = bodyProblem(grid.body());
+      if (problem !== undefined) throw new Error(`PointGrid2D.from: data has a bad PointGrid body: ${problem}`);
+    }
     return grid;
+  }
+
+  /** What the body check reads (see check-data.ts). */
+  body(): GridBody {
+    return {
+      d: 2,
+      points: this.points,
+      cellTotal: this.cellTotal,
+      dense: this.dense,
+      cells: [this.cellsX, this.cellsY],
+      origin: [this.originX, this.originY],
+      width: this.width,
+      cellSize: this.cellSize,
+      coords: this.coords,
+      sortedIndex: this.sortedIndex,
+      cellStart: this.cellStart,
+      keys: this.keys,
+      slots: this.slots,
+    };
+  }
+
+  /**
+   * Throws unless the buffer is still this thread's: a buffer transferred to
+   * another thread (postMessage, structuredClone with transfer) is detached,
+   * and every view of it reads as empty. One length read per call.
+   */
+  attached(method: string): void {
+    if (this.header.length === 0) throw detachedError(`PointGrid2D.${method}`);
   }
 
   /** Reads the bounds of the last build back from the header (another thread may have rebuilt into the buffer). */
@@ -168,12 +234,14 @@ export class Grid2D {
     this.cellsY = h[H_CELLS_Y];
     this.originX = h[H_ORIGIN_X];
     this.originY = h[H_ORIGIN_Y];
+    this.width = h[H_CELL_WIDTH];
     this.dense = (h[H_FLAGS] & FLAG_DENSE) !== 0;
     this.slotMask = this.slots.length - 1;
   }
 
   /** Writes the bounds of the last build into the header, for from() and other threads. */
   publish(): void {
+    this.use = undefined;
     const h = this.header;
     // A build changed what the buffer holds: the kernels' copy of it, if any, is stale.
     published(this.data);
@@ -185,6 +253,7 @@ export class Grid2D {
     h[H_ORIGIN_X] = this.originX;
     h[H_ORIGIN_Y] = this.originY;
     h[H_ORIGIN_Z] = 0;
+    h[H_CELL_WIDTH] = this.width;
     h[H_FLAGS] = (this.dense ? FLAG_DENSE : 0) | (this.capacity.float32 ? FLAG_FLOAT32 : 0);
   }
 
@@ -212,7 +281,8 @@ export class Grid2D {
     // cell 0, and rounding in (x - origin) / width grows with the extent of
     // the points rather than their distance from 0, so a cloud at 1e12 gets
     // cells as exact (and stencils as small) as one at the origin.
-    const width = this.cellWidth;
+    const extent = n === 0 ? 0 : checkExtent('PointGrid2D', b, 2);
+    const width = cellWidthFor(this.cellWidth, extent);
     const originX = n === 0 ? 0 : b[0];
     const originY = n === 0 ? 0 : b[1];
     const cellsX = n === 0 ? 0 : Math.floor((b[2] - originX) / width) + 1;
@@ -229,6 +299,7 @@ export class Grid2D {
     this.originY = originY;
     this.cellsX = cellsX;
     this.cellsY = cellsY;
+    this.width = width;
     this.dense = dense;
     // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
     if (dense) {
@@ -292,71 +363,28 @@ export class Grid2D {
     this.originY = origin[1];
     this.cellsX = cells[0];
     this.cellsY = cells[1];
+    this.width = this.cellWidth;
     this.dense = true;
     this.cellTotal = boxCells;
   }
 
   /**
-   * Checks every internal invariant against the positions array the grid was
-   * built from: cell starts ascending from 0 to count, every point once in
-   * cell order, each copy equal to its source and inside its cell, hashed
-   * cells distinct, occupied and findable. For tests and debugging; O(n + cells).
+   * Checks every internal invariant: the header's numbers and the body as
+   * from() does (see check-data.ts), and, when the grid was built here, the
+   * count and every copied coordinate against the positions array. For tests
+   * and debugging; O(n + cells + lookup slots), never more.
    *
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
-    const n = this.points;
-    const cells = this.cellTotal;
-    const cellStart = this.cellStart;
-    const fail = (what: string): never => {
-      throw new Error(`PointGrid2D invariant broken: ${what}`);
-    };
+    this.attached('validate');
+    const body = this.body();
     const positions = this.positions;
-    if (positions !== undefined && n !== checkLayout(positions, 2, this.stride, this.offset)) {
-      fail('count differs from the positions');
-    }
-    if (this.dense && cells !== this.cellsX * this.cellsY) fail('dense cell total is not the box size');
-    if (cellStart[0] !== 0 || cellStart[cells] !== n) fail('cellStart does not run from 0 to count');
-    const seen = new Uint8Array(n);
-    const width = this.cellWidth;
-    for (let c = 0; c < cells; c++) {
-      const start = cellStart[c];
-      const end = cellStart[c + 1];
-      if (end < start) fail(`cellStart decreases at cell ${c}`);
-      if (!this.dense && end === start) fail(`hashed cell ${c} is empty`);
-      let cx: number;
-      let cy: number;
-      if (this.dense) {
-        cx = c % this.cellsX;
-        cy = Math.floor(c / this.cellsX);
-      } else {
-        cx = this.cellKeys[2 * c];
-        cy = this.cellKeys[2 * c + 1];
-        if (this.findCell(cx, cy) !== c) fail(`hashed cell ${c} (${cx}, ${cy}) is not found by its key`);
-        const keys = this.cellKeys;
-        if (c > 0 && (keys[2 * c - 1] > cy || (keys[2 * c - 1] === cy && keys[2 * c - 2] >= cx)))
-          fail(`hashed cell ${c} (${cx}, ${cy}) is not after cell ${c - 1} in row-major order`);
-      }
-      for (let s = start; s < end; s++) {
-        const i = this.sortedIndex[s];
-        if (i >= n || seen[i] === 1) fail(`point ${i} is missing or listed twice`);
-        seen[i] = 1;
-        if (s > start) {
-          const previous = this.coords[2 * (s - 1)];
-          const x = this.coords[2 * s];
-          if (previous > x || (previous === x && this.sortedIndex[s - 1] > i)) fail(`cell ${c} is not in x order`);
-        }
-        const p = this.offset + i * this.stride;
-        const x = this.coords[2 * s];
-        const y = this.coords[2 * s + 1];
-        if (positions !== undefined && (x !== positions[p] || y !== positions[p + 1])) {
-          fail(`copy of point ${i} differs from positions`);
-        }
-        if (Math.floor((x - this.originX) / width) !== cx || Math.floor((y - this.originY) / width) !== cy) {
-          fail(`point ${i} is not in its cell ${c}`);
-        }
-      }
-    }
+    const problem =
+      headerProblem(this.header, 2, this.capacity) ??
+      bodyProblem(body) ??
+      (positions === undefined ? undefined : copiesProblem(body, positions, this.stride, this.offset));
+    if (problem !== undefined) throw new Error(`PointGrid2D invariant broken: ${problem}`);
   }
 
   /**
@@ -367,7 +395,9 @@ export class Grid2D {
    */
   private reserve(n: number, cells: number, float32: boolean): void {
     const c = this.capacity;
-    if (c.points < n || c.cellStarts < cells + 1 || c.float32 !== float32) {
+    // A buffer transferred to another thread reads as empty here: build into a new one.
+    const detached = this.header.length === 0;
+    if (detached || c.points < n || c.cellStarts < cells + 1 || c.float32 !== float32) {
       this.reallocate({
         points: fitCapacity(c.float32 === float32 ? c.points : 0, n),
         cellStarts: fitCapacity(c.cellStarts, cells + 1),
@@ -429,17 +459,23 @@ export class Grid2D {
     return this.keys;
   }
 
-  /** Id of the occupied hashed cell (cx, cy), or -1. */
+  /**
+   * Id of the occupied hashed cell (cx, cy), or -1. At most one probe per
+   * slot, and a slot holding no cell id (an empty one, or anything else a
+   * buffer shared with another thread may hold mid-write) ends the probe.
+   */
   findCell(cx: number, cy: number): number {
     const keys = this.keys;
     const slots = this.slots;
     const mask = this.slotMask;
+    const cells = this.cellTotal;
     let s = hashCell2(cx, cy) & mask;
-    for (;;) {
+    for (let probes = 0; probes <= mask; probes++) {
       const id = slots[s];
-      if (id < 0) return -1;
+      if (!(id >= 0 && id < cells)) return -1;
       if (keys[2 * id] === cx && keys[2 * id + 1] === cy) return id;
       s = (s + 1) & mask;
     }
+    return -1;
   }
 }

@@ -29,11 +29,47 @@ export interface PointGridOptions {
   /**
    * Build into SharedArrayBuffers, so that `grid.data` can be handed to other
    * threads (`PointGrid2D.from(data)` there) without a copy, and a
-   * `PointGridWorkers` pool can rebuild and search it. Default false (an
-   * ArrayBuffer). Browsers have SharedArrayBuffer only on cross-origin
-   * isolated pages (COOP/COEP headers); without it this throws an Error.
+   * `PointGridWorkers` pool can rebuild and search it in place. Default
+   * false (an ArrayBuffer, which a pool copies to its threads instead).
+   * Browsers have SharedArrayBuffer only on cross-origin isolated pages
+   * (served with `Cross-Origin-Opener-Policy: same-origin` and
+   * `Cross-Origin-Embedder-Policy: require-corp`); elsewhere `shared: true`
+   * throws an Error saying so, rather than quietly build an ArrayBuffer that
+   * other threads would not see rebuilt.
    */
   shared?: boolean;
+}
+
+/** Options of {@link PointGrid2D.from} and {@link PointGrid3D.from}. */
+export interface PointGridFromOptions {
+  /**
+   * How much of the buffer to check before answering from it:
+   *
+   * - `'full'` (the default): the header and the whole body, in time linear
+   *   in the buffer's size (counts, cells and origin consistent; cell starts
+   *   in order; the sorted indices a permutation; every coordinate in its
+   *   cell and in x order; hashed keys and lookup slots consistent). For a
+   *   buffer from storage, the network or any code you do not control: a bad
+   *   one throws an Error naming what is wrong.
+   * - `'header'`: the header's numbers only, O(1). For a buffer this library
+   *   built and nothing else wrote, such as one handed from the thread that
+   *   built it. If the body is bad after all, queries still end and return
+   *   indices of points the grid holds, but which ones is unspecified.
+   */
+  check?: 'full' | 'header';
+}
+
+/** Whether from() checks the body (`check` 'full', the default). */
+export function resolveCheck(options: PointGridFromOptions | undefined): boolean {
+  if (options === undefined) return true;
+  if (options === null || typeof options !== 'object') {
+    throw new RangeError(`options must be an object such as { check: 'header' }, got ${describe(options)}`);
+  }
+  const check = options.check ?? 'full';
+  if (check !== 'full' && check !== 'header') {
+    throw new RangeError(`check must be 'full' or 'header', got ${describe(check)}`);
+  }
+  return check === 'full';
 }
 
 /**
@@ -71,8 +107,29 @@ export interface PairSearchOptions {
   parts?: number;
 }
 
+/**
+ * Most numbers a `pairs()` or `neighbors()` result holds, and the default of
+ * {@link PairsOptions.maxResultLength}: 2^31 - 1 (the searches count in
+ * int32), about a billion pairs, 8 GiB of them.
+ */
+export const MAX_RESULT_LENGTH = 2 ** 31 - 1;
+
+/** Options of `pairs()` on {@link PointGrid2D} and {@link PointGrid3D}. */
+export interface PairsOptions extends PairSearchOptions {
+  /**
+   * Longest result the call may return, in numbers: 2 per pair, both for
+   * `pairs()` (flat) and `neighbors()` (each pair in two rows; `offsets`
+   * not counted). A longer result throws a RangeError naming its pair count
+   * and the bytes it needs, after at most O(points) memory was taken: the
+   * search counts its pairs before it grows past about 64 numbers per point.
+   * An integer >= 0, default (and at most) 2^31 - 1 (the searches count in
+   * int32): about a billion pairs, 8 GiB of them.
+   */
+  maxResultLength?: number;
+}
+
 /** Options of `neighbors()` on {@link PointGrid2D} and {@link PointGrid3D}. */
-export interface NeighborsOptions extends PairSearchOptions {
+export interface NeighborsOptions extends PairsOptions {
   /**
    * An earlier result of `neighbors()` (of this grid or another) to write
    * into: each of its two arrays is reused when its buffer has room for the
@@ -129,6 +186,38 @@ export function checkOut(out: NeighborLists | undefined): NeighborLists | undefi
     throw new RangeError('out.offsets and out.indices must not share a buffer (pass an earlier neighbors() result)');
   }
   return out;
+}
+
+/** The `maxResultLength` of pairs() / neighbors() options, checked: an integer >= 0 (default and at most MAX_RESULT_LENGTH). */
+export function resolveMaxResultLength(options: PairsOptions | undefined): number {
+  const value = options?.maxResultLength;
+  if (value === undefined) return MAX_RESULT_LENGTH;
+  if (typeof value !== 'number' || !(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < 0) {
+    throw new RangeError(`maxResultLength must be an integer >= 0, got ${describe(value)}`);
+  }
+  return Math.min(value, MAX_RESULT_LENGTH);
+}
+
+/**
+ * Throws the RangeError of a pair search result too long to return: `pairs`
+ * pairs need 2 numbers each (flat pairs, or the two rows of neighbour
+ * lists), 4 bytes a number. For PointGridWorkers too, which counts its
+ * pairs before it allocates the result.
+ *
+ * @param owner what to name in the message, e.g. `'PointGrid2D.pairs'`.
+ * @param pairs how many pairs the result holds.
+ * @param maxResultLength the longest result allowed, in numbers (see
+ * {@link PairsOptions.maxResultLength}); default {@link MAX_RESULT_LENGTH}.
+ * @throws RangeError when `2 * pairs > maxResultLength`.
+ */
+export function checkResultLength(owner: string, pairs: number, maxResultLength = MAX_RESULT_LENGTH): void {
+  const numbers = 2 * pairs;
+  if (numbers <= maxResultLength) return;
+  const limit =
+    maxResultLength === MAX_RESULT_LENGTH
+      ? `the longest result a search returns (${MAX_RESULT_LENGTH} numbers)`
+      : `maxResultLength (${maxResultLength})`;
+  throw new RangeError(`${owner}: ${pairs} pairs need ${numbers} numbers (${4 * numbers} bytes), more than ${limit}`);
 }
 
 /** Checks pair search options; returns [part, parts]. */

@@ -4,14 +4,18 @@
  *
  * @module
  */
+import { coversEverything } from '../core/distance.js';
 import { checkDistance, describe } from '../core/validate.js';
 import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
 import {
+  checkResultLength,
   type NeighborLists,
   type NeighborsOptions,
   type PairSearchOptions,
+  type PairsOptions,
   type PointPairVisitor,
   partCell,
+  resolveMaxResultLength,
   resolveOut,
   resolvePart,
   reuseArray,
@@ -41,13 +45,45 @@ export const COLLECT = 1;
  * position, so each point's partners are one run.
  */
 export const ROWS = 2;
+/**
+ * ... only count it (`counted`), the batch emptied as in VISIT mode: how a
+ * pairs() or neighbors() call whose buffer outgrew its ceiling learns the
+ * size of its result before taking the memory for it.
+ */
+export const COUNT = 3;
 
 const EMPTY = new Uint32Array(0);
+
+/**
+ * Numbers a pairs() or neighbors() search's buffer may hold before the call
+ * stops and counts its pairs first: this many, plus {@link SCRATCH_PER_POINT}
+ * per point, or a quarter more than the last search found (so a steady loop
+ * of large results counts once, not every frame). Results of up to 32 pairs
+ * per point (pairs()) or 64 (neighbors()) never stop; larger ones pay a
+ * counting pass, and one too long to return (see checkResultLength) throws
+ * after at most this much memory was taken, in O(points) rather than in
+ * proportion to the pairs.
+ */
+const SCRATCH_BASE = 2 ** 24;
+/** See {@link SCRATCH_BASE}. */
+const SCRATCH_PER_POINT = 64;
+
+/** Thrown by {@link PairSink.reserve} past the ceiling, caught by the call that set it. */
+class Outgrown extends Error {}
+const OUTGROWN = new Outgrown('pair search outgrew its ceiling (internal)');
 
 /** What a pair search needs of a grid besides its own dimension's data. */
 export interface SearchedGrid {
   /** 2 or 3. */
   readonly dimension: 2 | 3;
+  /** Throws when the grid's buffer was transferred away (Grid2D.attached). */
+  attached(method: string): void;
+  /**
+   * Whether another thread may write the grid's buffer, or its body was not
+   * checked (from() with check 'header'): indices handed to a visitor are
+   * then clamped to the count (see bounded.ts).
+   */
+  clampsIndices: boolean;
   /** Original index of each sorted position. */
   sortedIndex: Uint32Array;
   /** Number of points. */
@@ -111,11 +147,26 @@ export class PairSink {
   /** Cells the search handles: cellFrom to cellTo - 1 (a slice, see PairSearchOptions). */
   cellFrom = 0;
   cellTo = 0;
+  /** The last point index of the grid searched: indices handed over are clamped to it (see bounded.ts). */
+  top = 0;
+  /**
+   * Whether the visitor gets indices clamped to `top` (visitClamped): for a
+   * grid whose buffer may change under the search (SearchedGrid.clampsIndices).
+   */
+  clamps = false;
   /** Sorted positions of the points in those cells: pointFrom to pointTo - 1. */
   pointFrom = 0;
   pointTo = 0;
   /** Pairs the next COLLECT or ROWS search makes room for first: the last one's count plus an eighth. */
   private guess = 32;
+  /**
+   * Numbers the buffer may grow to before {@link reserve} throws OUTGROWN
+   * (see SCRATCH_BASE): set by pairs() and neighbors() for their search,
+   * Infinity otherwise (a VISIT search, or the pool's threads).
+   */
+  ceiling = Number.POSITIVE_INFINITY;
+  /** Pairs a COUNT search counted. */
+  counted = 0;
   /**
    * Whether a ROWS or COLLECT search keeps its buffer (and rowEnd) for the
    * next one instead of allocating fresh arrays: for worker threads
@@ -173,11 +224,14 @@ export class PairSink {
 
   /** Restricts the next search to slice `part` of `parts` of `grid`'s cells (0 of 1: all of them). */
   slice(grid: SearchedGrid, part: number, parts: number): void {
+    this.top = grid.points - 1;
+    this.clamps = grid.clampsIndices;
     const cells = grid.cellTotal;
     this.cellFrom = partCell(grid.cellStart, cells, grid.points, part, parts);
     this.cellTo = partCell(grid.cellStart, cells, grid.points, part + 1, parts);
-    this.pointFrom = grid.cellStart[this.cellFrom];
-    this.pointTo = grid.cellStart[this.cellTo];
+    // (Clamped to the points, whatever a shared buffer holds: see bounded.ts.)
+    this.pointFrom = Math.min(Math.max(grid.cellStart[this.cellFrom], 0), grid.points);
+    this.pointTo = Math.min(Math.max(grid.cellStart[this.cellTo], this.pointFrom), grid.points);
   }
 
   /** Ends a search (also after a throw) and lets go of the caller's arrays. */
@@ -190,6 +244,7 @@ export class PairSink {
     }
     this.keeping = false;
     this.busy = false;
+    this.ceiling = Number.POSITIVE_INFINITY;
     this.visitor = undefined;
     this.withDistance = false;
     this.order = EMPTY;
@@ -204,6 +259,8 @@ export class PairSink {
    * than it holds.
    */
   reserve(needed: number, length: number, done: number): Uint32Array {
+    // Past the ceiling the call counts its pairs before it takes more memory (see SCRATCH_BASE).
+    if (needed > this.ceiling && this.mode !== COUNT) throw OUTGROWN;
     // Once a sixty-fourth of the points is done, grow to what the search so
     // far predicts for the whole (plus an eighth), at most 4x at a time: a
     // first search over a million points then allocates and copies its buffer
@@ -211,7 +268,8 @@ export class PairSink {
     // reserve wildly more than it will use. Doubling covers the rest.
     const current = this.buffer.length;
     const predicted = done >= 1 / 64 ? Math.min(Math.ceil((length / done) * 1.125), 4 * current) : 0;
-    const grown = new Uint32Array(Math.max(needed, 2 * current, predicted));
+    const size = Math.max(needed, 2 * current, predicted);
+    const grown = new Uint32Array(this.mode === COUNT ? size : Math.min(size, this.ceiling));
     grown.set(this.buffer.subarray(0, length));
     this.buffer = grown;
     return grown;
@@ -232,6 +290,7 @@ export class PairSink {
     checkDistance('radius', radius);
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
     const [part, parts] = resolvePart(options);
+    grid.attached('forEachPair');
     this.start(VISIT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     this.visitor = visit;
@@ -249,23 +308,116 @@ export class PairSink {
     grid: G,
     radius: number,
     search: PairSearch<G>,
-    options?: PairSearchOptions,
+    options?: PairsOptions,
   ): Uint32Array {
     checkDistance('radius', radius);
     const [part, parts] = resolvePart(options);
+    const limit = resolveMaxResultLength(options);
+    grid.attached('pairs');
     this.start(COLLECT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     try {
-      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
-      const found = collectPairs(grid as unknown as KernelGrid, radius, this, this.guess);
-      if (found !== undefined) {
-        this.length = found.length;
-        return found;
+      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
+      // in no more memory than the search here may take before it counts (see bounded), else the search here.
+      if (!coversEverything(radius * radius)) {
+        const found = collectPairs(
+          grid as unknown as KernelGrid,
+          radius,
+          this,
+          this.guess,
+          this.ceilingFor(grid, 2, limit),
+        );
+        if (found !== undefined) {
+          this.length = found.length;
+          checkResultLength(`${owner}.pairs`, found.length / 2, limit);
+          return found;
+        }
       }
-      search(grid, this, radius);
-      return this.collected();
+      this.bounded(`${owner}.pairs`, grid, radius, limit, () => search(grid, this, radius), search);
+      return this.collected(grid.points);
     } finally {
       this.finish();
+    }
+  }
+
+  /**
+   * Runs `run` (a started COLLECT or ROWS search over the slice) so that a
+   * result longer than `limit` numbers (2 per pair: pairs() flat, neighbors()
+   * in two rows) throws the RangeError of checkResultLength before the memory
+   * for it is taken: the buffer may grow to its ceiling (see SCRATCH_BASE),
+   * and past that the pairs are counted first (a COUNT search), then the
+   * search runs again with room for exactly them. A radius that passes every
+   * pair is counted without a search.
+   */
+  private bounded<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    limit: number,
+    run: () => void,
+    search: PairSearch<G>,
+  ): void {
+    // Buffer numbers per pair: 2 collected, 1 in partner runs.
+    const step = this.step;
+    let pairs = -1;
+    if (coversEverything(radius * radius)) {
+      pairs = everyPairCount(grid.points, this.pointFrom, this.pointTo);
+    } else {
+      this.ceiling = this.ceilingFor(grid, step, limit);
+      try {
+        run();
+      } catch (error) {
+        if (error !== OUTGROWN) throw error;
+        pairs = this.countPairs(grid, radius, search);
+      }
+      this.ceiling = Number.POSITIVE_INFINITY;
+      if (pairs < 0) {
+        checkResultLength(owner, this.length / step, limit);
+        return;
+      }
+    }
+    checkResultLength(owner, pairs, limit);
+    // Room for exactly the result, then the search (again).
+    this.length = 0;
+    this.rowEnd.fill(0);
+    if (this.buffer.length < pairs * step) this.buffer = new Uint32Array(pairs * step);
+    run();
+  }
+
+  /**
+   * Numbers a COLLECT (`step` 2) or ROWS (1) search's buffer may hold before
+   * the call counts its pairs first (see SCRATCH_BASE), for a result of at
+   * most `limit` numbers.
+   */
+  ceilingFor(grid: SearchedGrid, step: number, limit: number): number {
+    const room = SCRATCH_BASE + SCRATCH_PER_POINT * grid.points;
+    const ceiling = Math.max(room, Math.ceil(this.guess * step * 1.125));
+    // Never more than the longest allowed result needs: beyond it the result is too long anyway.
+    return Math.min(ceiling, Math.ceil((limit * step) / 2) + step);
+  }
+
+  /**
+   * Counts the pairs of the running COLLECT or ROWS search's slice with a
+   * COUNT search (batch memory only), leaving the search's buffers as they were.
+   */
+  private countPairs<G extends SearchedGrid>(grid: G, radius: number, search: PairSearch<G>): number {
+    const { mode, step, buffer, rowEnd } = this;
+    this.mode = COUNT;
+    this.step = 2;
+    this.buffer = this.batch;
+    this.rowEnd = EMPTY;
+    this.length = 0;
+    this.counted = 0;
+    try {
+      search(grid, this, radius);
+      return this.counted + this.length / 2;
+    } finally {
+      this.batch = this.buffer;
+      this.mode = mode;
+      this.step = step;
+      this.buffer = buffer;
+      this.rowEnd = rowEnd;
+      this.length = 0;
     }
   }
 
@@ -284,16 +436,28 @@ export class PairSink {
     checkDistance('radius', radius);
     const [part, parts] = resolvePart(options);
     const out = resolveOut(options);
+    const limit = resolveMaxResultLength(options);
+    grid.attached('neighbors');
     const keep = out !== undefined || this.retain;
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
     try {
-      const rows = neighborRows(grid as unknown as KernelGrid, radius, this, this.guess, out);
-      if (rows !== undefined) {
-        this.length = rows.indices.length >>> 1;
-        return rows;
+      if (!coversEverything(radius * radius)) {
+        const rows = neighborRows(
+          grid as unknown as KernelGrid,
+          radius,
+          this,
+          this.guess,
+          out,
+          this.ceilingFor(grid, 1, limit),
+        );
+        if (rows !== undefined) {
+          this.length = rows.indices.length >>> 1;
+          checkResultLength(`${owner}.neighbors`, this.length, limit);
+          return rows;
+        }
       }
-      this.rows(grid, radius, search);
+      this.bounded(`${owner}.neighbors`, grid, radius, limit, () => this.rows(grid, radius, search), search);
       const n = grid.points;
       const offsets = reuseArray(out?.offsets, n + 1) ?? roomyArray(n + 1, false);
       offsets[0] = 0;
@@ -302,7 +466,7 @@ export class PairSink {
       if (keep) this.keptCursor = cursor;
       rowStarts(this.order, this.buffer, this.rowEnd, offsets, cursor);
       const indices = reuseArray(out?.indices, offsets[n]) ?? roomyArray(offsets[n], false);
-      fillRows(0, n, this.order, this.buffer, 0, this.rowEnd, cursor, indices);
+      fillRows(0, n, this.order, this.buffer, 0, this.rowEnd, cursor, indices, n - 1);
       return { offsets, indices };
     } finally {
       this.finish();
@@ -325,12 +489,56 @@ export class PairSink {
    * a view rather than copied into fresh memory, whose first touch alone
    * (a page fault per 4 KiB) would cost as much as the search.
    */
-  collected(): Uint32Array {
+  collected(points: number): Uint32Array {
     const spare = this.buffer.length - this.length;
     const pairs =
       spare <= (this.length >>> 3) + 64 ? this.buffer.subarray(0, this.length) : this.buffer.slice(0, this.length);
-    writePairs(this.order, pairs, pairs.length, pairs, 0);
+    writePairs(this.order, pairs, pairs.length, pairs, 0, points);
     return pairs;
+  }
+}
+
+/** Pairs among the points of sorted positions from..to-1 and all later ones, of `points`: what a radius passing every pair finds. */
+function everyPairCount(points: number, from: number, to: number): number {
+  // Sum of points - 1 - s over s in [from, to).
+  const first = points - 1 - from;
+  const last = points - to;
+  return to > from ? ((first + last) * (first - last + 1)) / 2 : 0;
+}
+
+/**
+ * Hands the first `length / 2` pairs of the batch to the visitor as the
+ * dimension files' visit loops do (with the squared distance when `coords`
+ * is given, `d` numbers per point), but with each index clamped to the last
+ * point: the loop for a grid whose buffer another thread may be writing (see
+ * bounded.ts). Kept apart so that the common loops spend nothing on it.
+ */
+export function visitClamped(
+  sink: PairSink,
+  length: number,
+  coords: Float32Array | Float64Array | null,
+  d: number,
+): void {
+  const { order, buffer, top } = sink;
+  const visit = sink.visitor!;
+  sink.length = 0;
+  for (let k = 0; k < length; k += 2) {
+    const s = buffer[k];
+    const t = buffer[k + 1];
+    const a = Math.min(order[s], top);
+    const b = Math.min(order[t], top);
+    const i = Math.min(a, b);
+    const j = Math.max(a, b);
+    if (coords === null) {
+      (visit as (i: number, j: number) => void)(i, j);
+    } else {
+      let d2 = 0;
+      for (let axis = 0; axis < d; axis++) {
+        const delta = coords[d * t + axis] - coords[d * s + axis];
+        d2 += delta * delta;
+      }
+      visit(i, j, d2);
+    }
   }
 }
 
@@ -338,6 +546,7 @@ export class PairSink {
  * Writes the first `length` numbers of `found` (flat pairs of sorted
  * positions, as a COLLECT search leaves them) into `target` from `at` on, as
  * original indices with i < j in each pair. `target` may be `found` itself.
+ * Indices are clamped to `points - 1` (see bounded.ts).
  */
 export function writePairs(
   order: Uint32Array,
@@ -345,10 +554,12 @@ export function writePairs(
   length: number,
   target: Uint32Array,
   at: number,
+  points = order.length,
 ): void {
+  const top = points - 1;
   for (let k = 0; k < length; k += 2) {
-    const i = order[found[k]];
-    const j = order[found[k + 1]];
+    const i = Math.min(order[found[k]], top);
+    const j = Math.min(order[found[k + 1]], top);
     const m = lowerMinusUpper(i, j);
     target[at + k] = j + m;
     target[at + k + 1] = i - m;
@@ -381,9 +592,10 @@ export function rowStarts(
     for (let k = from; k < to; k++) cursor[partners[k]]++;
     from = to;
   }
-  for (let s = 0; s < count; s++) offsets[order[s] + 1] = cursor[s];
+  // (Indices clamped to the count, see bounded.ts: a racing writer makes wrong rows, never writes past them.)
+  for (let s = 0; s < count; s++) offsets[Math.min(order[s], count - 1) + 1] = cursor[s];
   for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
-  for (let s = 0; s < count; s++) cursor[s] = offsets[order[s]];
+  for (let s = 0; s < count; s++) cursor[s] = offsets[Math.min(order[s], count - 1)];
 }
 
 /**
@@ -395,7 +607,8 @@ export function rowStarts(
  * filled at any moment belong to the points near the search's current
  * position, so their writes hit a small, cached set of lines even though
  * rows sit in original index order. Also the fill of PointGridWorkers'
- * threads, each over its slice.
+ * threads, each over its slice. Indices are clamped to `top` (default: the
+ * last of `order`; see bounded.ts).
  */
 export function fillRows(
   from: number,
@@ -406,15 +619,17 @@ export function fillRows(
   rowEnd: Uint32Array,
   cursor: Uint32Array,
   indices: Uint32Array,
+  top = order.length - 1,
 ): void {
   for (let s = from, k = first; s < to; s++) {
-    const i = order[s];
+    // (Indices clamped to `top`, the last point: see bounded.ts.)
+    const i = Math.min(order[s], top);
     const end = rowEnd[s];
     // t is never s (no point pairs with itself), so s's cursor can wait in a local.
     let own = cursor[s - from];
     for (; k < end; k++) {
       const t = partners[k];
-      indices[own++] = order[t];
+      indices[own++] = Math.min(order[t], top);
       indices[cursor[t - from]++] = i;
     }
     cursor[s - from] = own;

@@ -6,22 +6,29 @@
  *
  * @module
  */
+import { coversEverything } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { visitPairs } from '../wasm/grid-kernels.js';
+import { clampRanges } from './bounded.js';
 import type { Grid2D } from './grid2d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { COUNT, type lowerMinusUpper, type PairSink, VISIT, visitClamped } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
-  const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY));
   const r2 = radius * radius;
-  // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
-  if (sink.mode === VISIT && visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))) return;
-  if (g.dense) densePairs(g, sink, reach, r2);
-  else hashedPairs(g, sink, reach, r2);
+  if (coversEverything(r2)) {
+    // Every pair passes the distance test (see core/distance.ts): the slice's points against all later ones.
+    pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
+  } else {
+    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+    if (sink.mode === VISIT && visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))) return;
+    const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY));
+    if (g.dense) densePairs(g, sink, reach, r2);
+    else hashedPairs(g, sink, reach, r2);
+  }
   if (sink.mode === VISIT) visitBatch(g, sink);
 }
 
@@ -34,11 +41,13 @@ function densePairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void 
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
   const cellStart = g.cellStart;
-  if (g.ranges.length < 2 * reach) g.ranges = new Int32Array(grownLength(g.ranges.length, 2 * reach));
-  if (g.edges.length < 2 * reach) g.edges = new Float64Array(grownLength(g.edges.length, 2 * reach));
+  // One range per row above, at most: scratch in proportion to the rows, however far the radius reaches.
+  const needed = 2 * Math.min(reach, cellsY - 1);
+  if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
+  if (g.edges.length < needed) g.edges = new Float64Array(grownLength(g.edges.length, needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by default).
   const cellFrom = sink.cellFrom;
   const cellTo = sink.cellTo;
@@ -90,7 +99,7 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
   if (g.edges.length < needed) g.edges = new Float64Array(grownLength(g.edges.length, needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // (Only when !scanAll, where there are more cells than reach.)
   const rows = scanAll ? 0 : reach;
   if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
@@ -141,7 +150,8 @@ function hashedPairs(g: Grid2D, sink: PairSink, reach: number, r2: number): void
  * below, 0: same row).
  */
 function rangeEdge(edges: Float64Array, count: number, ry: number, cy: number, width: number): void {
-  edges[count] = ry > cy ? ry * width : (ry + 1) * width;
+  // (The same row's edge is unused: 0, never a product that could overflow and times 0 give NaN.)
+  edges[count] = ry > cy ? ry * width : ry < cy ? (ry + 1) * width : 0;
   edges[count + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
 }
 
@@ -174,12 +184,20 @@ function pairsFromCell(
   const ranges = g.ranges;
   const edges = g.edges;
   const originY = g.originY;
-  const width = g.cellWidth;
+  const width = g.width;
   const slack = SLACK;
   const step = sink.step;
   const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
+  // Runs read from cell starts stay inside the points and never run backwards, whatever a shared buffer
+  // holds (see bounded.ts), so that `most` below bounds what a point writes.
+  const n = g.points;
+  if (start < 0) start = 0;
+  if (end > n) end = n;
+  if (runEnd > n) runEnd = n;
+  if (runEnd < end) runEnd = end;
+  clampRanges(ranges, rangeCount, n);
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
@@ -189,6 +207,9 @@ function pairsFromCell(
         // Separate calls, not visitBatch: see there.
         if (sink.withDistance) visitDistanceBatch(g, sink);
         else visitIndexBatch(sink);
+      } else if (sink.mode === COUNT) {
+        sink.counted += length / 2;
+        sink.length = 0;
       }
       const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
@@ -221,7 +242,9 @@ function pairsFromCell(
       // window is widened by one for the distance test's own rounding, so it
       // holds every pair the test accepts.
       const edge = edges[k];
-      const gap = Math.max(0, edges[k + 1] * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * slack);
+      // (Written so that a NaN from overflowing edges of huge cells counts as no gap, never as a window of NaN.)
+      const below = edges[k + 1] * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * slack;
+      const gap = below > 0 ? below : 0;
       const window2 = r2 - gap * gap + r2 * slack;
       // (ranges[k] moves on by the radius alone: the window changes from point to point.)
       while (t < stop) {
@@ -269,14 +292,16 @@ function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+  if (sink.clamps) visitClamped(sink, length, null, 0);
+  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
 }
 
 /** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
 function visitDistanceBatch(g: Grid2D, sink: PairSink): void {
   const length = sink.length;
   sink.length = 0;
-  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+  if (sink.clamps) visitClamped(sink, length, g.coords, 2);
+  else visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
 }
 
 /**

@@ -6,22 +6,29 @@
  *
  * @module
  */
+import { coversEverything } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { visitPairs } from '../wasm/grid-kernels.js';
+import { clampRanges } from './bounded.js';
 import type { Grid3D } from './grid3d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { type lowerMinusUpper, type PairSink, VISIT } from './pair-sink.js';
+import { COUNT, type lowerMinusUpper, type PairSink, VISIT, visitClamped } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
-  const reach = stencilReach(radius, g.cellWidth, Math.max(g.cellsX, g.cellsY, g.cellsZ));
   const r2 = radius * radius;
-  // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
-  if (sink.mode === VISIT && visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))) return;
-  if (g.dense) densePairs(g, sink, reach, r2);
-  else hashedPairs(g, sink, reach, r2);
+  if (coversEverything(r2)) {
+    // Every pair passes the distance test (see core/distance.ts): the slice's points against all later ones.
+    pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
+  } else {
+    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+    if (sink.mode === VISIT && visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))) return;
+    const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY, g.cellsZ));
+    if (g.dense) densePairs(g, sink, reach, r2);
+    else hashedPairs(g, sink, reach, r2);
+  }
   if (sink.mode === VISIT) visitBatch(g, sink);
 }
 
@@ -37,12 +44,14 @@ function densePairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void 
   const cellsZ = g.cellsZ;
   const layer = cellsX * cellsY;
   const cellStart = g.cellStart;
-  const needed = 2 * (reach + reach * (2 * reach + 1));
+  // One range per row of the stencil that the grid has (the rows above in this layer, then the rows of the
+  // layers above): scratch in proportion to the grid's rows, however far the radius reaches.
+  const needed = 2 * (Math.min(reach, cellsY - 1) + Math.min(reach, cellsZ - 1) * Math.min(2 * reach + 1, cellsY));
   if (g.ranges.length < needed) g.ranges = new Int32Array(grownLength(g.ranges.length, needed));
   if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // Only the slice's cells, sink.cellFrom to sink.cellTo - 1 (all of them by
   // default), walked row by row: row r is (cy, cz) = (r % cellsY, r / cellsY).
   const cellFrom = sink.cellFrom;
@@ -115,7 +124,7 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
   if (g.edges.length < 2 * needed) g.edges = new Float64Array(grownLength(g.edges.length, 2 * needed));
   const ranges = g.ranges;
   const edges = g.edges;
-  const width = g.cellWidth;
+  const width = g.width;
   // A cursor per stencil row: the rows above in this layer, then every row of the layers above.
   const rows = scanAll ? 0 : reach + reach * side;
   if (g.cursors.length < rows) g.cursors = new Int32Array(grownLength(g.cursors.length, rows));
@@ -183,9 +192,10 @@ function hashedPairs(g: Grid3D, sink: PairSink, reach: number, r2: number): void
  */
 function rangeEdges(edges: Float64Array, count: number, ry: number, cy: number, rz: number, cz: number, width: number) {
   const e = 2 * count;
-  edges[e] = ry > cy ? ry * width : (ry + 1) * width;
+  // (An axis's edge on the same row or layer is unused: 0, never a product that could overflow and times 0 give NaN.)
+  edges[e] = ry > cy ? ry * width : ry < cy ? (ry + 1) * width : 0;
   edges[e + 1] = ry > cy ? 1 : ry < cy ? -1 : 0;
-  edges[e + 2] = rz > cz ? rz * width : (rz + 1) * width;
+  edges[e + 2] = rz > cz ? rz * width : rz < cz ? (rz + 1) * width : 0;
   edges[e + 3] = rz > cz ? 1 : rz < cz ? -1 : 0;
 }
 
@@ -219,12 +229,20 @@ function pairsFromCell(
   const edges = g.edges;
   const originY = g.originY;
   const originZ = g.originZ;
-  const width = g.cellWidth;
+  const width = g.width;
   const slack = SLACK;
   const step = sink.step;
   const rowEnd = sink.rowEnd;
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
+  // Runs read from cell starts stay inside the points and never run backwards, whatever a shared buffer
+  // holds (see bounded.ts), so that `most` below bounds what a point writes.
+  const n = g.points;
+  if (start < 0) start = 0;
+  if (end > n) end = n;
+  if (runEnd > n) runEnd = n;
+  if (runEnd < end) runEnd = end;
+  clampRanges(ranges, rangeCount, n);
   for (let s = start; s < end; s++) {
     let most = runEnd - s - 1;
     for (let k = 0; k < rangeCount; k += 2) most += ranges[k + 1] - ranges[k];
@@ -234,6 +252,9 @@ function pairsFromCell(
         // Separate calls, not visitBatch: see there.
         if (sink.withDistance) visitDistanceBatch(g, sink);
         else visitIndexBatch(sink);
+      } else if (sink.mode === COUNT) {
+        sink.counted += length / 2;
+        sink.length = 0;
       }
       const needed = sink.length + step * most;
       if (needed > sink.buffer.length) sink.reserve(needed, sink.length, s / g.points);
@@ -271,8 +292,11 @@ function pairsFromCell(
       const e = 2 * k;
       const edgeY = edges[e];
       const edgeZ = edges[e + 2];
-      const gapY = Math.max(0, edges[e + 1] * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * slack);
-      const gapZ = Math.max(0, edges[e + 3] * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * slack);
+      // (Written so that a NaN from overflowing edges of huge cells counts as no gap, never as a window of NaN.)
+      const belowY = edges[e + 1] * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * slack;
+      const belowZ = edges[e + 3] * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * slack;
+      const gapY = belowY > 0 ? belowY : 0;
+      const gapZ = belowZ > 0 ? belowZ : 0;
       const window2 = r2 - gapY * gapY - gapZ * gapZ + r2 * slack;
       // (ranges[k] moves on by the radius alone: the window changes from point to point.)
       while (t < stop) {
@@ -312,14 +336,16 @@ function visitIndexBatch(sink: PairSink): void {
   const length = sink.length;
   // Emptied first: a visitor that throws leaves no pairs behind to hand over twice.
   sink.length = 0;
-  visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
+  if (sink.clamps) visitClamped(sink, length, null, 0);
+  else visitIndices(sink.order, sink.buffer, length, sink.visitor as (i: number, j: number) => void);
 }
 
 /** {@link visitBatch} for a visitor of 3 parameters, with each pair's squared distance. */
 function visitDistanceBatch(g: Grid3D, sink: PairSink): void {
   const length = sink.length;
   sink.length = 0;
-  visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
+  if (sink.clamps) visitClamped(sink, length, g.coords, 3);
+  else visitWithDistance(g.coords, sink.order, sink.buffer, length, sink.visitor!);
 }
 
 /**

@@ -11,13 +11,17 @@ import {
   type NeighborLists,
   type NeighborsOptions,
   type PairSearchOptions,
+  type PairsOptions,
+  type PointGridFromOptions,
   type PointGridLayout,
   type PointGridOptions,
   type PointPairVisitor,
+  resolveCheck,
   resolveOptions,
 } from './options.js';
 import { PairSink } from './pair-sink.js';
 import { forEachPair2D } from './pairs2d.js';
+import { checkQuery, checkRebuild } from './pool-use.js';
 import { nearest2D, within2D } from './query2d.js';
 import { pinShapes } from './shape-pins.js';
 import { type WithinManyOptions, withinMany } from './within-many.js';
@@ -52,7 +56,12 @@ const EMPTY_POSITIONS = new Float64Array(0);
  * The grid keeps its own copy of the coordinates (32-bit floats for a
  * Float32Array, 64-bit otherwise): after moving the points, call
  * {@link PointGrid2D.rebuild}. Distances are Euclidean, computed as
- * `dx * dx + dy * dy <= radius * radius` in float64.
+ * `dx * dx + dy * dy <= radius * radius` in float64, the library's one rule
+ * (see the Reliability guide): a radius above about 1.34e154 squares to
+ * Infinity and takes every point, and coordinates may be any finite numbers
+ * whose extent (max - min) along each axis is finite. Cells wider than
+ * `cellSize` are used when the points span more than 2^31 cells of it along
+ * an axis; answers do not change, only speed.
  *
  * Memory beyond the caller's positions: the coordinate copy (as many bytes as
  * the positions for a packed Float32Array or Float64Array), 8 bytes per point
@@ -86,17 +95,32 @@ export class PointGrid2D {
    * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it
    * answers every query exactly as the grid that built the buffer did.
    *
+   * The buffer is untrusted by default: `from` checks its header and its
+   * whole body, in time linear in its size (see {@link PointGridFromOptions};
+   * `{ check: 'header' }` skips the body for a buffer this library built).
+   *
    * It has no positions array: {@link rebuild} needs one passed, and then
    * builds into this buffer (a SharedArrayBuffer is rebuilt for every grid
    * viewing it) or, when the buffer is too small, into a new one of its own.
    * {@link validate} checks everything but the copies against the positions.
    *
+   * Grids over one SharedArrayBuffer see each other's rebuilds. A query that
+   * runs while another thread rebuilds the buffer is the caller's race: its
+   * answer may be wrong (a mix of the two builds), but it ends, and every
+   * index it returns is below {@link count}. Order rebuilds and queries
+   * (PointGridWorkers does) to get exact answers.
+   *
    * @param data a grid's `data`: ArrayBuffer or SharedArrayBuffer.
-   * @throws Error when `data` is not a PointGrid2D buffer: not a buffer, no grid
-   * header, the other dimension, another format version, or truncated.
+   * @param options `check`: `'full'` (default) or `'header'`.
+   * @throws Error when `data` is not a good PointGrid2D buffer, naming what is
+   * wrong: not a buffer, no grid header, the other dimension, another format
+   * version, truncated, a header field out of range or inconsistent, or (with
+   * the full check) a body that does not hold a grid. RangeError for a bad
+   * `options`.
    */
-  static from(data: ArrayBuffer | SharedArrayBuffer): PointGrid2D {
-    adopted = Grid2D.fromData(data);
+  static from(data: ArrayBuffer | SharedArrayBuffer, options?: PointGridFromOptions): PointGrid2D {
+    const checkBody = resolveCheck(options);
+    adopted = Grid2D.fromData(data, checkBody);
     try {
       return new PointGrid2D(EMPTY_POSITIONS, { cellSize: adopted.cellSize });
     } finally {
@@ -169,6 +193,7 @@ export class PointGrid2D {
    */
   rebuild(positions: NumericArray | undefined = this.grid.positions): void {
     if (this.sink.busy) throw new Error('PointGrid2D.rebuild() cannot be called from inside a forEachPair visitor');
+    if (this.grid.use !== undefined) checkRebuild('PointGrid2D.rebuild()', this.grid.use);
     if (positions === undefined) {
       throw new Error('PointGrid2D.rebuild(): this grid was made by from() and has no positions array: pass one');
     }
@@ -184,11 +209,13 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN (Infinity finds every point).
    */
   within(x: number, y: number, radius: number, out: number[] = []): number[] {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.within()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within2D(this.grid, x, y, radius, scratch);
+    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -207,12 +234,16 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN.
    */
   withinInto(x: number, y: number, radius: number, out: Uint32Array): number {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.withinInto()', this.grid.use);
     // Inline checks: this is called once per point per frame.
     if (typeof x !== 'number' || x - x !== 0) checkFinite('x', x);
     if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
-    return within2D(this.grid, x, y, radius, out);
+    const found = within2D(this.grid, x, y, radius, out);
+    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
+    if (found === 0) this.grid.attached('withinInto');
+    return found;
   }
 
   /**
@@ -228,10 +259,12 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, a k that is not an integer >= 0, or a maxDistance < 0 or NaN.
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: number[] = []): number[] {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.nearest()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
+    this.grid.attached('nearest');
     return nearest2D(this.grid, x, y, k, maxDistance, out);
   }
 
@@ -286,6 +319,7 @@ export class PointGrid2D {
    * Error when called from inside another pair search's visitor.
    */
   forEachPair(radius: number, visit: PointPairVisitor, options?: PairSearchOptions): void {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.forEachPair()', this.grid.use);
     this.sink.visitPairs('PointGrid2D', this.grid, radius, visit, forEachPair2D, options);
   }
 
@@ -298,11 +332,16 @@ export class PointGrid2D {
    * view of a buffer up to an eighth longer (the search's own, not copied).
    * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
    * slice's pairs, in the full search's order: the slices' results
-   * concatenated in part order are the full result.
+   * concatenated in part order are the full result. 8 bytes per pair; a
+   * result longer than `options.maxResultLength` numbers (default 2^31 - 1)
+   * throws before its memory is taken (see {@link PairsOptions}).
    *
-   * @throws RangeError for a radius < 0 or NaN, or a bad part / parts.
+   * @throws RangeError for a radius < 0 or NaN, a bad part / parts or
+   * maxResultLength, or a result longer than maxResultLength (naming its
+   * pairs and bytes). Error when the grid's buffer was transferred away.
    */
-  pairs(radius: number, options?: PairSearchOptions): Uint32Array {
+  pairs(radius: number, options?: PairsOptions): Uint32Array {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.pairs()', this.grid.use);
     return this.sink.pairs('PointGrid2D', this.grid, radius, forEachPair2D, options);
   }
 
@@ -315,30 +354,40 @@ export class PointGrid2D {
    * count. One pass over the half stencil finds each pair
    * once and keeps, per point, the run of partners it found; the rows are
    * then counted and filled from those runs. Allocates the two returned
-   * arrays plus, transiently, the runs (4 bytes per pair) and two arrays of
-   * 4 bytes per point; a loop that passes its last result as `options.out`
-   * (see {@link NeighborsOptions}) allocates none of them once warm.
+   * arrays (8 bytes per pair, each pair in two rows, and 4 bytes per point)
+   * plus, transiently, the runs (4 bytes per pair) and two arrays of
+   * 4 bytes per point: 12 bytes per pair at the peak. A loop that passes its
+   * last result as `options.out` (see {@link NeighborsOptions}) allocates
+   * none of them once warm. Rows longer than `options.maxResultLength`
+   * numbers in all (default 2^31 - 1) throw before their memory is taken.
    *
    * With `options.part` / `parts` (see {@link PairSearchOptions}), row i lists
    * the neighbours of i through that slice's pairs only: row i of the slices
    * concatenated in part order is row i of the full search.
    *
-   * @throws RangeError for a radius < 0 or NaN, a bad part / parts, or an
-   * `out` that is not an earlier result.
+   * @throws RangeError for a radius < 0 or NaN, a bad part / parts or
+   * maxResultLength, an `out` that is not an earlier result, or rows longer
+   * than maxResultLength (naming the pairs and bytes). Error when the grid's
+   * buffer was transferred away.
    */
   neighbors(radius: number, options?: NeighborsOptions): NeighborLists {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.neighbors()', this.grid.use);
     return this.sink.neighbors('PointGrid2D', this.grid, radius, forEachPair2D, options);
   }
 
   /**
-   * Checks every internal invariant against the positions array the grid was
-   * built from: cell starts ascending from 0 to count, every point once in
-   * cell order, each copy equal to its source and inside its cell, hashed
-   * cells distinct, occupied and findable. For tests and debugging; O(n + cells).
+   * Checks every internal invariant: the header and the body as
+   * {@link from} does (cell starts ascending from 0 to count, every point once
+   * in cell order, inside its cell and in x order, hashed cells distinct,
+   * occupied and findable), and, for a grid built from positions here, each
+   * copy equal to its source. For tests and debugging; O(n + cells + lookup
+   * slots), whatever the buffer holds.
    *
-   * @throws Error naming the first broken invariant.
+   * @throws Error naming the first broken invariant, or when the grid's
+   * buffer was transferred away.
    */
   validate(): void {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.validate()', this.grid.use);
     this.grid.validate();
   }
 

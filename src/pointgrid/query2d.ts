@@ -6,19 +6,34 @@
  * @module
  */
 
+import { coversEverything } from '../core/distance.js';
 import { within } from '../wasm/grid-kernels.js';
+import { clampIndices, everyPoint } from './bounded.js';
 import type { Grid2D } from './grid2d.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
-/** Writes the points within radius into target (as far as it fits) and returns how many there are. */
+/**
+ * Writes the points within radius into target (as far as it fits) and
+ * returns how many there are. Every loop is bounded by the header's numbers
+ * (read once per build), whatever the buffer's sections hold: cell runs are
+ * clamped to the points and indices to the count, so a buffer that another
+ * thread rewrites mid-query gives a wrong answer at worst, never a hang.
+ */
 export function within2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
-  if (g.points === 0) return 0;
+  const n = g.points;
+  if (n === 0) return 0;
+  const r2 = radius * radius;
+  // Every point passes the distance test (see core/distance.ts): no cell arithmetic at such radii.
+  if (coversEverything(r2)) return everyPoint(g.sortedIndex, n, target);
   // On the WebAssembly kernels where they are on: the same points in the same order (src/wasm/grid-kernels.ts).
   const fast = within(g, x, y, 0, radius, target);
   if (fast >= 0) return fast;
-  const width = g.cellWidth;
+  const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;
+  // More than Number.MAX_VALUE from the origin along an axis, the query is over 2^918 (~1e276) from every
+  // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
+  if (rx - rx !== 0 || ry - ry !== 0) return 0;
   const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
   const lx = Math.max(Math.floor((rx - padded) / width), 0);
   const hx = Math.min(Math.floor((rx + padded) / width), g.cellsX - 1);
@@ -29,7 +44,6 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
   if (!dense && (hx - lx + 1) * (hy - ly + 1) > g.cellTotal)
     return withinEveryCell(g, x, y, radius, lx, hx, ly, hy, target);
-  const r2 = radius * radius;
   const coords = g.coords;
   const sortedIndex = g.sortedIndex;
   const cellStart = g.cellStart;
@@ -119,6 +133,9 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
         first = keys[2 * id];
         last = keys[2 * lastId];
       }
+      // (A run from a buffer another thread is rewriting stays inside the points.)
+      if (start < 0) start = 0;
+      if (end > n) end = n;
       // Skip the points left of the chord. Where it starts is guessed as if the
       // run's points were spread evenly over its cells, then settled exactly by
       // walking (the test is monotone along x): one cache miss and a few
@@ -166,7 +183,9 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
       }
     }
   }
-  return found;
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
 }
 
 /** Rows a within2D query looks up before scanning them. */
@@ -193,14 +212,15 @@ function withinEveryCell(
   const cellStart = g.cellStart;
   const keys = g.cellKeys;
   const cells = g.cellTotal;
+  const n = g.points;
   const capacity = target.length;
   let found = 0;
   for (let id = 0; id < cells; id++) {
     const kx = keys[2 * id];
     const ky = keys[2 * id + 1];
     if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
-    const end = cellStart[id + 1];
-    for (let t = cellStart[id]; t < end; t++) {
+    const end = Math.min(cellStart[id + 1], n);
+    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
       const dx = coords[2 * t] - x;
       const dy = coords[2 * t + 1] - y;
       if (dx * dx + dy * dy <= r2) {
@@ -209,7 +229,9 @@ function withinEveryCell(
       }
     }
   }
-  return found;
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
 }
 
 /** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
@@ -222,7 +244,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
     return out;
   }
   const maxSquared = maxDistance * maxDistance;
-  const width = g.cellWidth;
+  const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
   const rx = x - g.originX;
@@ -267,12 +289,14 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
     }
     // Every unvisited cell lies beyond one side of the ring's box; its points
     // are at least as far as that side.
+    // (Whether any side is left is decided apart from the bound, which may overflow for huge cells.)
     let bound = Number.POSITIVE_INFINITY;
+    const more = x1 + 1 <= cellsX - 1 || x0 - 1 >= 0 || y1 + 1 <= cellsY - 1 || y0 - 1 >= 0;
+    if (!more) break;
     if (x1 + 1 <= cellsX - 1) bound = Math.min(bound, (x1 + 1) * width - rx);
     if (x0 - 1 >= 0) bound = Math.min(bound, rx - x0 * width);
     if (y1 + 1 <= cellsY - 1) bound = Math.min(bound, (y1 + 1) * width - ry);
     if (y0 - 1 >= 0) bound = Math.min(bound, ry - y0 * width);
-    if (bound === Number.POSITIVE_INFINITY) break;
     bound -= (Math.abs(rx) + Math.abs(ry) + (Math.abs(qx) + Math.abs(qy) + 2 * k + 2) * width) * SLACK + UNDERFLOW;
     if (bound > 0) {
       const boundSquared = bound * bound * (1 - SLACK);
@@ -296,15 +320,20 @@ function offerRow(g: Grid2D, cy: number, cx0: number, cx1: number, x: number, y:
   }
 }
 
-/** Offers sorted points start..end-1 to the nearest heap. */
+/**
+ * Offers sorted points start..end-1 to the nearest heap, the run clamped to
+ * the points and each index to the count (see within2D).
+ */
 function offerRange(g: Grid2D, start: number, end: number, x: number, y: number, maxSquared: number): void {
   const coords = g.coords;
   const sortedIndex = g.sortedIndex;
   const heap = g.heap;
-  for (let t = start; t < end; t++) {
+  const n = g.points;
+  const stop = Math.min(end, n);
+  for (let t = Math.max(start, 0); t < stop; t++) {
     const dx = coords[2 * t] - x;
     const dy = coords[2 * t + 1] - y;
     const d2 = dx * dx + dy * dy;
-    if (d2 <= maxSquared) heap.offer(d2, sortedIndex[t]);
+    if (d2 <= maxSquared) heap.offer(d2, Math.min(sortedIndex[t], n - 1));
   }
 }

@@ -6,20 +6,31 @@
  * @module
  */
 
+import { coversEverything } from '../core/distance.js';
 import { within } from '../wasm/grid-kernels.js';
+import { clampIndices, everyPoint } from './bounded.js';
 import type { Grid3D } from './grid3d.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
-/** Writes the points within radius into target (as far as it fits) and returns how many there are. */
+/**
+ * Writes the points within radius into target (as far as it fits) and
+ * returns how many there are. Bounded whatever the buffer holds, as within2D.
+ */
 export function within3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
-  if (g.points === 0) return 0;
+  const n = g.points;
+  if (n === 0) return 0;
+  const r2 = radius * radius;
+  // Every point passes the distance test (see core/distance.ts): no cell arithmetic at such radii.
+  if (coversEverything(r2)) return everyPoint(g.sortedIndex, n, target);
   // On the WebAssembly kernels where they are on: the same points in the same order (src/wasm/grid-kernels.ts).
   const fast = within(g, x, y, z, radius, target);
   if (fast >= 0) return fast;
-  const width = g.cellWidth;
+  const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;
   const rz = z - g.originZ;
+  // Over 2^918 from every point along an axis (see within2D): beyond every radius whose square is finite.
+  if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
   const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry), Math.abs(rz)), width);
   const lx = Math.max(Math.floor((rx - padded) / width), 0);
   const hx = Math.min(Math.floor((rx + padded) / width), g.cellsX - 1);
@@ -28,7 +39,6 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   const lz = Math.max(Math.floor((rz - padded) / width), 0);
   const hz = Math.min(Math.floor((rz + padded) / width), g.cellsZ - 1);
   if (lx > hx || ly > hy || lz > hz) return 0;
-  const r2 = radius * radius;
   const coords = g.coords;
   const sortedIndex = g.sortedIndex;
   const cellStart = g.cellStart;
@@ -66,8 +76,9 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
           }
         }
         const row = cy * cellsX + cz * layer;
-        const start = cellStart[row + cx0];
-        const end = cellStart[row + cx1 + 1];
+        // (A run from a buffer another thread is rewriting stays inside the points.)
+        const start = Math.max(cellStart[row + cx0], 0);
+        const end = Math.min(cellStart[row + cx1 + 1], n);
         if (found + end - start <= capacity) {
           for (let t = start; t < end; t++) {
             const dx = coords[3 * t] - x;
@@ -94,7 +105,8 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
         }
       }
     }
-    return found;
+    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+    return Math.min(found, n);
   }
   const cells = g.cellTotal;
   const keys = g.cellKeys;
@@ -121,8 +133,8 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
       }
       if (id < 0) continue;
     }
-    const end = cellStart[id + 1];
-    for (let t = cellStart[id]; t < end; t++) {
+    const end = Math.min(cellStart[id + 1], n);
+    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
       const dx = coords[3 * t] - x;
       const dy = coords[3 * t + 1] - y;
       const dz = coords[3 * t + 2] - z;
@@ -132,7 +144,9 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
       }
     }
   }
-  return found;
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
 }
 
 /** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
@@ -153,7 +167,7 @@ export function nearest3D(
     return out;
   }
   const maxSquared = maxDistance * maxDistance;
-  const width = g.cellWidth;
+  const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
   const cellsZ = g.cellsZ;
@@ -212,14 +226,17 @@ export function nearest3D(
     }
     // Every unvisited cell lies beyond one face of the shell's box; its points
     // are at least as far as that face.
+    // (Whether any face is left is decided apart from the bound, which may overflow for huge cells.)
     let bound = Number.POSITIVE_INFINITY;
+    const more =
+      x1 + 1 <= cellsX - 1 || x0 - 1 >= 0 || y1 + 1 <= cellsY - 1 || y0 - 1 >= 0 || z1 + 1 <= cellsZ - 1 || z0 - 1 >= 0;
+    if (!more) break;
     if (x1 + 1 <= cellsX - 1) bound = Math.min(bound, (x1 + 1) * width - rx);
     if (x0 - 1 >= 0) bound = Math.min(bound, rx - x0 * width);
     if (y1 + 1 <= cellsY - 1) bound = Math.min(bound, (y1 + 1) * width - ry);
     if (y0 - 1 >= 0) bound = Math.min(bound, ry - y0 * width);
     if (z1 + 1 <= cellsZ - 1) bound = Math.min(bound, (z1 + 1) * width - rz);
     if (z0 - 1 >= 0) bound = Math.min(bound, rz - z0 * width);
-    if (bound === Number.POSITIVE_INFINITY) break;
     bound -=
       (Math.abs(rx) + Math.abs(ry) + Math.abs(rz) + (Math.abs(qx) + Math.abs(qy) + Math.abs(qz) + 2 * k + 2) * width) *
         SLACK +
@@ -256,16 +273,21 @@ function offerRow(
   }
 }
 
-/** Offers sorted points start..end-1 to the nearest heap. */
+/**
+ * Offers sorted points start..end-1 to the nearest heap, the run clamped to
+ * the points and each index to the count (see within2D).
+ */
 function offerRange(g: Grid3D, start: number, end: number, x: number, y: number, z: number, maxSquared: number): void {
   const coords = g.coords;
   const sortedIndex = g.sortedIndex;
   const heap = g.heap;
-  for (let t = start; t < end; t++) {
+  const n = g.points;
+  const stop = Math.min(end, n);
+  for (let t = Math.max(start, 0); t < stop; t++) {
     const dx = coords[3 * t] - x;
     const dy = coords[3 * t + 1] - y;
     const dz = coords[3 * t + 2] - z;
     const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 <= maxSquared) heap.offer(d2, sortedIndex[t]);
+    if (d2 <= maxSquared) heap.offer(d2, Math.min(sortedIndex[t], n - 1));
   }
 }

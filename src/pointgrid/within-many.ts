@@ -83,6 +83,7 @@ export function withinMany(
   checkDistance('radius', radius);
   const [stride, offset, out] = readOptions(options, d);
   const packed = packQueries(queries, d, stride, offset);
+  g.attached('withinMany');
   const count = packed.length / d;
   const fast = g.points === 0 ? undefined : withinManyOnKernels(g, packed, radius, out);
   if (fast !== undefined) return fast;

@@ -11,9 +11,11 @@
 
 import { describe } from '../core/validate.js';
 import {
+  type CheckedIds,
   checkIdSnapshot,
   encodeItem,
   type FromDataOptions,
+  float64Length,
   readDecoder,
   readEncoder,
   type ToDataOptions,
@@ -92,27 +94,37 @@ function bad(what: string): never {
   throw new Error(`from: invalid PointHash data: ${what}`);
 }
 
-/** Checks the shape of `data` for a hash of `dim` dimensions, before anything is built. */
-export function checkPointData(data: unknown, dim: 2 | 3): PointHashData {
-  const n = checkIdSnapshot(data, 'pointhash', dim, bad);
-  const d = data as PointHashData;
-  if (!(d.positions instanceof Float64Array) || d.positions.length !== n * dim) {
-    bad(`positions must be a Float64Array of ${n * dim} numbers`);
+/** A snapshot checked by {@link checkPointData}: its own copies of the typed arrays. */
+export interface CheckedPoints extends CheckedIds {
+  positions: Float64Array;
+}
+
+/**
+ * Checks `data` for a hash of `dim` dimensions before anything is built (see
+ * checkIdSnapshot: every point has one slot, so what from() builds is O(ids))
+ * and returns copies of its typed arrays, every position finite.
+ */
+export function checkPointData(data: unknown, dim: 2 | 3): CheckedPoints {
+  const checked = checkIdSnapshot(data, 'pointhash', dim, bad);
+  const n = checked.ids.length;
+  const given = (data as PointHashData).positions;
+  if (float64Length(given) !== n * dim) bad(`positions must be a Float64Array of ${n * dim} numbers`);
+  const positions = new Float64Array(given);
+  for (let i = 0; i < positions.length; i++) {
+    if (!Number.isFinite(positions[i])) bad(`positions[${i}] is ${positions[i]}, not finite`);
   }
-  for (let i = 0; i < d.positions.length; i++) {
-    if (!Number.isFinite(d.positions[i])) bad(`positions[${i}] is ${d.positions[i]}, not finite`);
-  }
-  return d;
+  return { ...checked, positions };
 }
 
 /**
  * Fills an empty hash, made with room for `d.idLimit` ids, from checked data;
  * `place(h, i)` files id h at the i-th position. Throws an Error on a
- * repeated or out of range id or a repeated item; the caller drops the hash then.
+ * repeated or out of range id or a repeated item; the caller drops the hash
+ * then. O(ids).
  */
 export function restorePoints<T>(
   hash: PointHashBase<T>,
-  d: PointHashData,
+  d: CheckedPoints,
   options: FromDataOptions<T> = {},
   place: (h: number, i: number) => void,
 ): void {

@@ -57,7 +57,7 @@ import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import { dropCells, LINKS, OVERFLOW_POS, purgeEmptyCells, SLOT } from './cell-runs.js';
 import { ALL_BITS, DEFAULT_CATEGORY, isDefaultFilter, toBits } from './filter.js';
 import { ItemIndex } from './item-index.js';
-import { DEFAULT_MAX_CELLS_PER_ITEM, type SpatialHashOptions } from './options.js';
+import { DEFAULT_MAX_CELLS_PER_ITEM, MAX_CELLS_PER_ITEM_LIMIT, type SpatialHashOptions } from './options.js';
 import { PairCache } from './pair-cache.js';
 import type { RayWalker } from './ray-walker.js';
 
@@ -227,7 +227,7 @@ export abstract class SpatialHashBase<T> implements Iterable<T> {
     }
     const { cellSize, maxCellsPerItem = DEFAULT_MAX_CELLS_PER_ITEM, initialCapacity = 64, trackItems = true } = options;
     checkPositive('cellSize', cellSize);
-    checkInteger('maxCellsPerItem', maxCellsPerItem, 1);
+    checkInteger('maxCellsPerItem', maxCellsPerItem, 1, MAX_CELLS_PER_ITEM_LIMIT);
     checkInteger('initialCapacity', initialCapacity, 0, 2 ** 28);
     if (typeof trackItems !== 'boolean')
       throw new RangeError(`trackItems must be a boolean, got ${describe(trackItems)}`);

@@ -26,15 +26,28 @@ export function countError(method: string, dim: 2 | 3, got: number): RangeError 
 }
 
 /**
- * Validates a 2D box argument list: all finite, each min <= its max. One
- * comparison chain passes every valid box (NaN fails `<=`, and an infinite
- * bound makes a side infinite or NaN); the checks that name the bad argument
- * run only when it fails. Kept this small so that V8 inlines it into insert,
- * update and updateById, and those into the caller's loop: called, it would
- * box all four numbers.
+ * Validates a 2D box argument list: all numbers, all finite, each min <= its
+ * max. One comparison chain passes every valid box (NaN fails `<=`, and an
+ * infinite bound makes a side infinite or NaN); the checks that name the bad
+ * argument run only when it fails. The `typeof` tests come first because the
+ * comparisons alone coerce: `null <= null` holds and `'0x10' - '0x10'` is 0,
+ * so `null` would be stored at 0 and '0x10' at 16, and a bigint would pass
+ * until the box is written (a TypeError). Where V8 has seen numbers only, a
+ * `typeof` test of a number compiles to nothing or to one map check. Kept
+ * this small so that V8 inlines it into insert, update and updateById, and
+ * those into the caller's loop: called, it would box all four numbers.
  */
 export function checkBox2(minX: number, minY: number, maxX: number, maxY: number): void {
-  if (minX <= maxX && minY <= maxY && maxX - minX + (maxY - minY) < Number.POSITIVE_INFINITY) return;
+  if (
+    typeof minX === 'number' &&
+    typeof minY === 'number' &&
+    typeof maxX === 'number' &&
+    typeof maxY === 'number' &&
+    minX <= maxX &&
+    minY <= maxY &&
+    maxX - minX + (maxY - minY) < Number.POSITIVE_INFINITY
+  )
+    return;
   explainBox2(minX, minY, maxX, maxY);
 }
 
@@ -48,10 +61,16 @@ function explainBox2(minX: number, minY: number, maxX: number, maxY: number): vo
   checkOrdered('minY', minY, 'maxY', maxY);
 }
 
-/** Validates a 3D box argument list: all finite, each min <= its max. */
+/** Validates a 3D box argument list: all numbers, all finite, each min <= its max. */
 export function checkBox3(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
-  // One comparison chain passes every valid box (see checkBox2).
+  // Type tests, then one comparison chain that passes every valid box (see checkBox2).
   if (
+    typeof minX === 'number' &&
+    typeof minY === 'number' &&
+    typeof minZ === 'number' &&
+    typeof maxX === 'number' &&
+    typeof maxY === 'number' &&
+    typeof maxZ === 'number' &&
     minX <= maxX &&
     minY <= maxY &&
     minZ <= maxZ &&

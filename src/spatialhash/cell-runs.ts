@@ -152,12 +152,22 @@ export function dropCells(hash: CellRuns, h: number): void {
   const links = hash.itemLinks;
   dropHome(hash, h);
   let e = links[l + FIRST_ENTRY];
-  while (e !== NONE) {
+  for (let steps = 0; e !== NONE; steps++) {
+    if (steps === hash.entryLimit) throw chainError(h);
     const following = hash.entryItemNext[e];
     dropEntry(hash, e);
     e = following;
   }
   links[l + FIRST_ENTRY] = NONE;
+}
+
+/**
+ * The Error of an item's entry chain longer than every entry there is: only
+ * overwritten memory makes one (a cycle). Every walk along a chain stops there
+ * instead of running on forever.
+ */
+export function chainError(h: number): Error {
+  return new Error(`the cell entries of id ${h} form a cycle (the hash's memory was overwritten)`);
 }
 
 /** Copies slot `from` over slot `to` (the caller tells the owner if its position changed). */
@@ -420,7 +430,9 @@ export function writeSlotBoxes(hash: CellRuns, h: number): void {
   if (pos === NONE) return;
   const home = (hash.cellStart[hash.itemLinks[l + HOME_CELL]] + pos) * stride;
   for (let k = 0; k < stride; k++) slotBox[home + k] = boxes[b + k];
+  let steps = 0;
   for (let e = hash.itemLinks[l + FIRST_ENTRY]; e !== NONE; e = hash.entryItemNext[e]) {
+    if (steps++ === hash.entryLimit) throw chainError(h);
     const s = (hash.cellStart[hash.entryCell[e]] + hash.entryPos[e]) * stride;
     for (let k = 0; k < stride; k++) slotBox[s + k] = boxes[b + k];
   }

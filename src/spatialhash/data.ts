@@ -13,6 +13,7 @@
 
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
+import { MAX_CELLS_PER_ITEM_LIMIT } from './options.js';
 
 /** What {@link SpatialHash2D.toData} / {@link SpatialHash3D.toData} return and `from` reads. */
 export interface SpatialHashData {
@@ -61,7 +62,7 @@ export interface FromDataOptions<T> {
 }
 
 /**
- * @internal What SpatialHashData and the point hashes' PointHashData share:
+ * What SpatialHashData and the point hashes' PointHashData share:
  * everything but the geometry (`boxes` or `positions`).
  */
 export interface IdSnapshot {
@@ -112,27 +113,70 @@ export function readDecoder<T>(options: FromDataOptions<T>): ((value: unknown, i
   return decode;
 }
 
+/** The length of a typed array as the engine keeps it (a subclass's `length` getter may say anything). */
+const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int32Array.prototype), 'length')?.get as (
+  this: ArrayBufferView,
+) => number;
+
+/** @internal `value`'s length if it is an Int32Array, else -1. */
+export function int32Length(value: unknown): number {
+  return value instanceof Int32Array ? typedLength.call(value) : -1;
+}
+
+/** @internal `value`'s length if it is a Float64Array, else -1. */
+export function float64Length(value: unknown): number {
+  return value instanceof Float64Array ? typedLength.call(value) : -1;
+}
+
+/**
+ * What checkIdSnapshot hands on: the snapshot's typed arrays
+ * copied (the copies are the hash's own, so a SharedArrayBuffer that another
+ * thread rewrites cannot change a value after it is checked) and its items
+ * array as given.
+ */
+export interface CheckedIds extends Omit<IdSnapshot, 'format' | 'version' | 'dimension'> {
+  cellSize: number;
+}
+
 /**
  * @internal Checks everything of a snapshot but its geometry, before anything
- * is built, with `fail` throwing the format's Error; returns the number of ids.
+ * is built, with `fail` throwing the format's Error: every field's type and
+ * length, the cell size, and an idLimit that the ids and free ids account
+ * for, so nothing allocated later is larger than the data (O(idLimit), and
+ * the snapshot holds a number per id). Ids are checked for range and
+ * repeats by the restore, on the copies.
  */
-export function checkIdSnapshot(data: unknown, format: string, dim: 2 | 3, fail: (what: string) => never): number {
+export function checkIdSnapshot(data: unknown, format: string, dim: 2 | 3, fail: (what: string) => never): CheckedIds {
   if (data === null || typeof data !== 'object') fail(`expected an object from toData(), got ${describe(data)}`);
-  const d = data as IdSnapshot;
+  const d = data as IdSnapshot & { cellSize: unknown };
   if (d.format !== format) fail(`format must be '${format}', got ${describe(d.format)}`);
   if (d.version !== 1) fail(`version must be 1, got ${describe(d.version)}`);
   if (d.dimension !== dim) fail(`dimension is ${describe(d.dimension)}, this is a ${dim}D hash`);
-  const n = d.ids instanceof Int32Array ? d.ids.length : fail('ids must be an Int32Array');
-  if (!Array.isArray(d.items) || d.items.length !== n) fail(`items must be an array of ${n} values`);
-  if (!(d.categories instanceof Int32Array) || d.categories.length !== n)
-    fail(`categories must be an Int32Array of ${n}`);
-  if (!(d.masks instanceof Int32Array) || d.masks.length !== n) fail(`masks must be an Int32Array of ${n}`);
-  if (!(d.freeIds instanceof Int32Array)) fail('freeIds must be an Int32Array');
-  const limit = d.idLimit;
-  if (!Number.isInteger(limit) || limit < n || limit !== n + d.freeIds.length || limit > 2 ** 28) {
-    fail(`idLimit ${describe(limit)} must equal the number of ids plus free ids`);
+  const cellSize = d.cellSize;
+  if (typeof cellSize !== 'number' || !(cellSize > 0) || cellSize === Number.POSITIVE_INFINITY) {
+    fail(`cellSize must be a finite number > 0, got ${describe(cellSize)}`);
   }
-  return n;
+  const n = int32Length(d.ids);
+  if (n < 0) fail('ids must be an Int32Array');
+  if (!Array.isArray(d.items) || d.items.length !== n) fail(`items must be an array of ${n} values`);
+  if (int32Length(d.categories) !== n) fail(`categories must be an Int32Array of ${n}`);
+  if (int32Length(d.masks) !== n) fail(`masks must be an Int32Array of ${n}`);
+  const free = int32Length(d.freeIds);
+  if (free < 0) fail('freeIds must be an Int32Array');
+  const limit = d.idLimit;
+  if (!Number.isInteger(limit) || limit !== n + free || limit > 2 ** 28) {
+    fail(`idLimit ${describe(limit)} must equal the number of ids plus free ids (${n} + ${free}), at most 2^28`);
+  }
+  // new Int32Array(typed array) copies the elements the engine holds, as many as its own length.
+  return {
+    cellSize,
+    idLimit: limit,
+    ids: new Int32Array(d.ids),
+    items: d.items,
+    categories: new Int32Array(d.categories),
+    masks: new Int32Array(d.masks),
+    freeIds: new Int32Array(d.freeIds),
+  };
 }
 
 /** Implements `toData` of both hashes. O(items). */
@@ -176,21 +220,36 @@ function bad(what: string): never {
   throw new Error(`from: invalid SpatialHash data: ${what}`);
 }
 
-/** Checks the shape of `data` for a hash of `dim` dimensions, before anything is built. */
-export function checkData(data: unknown, dim: 2 | 3): SpatialHashData {
-  const n = checkIdSnapshot(data, 'spatialhash', dim, bad);
+/** A snapshot checked by {@link checkData}: its own copies of the typed arrays. */
+export interface CheckedData extends CheckedIds {
+  maxCellsPerItem: number;
+  boxes: Float64Array;
+}
+
+/**
+ * Checks `data` for a hash of `dim` dimensions before anything is built
+ * (see checkIdSnapshot), maxCellsPerItem within its limit included: from()
+ * then files each item under at most that many cells, so what it builds is
+ * bounded by the number of items. Returns copies of the typed arrays.
+ */
+export function checkData(data: unknown, dim: 2 | 3): CheckedData {
+  const checked = checkIdSnapshot(data, 'spatialhash', dim, bad);
   const d = data as SpatialHashData;
-  if (!(d.boxes instanceof Float64Array) || d.boxes.length !== n * dim * 2) {
-    bad(`boxes must be a Float64Array of ${n * dim * 2} numbers`);
+  const max = d.maxCellsPerItem;
+  if (!Number.isInteger(max) || max < 1 || max > MAX_CELLS_PER_ITEM_LIMIT) {
+    bad(`maxCellsPerItem must be an integer in [1, ${MAX_CELLS_PER_ITEM_LIMIT}], got ${describe(max)}`);
   }
-  return d;
+  const n = checked.ids.length;
+  if (float64Length(d.boxes) !== n * dim * 2) bad(`boxes must be a Float64Array of ${n * dim * 2} numbers`);
+  return { ...checked, maxCellsPerItem: max, boxes: new Float64Array(d.boxes) };
 }
 
 /**
  * Fills an empty hash from checked data. Throws an Error on a repeated or out
  * of range id, a bad box or a repeated item; the caller drops the hash then.
+ * O(idLimit + items x their cells), each item under at most maxCellsPerItem cells.
  */
-export function restore<T>(hash: SpatialHashBase<T>, d: SpatialHashData, options: FromDataOptions<T> = {}): void {
+export function restore<T>(hash: SpatialHashBase<T>, d: CheckedData, options: FromDataOptions<T> = {}): void {
   const decode = readDecoder(options);
   const dim = hash.dim;
   const stride = hash.boxStride;

@@ -13,6 +13,10 @@
  * table of key / id pairs, where a lookup is a multiply, a shift and usually
  * one cache line.
  *
+ * Probes stop after one pass over the table whatever it holds (at most 3/4
+ * full, a probe ends at an empty pair long before): overwritten memory can
+ * make a lookup miss, never loop forever.
+ *
  * @module
  */
 
@@ -94,7 +98,10 @@ export class ItemIndex<T> {
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     let i = this.home(key);
-    while (table[i * 2 + 1] !== NONE) i = (i + 1) & mask;
+    for (let probes = 0; table[i * 2 + 1] !== NONE; probes++) {
+      if (probes === mask) throw overwritten();
+      i = (i + 1) & mask;
+    }
     table[i * 2] = key;
     table[i * 2 + 1] = id;
     this.intCount++;
@@ -117,15 +124,15 @@ export class ItemIndex<T> {
     }
     const mask = (table.length >> 1) - 1;
     let hole = this.home(key);
-    for (;;) {
-      if (table[hole * 2 + 1] === NONE) return;
+    for (let probes = 0; ; probes++) {
+      if (probes > mask || table[hole * 2 + 1] === NONE) return;
       if (table[hole * 2] === key) break;
       hole = (hole + 1) & mask;
     }
     // Backward-shift deletion: later pairs of the probe run whose home is not
     // between the hole and them move into the hole, so no tombstones are needed.
     let next = (hole + 1) & mask;
-    while (table[next * 2 + 1] !== NONE) {
+    for (let probes = 0; probes < mask && table[next * 2 + 1] !== NONE; probes++) {
       const home = this.home(table[next * 2]);
       const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
       if (!stays) {
@@ -180,11 +187,12 @@ export class ItemIndex<T> {
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     let i = this.home(key);
-    for (;;) {
+    for (let probes = 0; probes <= mask; probes++) {
       const id = table[i * 2 + 1];
       if (id === NONE || table[i * 2] === key) return id;
       i = (i + 1) & mask;
     }
+    return NONE;
   }
 
   /** Home pair of `key`: Fibonacci hashing, so consecutive keys spread over the table. */
@@ -201,4 +209,9 @@ export class ItemIndex<T> {
       if (old[i + 1] !== NONE) this.setHashed(old[i], old[i + 1]);
     }
   }
+}
+
+/** The Error of a probe that found no empty pair in a whole pass: only overwritten memory does that. */
+function overwritten(): Error {
+  return new Error('ItemIndex: no empty pair in a whole pass over the table (its memory was overwritten)');
 }

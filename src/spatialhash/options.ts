@@ -16,7 +16,8 @@ export interface SpatialHashOptions {
   /**
    * An item whose box covers more cells than this is kept in an overflow list
    * that every query checks directly, so one huge box never costs millions of
-   * cells. An integer >= 1. Default 256.
+   * cells. An integer from 1 to {@link MAX_CELLS_PER_ITEM_LIMIT} (4096).
+   * Default 256.
    */
   maxCellsPerItem?: number;
   /**
@@ -40,3 +41,15 @@ export interface SpatialHashOptions {
 
 /** Default of {@link SpatialHashOptions.maxCellsPerItem}. */
 export const DEFAULT_MAX_CELLS_PER_ITEM = 256;
+
+/**
+ * Largest {@link SpatialHashOptions.maxCellsPerItem} a hash accepts, from its
+ * constructor or from a snapshot: 4096 cells (64 x 64 in 2D, 16 x 16 x 16 in
+ * 3D). It bounds what one item can cost: an insert or a move that changes
+ * cells writes each of them, and each covered cell holds up to about 400
+ * bytes in 2D and 600 in 3D, so one item in cells never takes more than
+ * about 2.5 MB, and `from()` builds no more than that per stored item,
+ * whatever the snapshot says. Items needing more cells go to the overflow
+ * list, which every query checks directly.
+ */
+export const MAX_CELLS_PER_ITEM_LIMIT = 4096;

@@ -11,6 +11,7 @@ import { radiusPad, SpatialHashBase } from './base.js';
 import { checkBox3, countError, type OverlapVisitor } from './box-args.js';
 import {
   addEntry,
+  chainError,
   dropCells,
   dropEntry,
   dropHome,
@@ -58,8 +59,8 @@ const HOME = -2;
  */
 export class SpatialHash3D<T> extends SpatialHashBase<T> {
   /**
-   * @param options - `cellSize` (required), `maxCellsPerItem` (default 256), `initialCapacity` (default 64).
-   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is not a valid integer.
+   * @param options - `cellSize` (required), `maxCellsPerItem` (default 256, at most 4096: `MAX_CELLS_PER_ITEM_LIMIT`), `initialCapacity` (default 64).
+   * @throws RangeError if `cellSize` is not a finite number > 0, or another option is not a valid integer in its range.
    */
   constructor(options: SpatialHashOptions) {
     super(3, options);
@@ -273,7 +274,8 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     const entryItemNext = this.entryItemNext;
     // The home first, then the chain.
     let prev = NONE;
-    for (let e = HOME; e !== NONE; ) {
+    for (let e = HOME, steps = 0; e !== NONE; steps++) {
+      if (steps > this.entryLimit) throw chainError(h);
       const home = e === HOME;
       const next = home ? links[l + FIRST_ENTRY] : entryItemNext[e];
       const id = home ? links[l + HOME_CELL] : this.entryCell[e];

@@ -19,16 +19,20 @@
  * @module
  */
 import type { NumericArray } from '../core/validate.js';
+import { clampIndices } from '../pointgrid/bounded.js';
 import { stencilReach } from '../pointgrid/margins.js';
 import { type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
-import { KERNEL_BASE, type Kernels, kernels } from './kernels.js';
+import { guarded, KERNEL_BASE, type Kernels, kernels, trapError } from './kernels.js';
 
 /** What the kernels read and write of a Grid2D or Grid3D (d = 2 leaves out the z members). */
 export interface KernelGrid {
   readonly dimension: 2 | 3;
   readonly stride: number;
   readonly offset: number;
-  readonly cellWidth: number;
+  /** Width of the cells of the last build (see Grid2D.width). */
+  width: number;
+  /** Whether indices handed over are clamped to the count (see bounded.ts and Grid2D.clampsIndices). */
+  clampsIndices: boolean;
   points: number;
   originX: number;
   originY: number;
@@ -135,7 +139,7 @@ export function buildDense(g: KernelGrid, d: 2 | 3, positions: NumericArray): bo
     g.originX,
     g.originY,
     d === 3 ? g3.originZ : 0,
-    g.cellWidth,
+    g.width,
     g.cellsX,
     layer,
     cells,
@@ -204,7 +208,7 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
       g.originX,
       g.originY,
       d === 3 ? g3.originZ : 0,
-      g.cellWidth,
+      g.width,
       cellOf,
       table,
       tableSlots - 1,
@@ -316,7 +320,7 @@ function startSearch(
   const d = g.dimension;
   const g3 = g as KernelGrid3;
   const extent = d === 2 ? Math.max(g.cellsX, g.cellsY) : Math.max(g.cellsX, g.cellsY, g3.cellsZ);
-  const reach = stencilReach(radius, g.cellWidth, extent);
+  const reach = stencilReach(radius, g.width, extent);
   const r2 = radius * radius;
   const layout = mirror(k, g, d);
   if (layout === undefined) return undefined;
@@ -326,7 +330,12 @@ function startSearch(
   const half = d === 2 ? reach + reach * side : reach + reach * side + reach * side * side;
   const scanAll = !g.dense && half > cells;
   const stencilRows = d === 2 ? reach : reach + reach * side;
-  const rangeNumbers = 2 * (scanAll ? cells : stencilRows);
+  // At most a range per stencil row the grid has (dense), or per stencil row (hashed), as pairs2d.ts / pairs3d.ts.
+  const denseRows =
+    d === 2
+      ? Math.min(reach, g.cellsY - 1)
+      : Math.min(reach, g.cellsY - 1) + Math.min(reach, g3.cellsZ - 1) * Math.min(side, g.cellsY);
+  const rangeNumbers = 2 * (scanAll ? cells : g.dense ? denseRows : stencilRows);
   const cursorRows = g.dense || scanAll ? 0 : stencilRows;
   const ranges = layout.end;
   const edges = ranges + align8(4 * rangeNumbers);
@@ -350,7 +359,8 @@ function startSearch(
     g.dense ? 1 : 0,
     g.originY,
     d === 3 ? g3.originZ : 0,
-    g.cellWidth,
+    g.width,
+    n,
   );
   e.startSearch(
     reach,
@@ -375,13 +385,17 @@ function startSearch(
 
 /**
  * Runs a COLLECT or ROWS search to the end, growing its output as needed;
- * returns the numbers written, or -1 when the memory cannot grow that far.
+ * returns the numbers written, or -1 when they would be more than `ceiling`
+ * or the memory cannot grow that far.
  */
-function runToEnd(search: Search): number {
+function runToEnd(search: Search, ceiling: number): number {
   const { k, out } = search;
   const e = k.exports;
   while (search.run() !== 0) {
     const length = e.length.value as number;
+    // Past the memory the JavaScript search may take before it counts its pairs (PairSink.ceilingFor): leave it
+    // to that search, which counts them, then throws or searches again with room for exactly them.
+    if (length + (e.needed.value as number) > ceiling) return -1;
     const wanted = out + 4 * (length + Math.max(e.needed.value as number, length));
     if (!k.reserve(wanted)) return -1;
     e.setOutput(out, Math.min((k.memory.buffer.byteLength - out) >> 2, 2 ** 31 - 1), length);
@@ -410,7 +424,7 @@ export function visitPairs(
   k.busy = true;
   try {
     for (;;) {
-      const done = search.run() === 0;
+      const done = guarded('forEachPair', search.run) === 0;
       const length = e.length.value as number;
       if (length > 0) {
         if (batch.buffer.length < length) batch.buffer = new Uint32Array(length);
@@ -431,28 +445,31 @@ export function visitPairs(
 
 /**
  * pairs() on the kernels: every pair within the radius, as original indices
- * with i < j in each, in the JavaScript search's order. Undefined when the
- * kernels are off or out of memory.
+ * with i < j in each (clamped to the last point, as writePairs clamps them),
+ * in the JavaScript search's order. Undefined when the kernels are off or out
+ * of memory, or the pairs would take more than `ceiling` numbers.
  */
 export function collectPairs(
   g: KernelGrid,
   radius: number,
   slice: KernelSlice,
   guess: number,
+  ceiling: number,
 ): Uint32Array | undefined {
-  const search = startSearch(g, radius, slice, 2, 2 * guess);
+  const search = startSearch(g, radius, slice, 2, Math.min(2 * guess, ceiling));
   if (search === undefined) return undefined;
-  const length = runToEnd(search);
+  const length = guarded('pairs', () => runToEnd(search, ceiling));
   if (length < 0) return undefined;
   const { k, out, layout } = search;
-  k.exports.originalPairs(layout.sortedIndex, out, length);
+  k.exports.originalPairs(layout.sortedIndex, out, length, g.points);
   return k.u32.slice(out >> 2, (out >> 2) + length);
 }
 
 /**
  * neighbors() on the kernels: CSR rows exactly as PairSink.neighbors makes
  * them, written into `reuse` when it has room. Undefined when the kernels
- * are off or out of memory.
+ * are off or out of memory, or the partner runs would take more than
+ * `ceiling` numbers.
  */
 export function neighborRows(
   g: KernelGrid,
@@ -460,11 +477,12 @@ export function neighborRows(
   slice: KernelSlice,
   guess: number,
   reuse: NeighborLists | undefined,
+  ceiling: number,
 ): NeighborLists | undefined {
   const n = g.points;
-  const search = startSearch(g, radius, slice, 1, guess);
+  const search = startSearch(g, radius, slice, 1, Math.min(guess, ceiling));
   if (search === undefined) return undefined;
-  const length = runToEnd(search);
+  const length = guarded('neighbors', () => runToEnd(search, ceiling));
   if (length < 0) return undefined;
   const { k, out, layout, rowEnd } = search;
   // Points after the slice have no partner runs (see PairSink.rows).
@@ -477,7 +495,10 @@ export function neighborRows(
   e.rowStarts(layout.sortedIndex, out, rowEnd, offsetsAt, cursorAt, n);
   const total = k.u32[(offsetsAt >> 2) + n];
   if (!k.reserve(indicesAt + 4 * total)) return undefined;
-  e.fillRows(layout.sortedIndex, out, rowEnd, cursorAt, indicesAt, n);
+  // Rows read from a buffer not checked may overlap (sorted indices that repeat) and leave entries unwritten:
+  // those read 0 then, as in the fresh array of the JavaScript path, rather than whatever the memory held.
+  if (g.clampsIndices) k.u32.fill(0, indicesAt >> 2, (indicesAt >> 2) + total);
+  e.fillRows(layout.sortedIndex, out, rowEnd, cursorAt, indicesAt, n, total);
   const offsets = reuseArray(reuse?.offsets, n + 1) ?? roomyArray(n + 1, false);
   offsets.set(k.u32.subarray(offsetsAt >> 2, (offsetsAt >> 2) + n + 1));
   const indices = reuseArray(reuse?.indices, total) ?? roomyArray(total, false);
@@ -500,18 +521,26 @@ let queryTarget = 0;
  */
 export function within(g: KernelGrid, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
   const k = kernels();
-  if (k === undefined || isShared(g.data)) return -1;
+  // (A transferred buffer reads as empty: the JavaScript query then finds nothing, and the caller throws.)
+  if (k === undefined || isShared(g.data) || g.data.byteLength === 0) return -1;
   if ((queryGrid !== g || !current(k, g)) && !setQueries(k, g)) return -1;
   const e = k.exports;
   const float32 = g.coords instanceof Float32Array;
-  const found =
-    g.dimension === 2
-      ? (float32 ? e.within2d32 : e.within2d64)(x, y, radius, queryTarget)
-      : (float32 ? e.within3d32 : e.within3d64)(x, y, z, radius, queryTarget);
+  let found: number;
+  try {
+    found =
+      g.dimension === 2
+        ? (float32 ? e.within2d32 : e.within2d64)(x, y, radius, queryTarget)
+        : (float32 ? e.within3d32 : e.within3d64)(x, y, z, radius, queryTarget);
+  } catch (error) {
+    throw trapError('within', error);
+  }
   const u32 = k.u32;
   const from = queryTarget >> 2;
   const count = Math.min(found, target.length);
   for (let i = 0; i < count; i++) target[i] = u32[from + i];
+  // (Indices clamped to the count for a buffer not checked, as within2D does: see bounded.ts.)
+  if (g.clampsIndices) clampIndices(target, count, g.points);
   return found;
 }
 
@@ -537,7 +566,8 @@ function setQueries(k: Kernels, g: KernelGrid): boolean {
     g.dense ? 1 : 0,
     g.originY,
     0,
-    g.cellWidth,
+    g.width,
+    g.points,
   );
   e.setQueryGrid(
     g.originX,
@@ -618,7 +648,9 @@ export function withinManyOnKernels(
     const size = Math.min(window, count - first);
     e.sortWindow(at, d, first, first + size, bucket, counts, order);
     for (let next = 0; ; ) {
-      next = run(at, d, order, next, size, first, radius, results, room, rowStart, rowCount);
+      next = guarded('withinMany', () =>
+        run(at, d, order, next, size, first, radius, results, room, rowStart, rowCount),
+      );
       if (next === size) break;
       room = 2 * room;
       if (!k.reserve(results + 8 * room)) return undefined;
@@ -642,5 +674,7 @@ export function withinManyOnKernels(
     total += written;
   }
   offsets[count] = total;
+  // (Indices clamped to the count for a buffer not checked, or copied while another thread wrote it.)
+  if (g.clampsIndices) clampIndices(indices, total, g.points);
   return { offsets, indices: reuseArray(indices, total) ?? indices };
 }

@@ -47,9 +47,17 @@ export interface KernelExports {
   searchPairs2d32(): number;
   searchPairs3d64(): number;
   searchPairs3d32(): number;
-  originalPairs(order: number, pairs: number, length: number): void;
+  originalPairs(order: number, pairs: number, length: number, points: number): void;
   rowStarts(order: number, partners: number, rowEnd: number, offsets: number, cursor: number, count: number): void;
-  fillRows(order: number, partners: number, rowEnd: number, cursor: number, indices: number, count: number): void;
+  fillRows(
+    order: number,
+    partners: number,
+    rowEnd: number,
+    cursor: number,
+    indices: number,
+    count: number,
+    total: number,
+  ): void;
   setQueryGrid(...args: number[]): void;
   within2d64(x: number, y: number, radius: number, target: number): number;
   within2d32(x: number, y: number, radius: number, target: number): number;
@@ -245,4 +253,28 @@ export function kernels(): Kernels | undefined {
 /** The compiled module, for handing to workers (undefined where it cannot be compiled, or not yet). */
 export function kernelModule(): WebAssembly.Module | undefined {
   return load()?.module;
+}
+
+/**
+ * Runs `work` (calls into the kernels for `what`), turning a trap of the
+ * WebAssembly machine into an Error that names the call (see {@link trapError}).
+ */
+export function guarded<T>(what: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw trapError(what, error);
+  }
+}
+
+/**
+ * A trap of the WebAssembly machine (an access past the kernels' memory,
+ * which their own bounds should never let happen) as an Error naming the
+ * call `what`; any other error as it is.
+ */
+export function trapError(what: string, error: unknown): unknown {
+  if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) {
+    return new Error(`spatialhash: ${what} stopped in the WebAssembly kernels (${error.message})`, { cause: error });
+  }
+  return error;
 }

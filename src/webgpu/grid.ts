@@ -13,6 +13,8 @@ import { checkInteger, checkPositive, describe } from '../core/validate.js';
 import type { NeighborLists } from '../pointgrid/options.js';
 import { MAX_WORKGROUPS, type Pipelines, pipelinesFor, ScanPlan, Usage } from './pipelines.js';
 import { WORKGROUP } from './shaders.js';
+// The public API's WebGPU types stand for the consumer's own (see types.ts); here they are the DOM library's.
+import type { GPUBindGroup, GPUBindGroupLayout, GPUBuffer, GPUCommandEncoder, GPUDevice } from './types.js';
 
 /** Options of {@link GPUPointGrid2D} and {@link GPUPointGrid3D}. */
 export interface GPUPointGridOptions {

@@ -6,6 +6,8 @@
  */
 /// <reference types="@webgpu/types" />
 import { GPUPointGrid, type GPUPointGridOptions } from './grid.js';
+// Stands for the consumer's own GPUDevice (see types.ts).
+import type { GPUDevice } from './types.js';
 
 /**
  * A counting-sort grid of 3D points on the GPU, rebuilt every frame by

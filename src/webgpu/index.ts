@@ -8,4 +8,14 @@
 
 export type { GPUPointGridOptions } from './grid.js';
 export { GPUPointGrid2D, GPUPointGrid3D } from './grids.js';
+export type {
+  GPUBindGroup,
+  GPUBindGroupLayout,
+  GPUBuffer,
+  GPUBufferShape,
+  GPUCommandEncoder,
+  GPUDevice,
+  GPUObjectShape,
+  WebGPUType,
+} from './types.js';
 export { gridWGSL, wgsl } from './wgsl.js';

@@ -1,200 +1,101 @@
 /**
  * PointGridWorkers: a pool of threads (Node worker_threads or browser Web
- * Workers) that rebuilds a shared PointGrid with a parallel counting sort and
- * runs its neighbors() and pairs() searches split across the threads, with
- * results identical to the one-thread calls.
+ * Workers) that rebuilds a PointGrid with a parallel counting sort and runs
+ * its neighbors() and pairs() searches split across the threads, with
+ * results identical to the one-thread calls. Two modes: shared (the threads
+ * work on the grid's SharedArrayBuffer in place; shared-calls.ts) and copy
+ * (each thread gets a copy of the grid's buffer; copy-calls.ts), for pages
+ * that cannot be cross-origin isolated.
  *
  * @module
  */
-import { checkDistance, checkLayout, describe, type NumericArray } from '../core/validate.js';
+import { describe, type NumericArray } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import {
-  checkOut,
-  checkPointCount,
-  denseLimit,
-  isFloat32,
-  type NeighborLists,
-  reuseArray,
-  roomyArray,
-} from '../pointgrid/options.js';
+import type { NeighborLists } from '../pointgrid/options.js';
 import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
-import { createBarrier, isBrokenBarrier, resetBarrier } from './barrier.js';
-import {
-  BOUNDS_STRIDE,
-  BUILD_STEPS,
-  badPointError,
-  clock,
-  FILL_STEPS,
-  firstBadOf,
-  type Layout,
-  layoutOf,
-  type Positions,
-  type SliceFound,
-  type StepTimes,
-  type Task,
-} from './tasks.js';
-import type { Reply } from './worker.js';
-import { browserWorker, builtWorkerUrl, type FileUrl, sourceWorkerCode, type WorkerLike } from './worker-url.js';
+import { createBarrier } from './barrier.js';
+import { THREADS_GUIDE, type WorkerLike } from './channel.js';
+import { copyNeighbors, copyPairs } from './copy-calls.js';
+import { defaultThreads, sharedMemoryAvailable } from './host.js';
+import { rebuildShared, type SharedScratch, sharedNeighbors, sharedPairs } from './shared-calls.js';
+import { BOUNDS_STRIDE } from './tasks.js';
+import { type PointGridWorkersTimings, Threads } from './threads.js';
 
-export type { WorkerLike } from './worker-url.js';
+export type { WorkerLike } from './channel.js';
 
 // The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
 declare const performance: { now(): number };
 
+/**
+ * Most threads a pool starts: each costs a thread with its own heap (about
+ * 7 MB in Node) plus scratch of about 4 bytes per cell of the grid (its share
+ * of a rebuild's histograms), so a mistaken `threads: 1e6` must not start.
+ * 64 is more cores than the machines a pool is meant for; the default
+ * (the cores) is clamped to it.
+ */
+const MAX_THREADS = 64;
+
 /** Options of {@link PointGridWorkers}. */
 export interface PointGridWorkersOptions {
   /**
-   * Threads to start, an integer >= 1. Default: the available cores
+   * Threads to start, an integer from 1 to 64. Default: the available cores
    * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` in
-   * browsers).
+   * browsers), at most 64.
    */
   threads?: number;
   /**
-   * Makes one worker running this package's worker script. Default: Node
-   * worker_threads, or `new Worker(new URL('./worker.js', import.meta.url),
-   * { type: 'module' })` in browsers. Give one when a bundler needs to see
-   * the worker itself, e.g. under Vite from the TypeScript sources:
-   * `() => new Worker(new URL('spatialhash/src/workers/worker.ts', import.meta.url), { type: 'module' })`.
+   * Whether the threads share the grid's memory (fast) or each get a copy of
+   * it (copy mode). Default: shared wherever SharedArrayBuffer is available
+   * (Node; a cross-origin isolated page), else copy mode. `false` forces copy
+   * mode; `true` throws where shared memory is not available. See
+   * {@link PointGridWorkers.shared}.
+   */
+  shared?: boolean;
+  /**
+   * Makes one worker running this package's worker script, for a page whose
+   * Content-Security-Policy does not allow `worker-src blob:`, or for Node
+   * worker options such as `resourceLimits`. The script is one
+   * self-contained file in the package, `dist/esm/workers/worker.js`: serve
+   * a copy of it and start it as a classic worker,
+   * `() => new Worker('/spatialhash-worker.js')`, or in Node
+   * `() => new Worker(join(dirname(require.resolve('spatialhash/package.json')), 'dist/esm/workers/worker.js'))`.
+   * Default: the same script from a Blob URL (browsers) or from a string
+   * with `eval: true` (Node), which needs no file and no bundler setup.
    */
   createWorker?: () => WorkerLike;
 }
 
-/** Where the time of the last pool call went: per phase, the wall time and each thread's own. */
-export interface PointGridWorkersTimings {
-  /** 'rebuild', 'neighbors' or 'pairs'. */
-  call: string;
-  /** The parallel phases in the order they ran. */
-  phases: PointGridWorkersPhase[];
-  /** Wall time outside the phases: the calling thread (sizing the grid or the result, merging) and the messages, ms. */
-  mainMs: number;
-  /** Wall time of the whole call, ms. */
-  totalMs: number;
-}
-
-/** One parallel phase of a pool call (e.g. 'histogram', 'scatter', 'count'). */
-export interface PointGridWorkersPhase {
-  /** What the threads did in this phase. */
-  name: string;
-  /**
-   * Wall time, ms: from sending the tasks to the last reply; for a step of a
-   * call run in one message per thread, from the end of the step before it
-   * (or the sending) until the last thread finished it.
-   */
-  wallMs: number;
-  /** Each thread's own time on its task, ms, by thread. */
-  threadMs: number[];
-}
-
-interface NodeWorker extends WorkerLike {
-  on(event: 'message', listener: (reply: Reply) => void): void;
-  on(event: 'error', listener: (error: Error) => void): void;
-}
-
-interface BrowserWorker extends WorkerLike {
-  onmessage: ((event: { data: Reply }) => void) | null;
-  onerror: ((event: { message?: string }) => void) | null;
-}
-
-/** Node's builtin modules, loaded without an import statement so browser bundles never see them. */
-function nodeBuiltin<T>(name: string): T | undefined {
-  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } } })
-    .process;
-  if (p?.versions?.node === undefined || typeof p.getBuiltinModule !== 'function') return undefined;
-  return p.getBuiltinModule(name) as T;
-}
-
-function defaultThreads(): number {
-  const os = nodeBuiltin<{ availableParallelism?: () => number; cpus: () => unknown[] }>('node:os');
-  if (os !== undefined) return os.availableParallelism?.() ?? os.cpus().length;
-  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
-  return typeof cores === 'number' && cores >= 1 ? cores : 1;
-}
-
-function defaultWorker(): WorkerLike {
-  const threads = nodeBuiltin<{ Worker: new (url: FileUrl | string, options: object) => NodeWorker }>(
-    'node:worker_threads',
-  );
-  if (threads === undefined) {
-    // Node before 20.16 has no process.getBuiltinModule, and a static import of worker_threads would reach
-    // browser bundles: say what to do instead of failing on the browser's missing Worker.
-    const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
-    if (p?.versions?.node !== undefined) {
-      throw new Error(
-        `PointGridWorkers starts worker_threads by itself on Node 20.16 or newer (process.getBuiltinModule); this is Node ${p.versions.node}: pass createWorker, e.g. () => new Worker(new URL('spatialhash/dist/esm/workers/worker.js', import.meta.url)) from node:worker_threads`,
-      );
-    }
-    return browserWorker();
-  }
-  const fs = nodeBuiltin<{ existsSync: (path: FileUrl | string) => boolean }>('node:fs')!;
-  const built = builtWorkerUrl();
-  if (fs.existsSync(built)) return new threads.Worker(built, {});
-  // Running from the TypeScript sources (tests, tsx): the worker needs tsx's loader too.
-  const module = nodeBuiltin<{ createRequire: (from: string) => { resolve(id: string): string } }>('node:module')!;
-  return new threads.Worker(sourceWorkerCode(module.createRequire, fs.existsSync), { eval: true });
-}
-
-/** One worker and the task it is running (the pool sends one task per worker at a time). */
-class Channel {
-  private pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void } | undefined;
-
-  constructor(readonly worker: WorkerLike) {
-    const receive = (reply: Reply) => {
-      const pending = this.pending;
-      this.pending = undefined;
-      pending?.resolve(reply);
-    };
-    const fail = (error: Error) => {
-      const pending = this.pending;
-      this.pending = undefined;
-      pending?.reject(error);
-    };
-    if (typeof (worker as NodeWorker).on === 'function') {
-      (worker as NodeWorker).on('message', receive);
-      (worker as NodeWorker).on('error', fail);
-    } else {
-      (worker as BrowserWorker).onmessage = (event) => receive(event.data);
-      (worker as BrowserWorker).onerror = (event) =>
-        fail(new Error(`PointGridWorkers: a worker failed: ${event.message ?? 'unknown error'}`));
-    }
-  }
-
-  run(task: Task): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      this.pending = { resolve, reject };
-      this.worker.postMessage(task);
-    });
-  }
-}
-
-/** Slices of a neighbors() or pairs() search per thread. */
-const SLICES_PER_THREAD = 4;
-
-/** A grid the pool works on: built with `{ shared: true }` (or from a SharedArrayBuffer). */
+/** A grid the pool works on: any PointGrid2D or PointGrid3D (built with `{ shared: true }` for shared mode). */
 export type AnyGrid = PointGrid2D | PointGrid3D;
 
-/** `reuseArray` for the pool: only an array over a SharedArrayBuffer can be written by the threads. */
-function reuse(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
-  if (array === undefined || !(array.buffer instanceof SharedArrayBuffer)) return undefined;
-  return reuseArray(array, length);
-}
-
 /**
- * A pool of threads for PointGrid2D and PointGrid3D grids built with
- * `{ shared: true }`: {@link rebuild} sorts the points into the grid by a
- * parallel counting sort (per-thread histograms, prefix sum, scatter, per-cell
- * sort), {@link neighbors} and {@link pairs} split the half-stencil search
- * into four slices per thread (see `PairSearchOptions`), which the threads
- * take one at a time, and place each slice's results by slice order, so each
- * result equals the one-thread call's element for element, whatever the
- * thread count and whichever thread took which slice.
+ * A pool of threads for PointGrid2D and PointGrid3D grids: {@link rebuild}
+ * sorts the points into the grid by a parallel counting sort (per-thread
+ * histograms, prefix sum, scatter, per-cell sort), {@link neighbors} and
+ * {@link pairs} split the half-stencil search into four slices per thread
+ * (see `PairSearchOptions`) and place each slice's results by slice order,
+ * so each result equals the one-thread call's element for element, whatever
+ * the thread count and whichever thread took which slice.
  *
- * Needs SharedArrayBuffer: in browsers only on cross-origin isolated pages
- * (served with `Cross-Origin-Opener-Policy: same-origin` and
- * `Cross-Origin-Embedder-Policy: require-corp`); the constructor throws an
- * Error otherwise. Calls on one pool run one after another; the workers keep
- * a Node process alive until {@link close}.
+ * Two modes ({@link shared}):
+ * - shared, where SharedArrayBuffer is available (Node; a browser page served
+ *   with `Cross-Origin-Opener-Policy: same-origin` and
+ *   `Cross-Origin-Embedder-Policy: require-corp`), on grids built with
+ *   `{ shared: true }`: the threads work on the grid's buffer in place;
+ * - copy, anywhere else (or with `shared: false`, or a grid built without
+ *   `shared`): each call copies the grid's buffer once per thread, the
+ *   threads send their results back, and the calling thread puts them
+ *   together (for neighbors(), fills the rows); {@link rebuild} then runs on
+ *   the calling thread. Slower, the same results.
+ *
+ * Calls on one pool run one after another, and every call settles whatever
+ * happens to a worker: a worker that dies fails the call it was running (a
+ * rebuild it interrupts leaves the grid throwing on every query until it is
+ * rebuilt) and is replaced at the next call; one that fails to load fails
+ * every later call. In Node, idle workers do not keep the process alive;
+ * {@link close} frees them.
  *
  * @example
  * ```ts
@@ -208,346 +109,183 @@ function reuse(array: Uint32Array | undefined, length: number): Uint32Array | un
 export class PointGridWorkers {
   /** Number of worker threads. */
   readonly threads: number;
+  /**
+   * True when the pool's threads share memory with the calling thread
+   * (shared mode): calls on grids built with `{ shared: true }` then work on
+   * the grid's buffer in place. False in copy mode (see {@link PointGridWorkers}).
+   */
+  readonly shared: boolean;
   /** Where the time of the last completed call went (for benchmarks and tuning). */
   lastTimings: PointGridWorkersTimings | undefined = undefined;
 
-  private channels: Channel[];
-  private closed = false;
+  private readonly workers: Threads;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Pool-owned shared scratch: positions staged for the workers, cell per point, per-thread histograms. */
-  private staging: Float32Array | Float64Array | undefined = undefined;
-  private cellOfPoint: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
-  private histograms: Int32Array[] = [];
-  /** The barrier of the steps run in one message, and a number per thread to share between them. */
-  private readonly sync = createBarrier();
-  /** Each thread's bounds of its share of the points in a rebuild (BOUNDS_STRIDE numbers per thread). */
-  private readonly bounds: Float64Array;
-  /** The next slice of a neighbors() search to hand out. */
-  private readonly next = new Int32Array(new SharedArrayBuffer(4));
-  private readonly totals: Float64Array;
-  private timings: PointGridWorkersTimings | undefined = undefined;
+  /** Shared mode only: the pool's shared scratch, the barrier of the steps run in one message included. */
+  private readonly scratch: SharedScratch | undefined;
 
   /**
    * Starts the threads.
    *
-   * @throws RangeError for a threads that is not an integer >= 1; Error when
-   * SharedArrayBuffer is missing (a browser page that is not cross-origin isolated).
+   * @throws RangeError for a threads that is not an integer from 1 to 64, a
+   * shared that is not a boolean, a createWorker that is not a function (or
+   * returns no Worker); Error for `shared: true` where SharedArrayBuffer is
+   * not available, or when a worker cannot be started.
    */
   constructor(options: PointGridWorkersOptions = {}) {
     if (options === null || typeof options !== 'object') {
       throw new RangeError(`options must be an object, got ${describe(options)}`);
     }
-    const threads = options.threads ?? defaultThreads();
-    if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1) {
-      throw new RangeError(`threads must be an integer >= 1, got ${describe(threads)}`);
+    const threads = options.threads ?? Math.min(defaultThreads(), MAX_THREADS);
+    if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+      throw new RangeError(`threads must be an integer from 1 to ${MAX_THREADS}, got ${describe(threads)}`);
     }
-    if (typeof SharedArrayBuffer === 'undefined') {
+    const shared = options.shared;
+    if (shared !== undefined && typeof shared !== 'boolean') {
+      throw new RangeError(`shared must be a boolean, got ${describe(shared)}`);
+    }
+    if (shared === true && !sharedMemoryAvailable()) {
       throw new Error(
-        'PointGridWorkers needs SharedArrayBuffer, which this context does not have: browsers give it only to cross-origin isolated pages (Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)',
+        `PointGridWorkers: shared: true needs SharedArrayBuffer, which this context does not have: a browser gives it only to a cross-origin isolated page, served with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (see ${THREADS_GUIDE}). Leave shared out to run in copy mode here`,
       );
     }
+    const createWorker = options.createWorker;
+    if (createWorker !== undefined && typeof createWorker !== 'function') {
+      throw new RangeError(`createWorker must be a function, got ${describe(createWorker)}`);
+    }
     this.threads = threads;
-    this.totals = new Float64Array(new SharedArrayBuffer(8 * threads));
-    this.bounds = new Float64Array(new SharedArrayBuffer(8 * BOUNDS_STRIDE * threads));
-    const create = options.createWorker ?? defaultWorker;
-    this.channels = Array.from({ length: threads }, () => new Channel(create()));
+    this.shared = shared ?? sharedMemoryAvailable();
+    if (this.shared) {
+      this.scratch = {
+        sync: createBarrier(),
+        totals: new Float64Array(new SharedArrayBuffer(8 * threads)),
+        bounds: new Float64Array(new SharedArrayBuffer(8 * BOUNDS_STRIDE * threads)),
+        next: new Int32Array(new SharedArrayBuffer(4)),
+        staging: undefined,
+        cellOfPoint: new Uint32Array(0),
+        histograms: [],
+      };
+    }
+    this.workers = new Threads(threads, createWorker, this.scratch?.sync);
   }
 
   /**
    * Re-sorts the points into `grid` across the threads, as `grid.rebuild`
    * does: the same grid afterwards, bit for bit. A dense layout is built in
    * parallel; one that turns out hashed (sparse points) is built by
-   * `grid.rebuild` on this thread. `grid.data` changes identity when the
-   * points outgrow it, as with `grid.rebuild`.
+   * `grid.rebuild` on this thread, as is every rebuild in copy mode or of a
+   * grid built without `{ shared: true }`. `grid.data` changes identity when
+   * the points outgrow it, as with `grid.rebuild`.
+   *
+   * While a parallel rebuild runs, the grid's queries and `grid.rebuild`
+   * throw (the threads write the buffer in place); if it is interrupted (a
+   * worker fails, or {@link close}), the grid throws on every query until it
+   * is rebuilt, rather than answer from a half-written buffer.
    *
    * Positions in a SharedArrayBuffer are read in place; any other array is
    * first copied into a shared one the pool keeps (one pass over the points).
    *
    * @param positions the array to read, by default the one the grid was built from last.
-   * @throws Error for a grid not built with `{ shared: true }`, or one made by
-   * from() without positions; RangeError as `grid.rebuild` for bad positions
-   * (the grid then stays as it was).
+   * @throws Error for a grid made by from() without positions, or one another
+   * pool call is using; RangeError as `grid.rebuild` for bad positions (the
+   * grid then stays as it was).
    */
   rebuild(grid: AnyGrid, positions?: NumericArray): Promise<void> {
-    return this.exclusive('rebuild', () => this.rebuildNow(grid, positions));
+    return this.exclusive('rebuild', async () => {
+      const { g, d } = this.internal(grid);
+      if (this.sharedCall(g)) {
+        await rebuildShared(this.workers, this.scratch!, grid, g, d, positions);
+        return;
+      }
+      const source = positions ?? g.positions;
+      if (source === undefined) {
+        throw new Error(
+          'PointGridWorkers.rebuild(): this grid was made by from() and has no positions array: pass one',
+        );
+      }
+      grid.rebuild(source);
+    });
   }
 
   /**
    * `grid.neighbors(radius)` across the threads: equal, element for element.
-   * The two arrays are views of SharedArrayBuffers.
+   * In shared mode (see {@link shared}) the two arrays are views of
+   * SharedArrayBuffers written by the threads; in copy mode, of ArrayBuffers
+   * the calling thread fills.
    *
    * @param out an earlier result of this method to write into when its
    * buffers are big enough (they are then overwritten, and the returned views
-   * share them): a steady loop then allocates no result memory, whose first
-   * touch (page faults, a few hundred MB per million points) is otherwise a
-   * good part of the time.
-   * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
+   * share them; a call that fails may leave them half-written): a steady
+   * loop then allocates no result memory, whose first touch (page faults, a
+   * few hundred MB per million points) is otherwise a good part of the time.
+   * @throws RangeError for a radius < 0 or NaN; Error for a grid whose
+   * queries throw (a rebuild by a pool running or interrupted).
    */
   neighbors(grid: AnyGrid, radius: number, out?: NeighborLists): Promise<NeighborLists> {
-    return this.exclusive('neighbors', () => this.neighborsNow(grid, radius, out));
+    return this.exclusive('neighbors', () => {
+      const { g, d } = this.internal(grid);
+      return this.sharedCall(g)
+        ? sharedNeighbors(this.workers, this.scratch!, g, d, radius, out)
+        : copyNeighbors(this.workers, g, d, radius, out);
+    });
   }
 
   /**
-   * `grid.pairs(radius)` across the threads: equal, element for element. The
-   * array is a view of a SharedArrayBuffer, which each thread writes its
-   * slice into (no copy on the calling thread).
+   * `grid.pairs(radius)` across the threads: equal, element for element. In
+   * shared mode the array is a view of a SharedArrayBuffer, which each thread
+   * writes its slices into; in copy mode, an array the calling thread fills
+   * from the threads' results.
    *
-   * @throws RangeError for a radius < 0 or NaN; Error for a grid not built with `{ shared: true }`.
+   * @throws RangeError for a radius < 0 or NaN; Error for a grid whose
+   * queries throw (a rebuild by a pool running or interrupted).
    */
   pairs(grid: AnyGrid, radius: number): Promise<Uint32Array> {
-    return this.exclusive('pairs', () => this.pairsNow(grid, radius));
+    return this.exclusive('pairs', () => {
+      const { g, d } = this.internal(grid);
+      return this.sharedCall(g)
+        ? sharedPairs(this.workers, this.scratch!, g, d, radius)
+        : copyPairs(this.workers, g, d, radius);
+    });
   }
 
-  /** Stops the threads. Later calls throw; calling close() again does nothing. */
+  /**
+   * Stops the threads. The call running (if any) and every call waiting
+   * reject with an Error saying the pool was closed; later calls reject too.
+   * Calling close() again does nothing.
+   */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const channel of this.channels) channel.worker.terminate();
-    this.channels = [];
+    this.workers.close();
   }
 
-  /** Runs `job` after every earlier call, with its timings recorded. */
-  private exclusive<T>(call: string, job: () => Promise<T>): Promise<T> {
-    if (this.closed) return Promise.reject(new Error(`PointGridWorkers.${call}(): the pool is closed`));
+  /** Runs `job` after every earlier call, with its timings recorded, once every thread is alive. */
+  private exclusive<T>(call: string, job: () => Promise<T> | T): Promise<T> {
     const run = async () => {
+      const workers = this.workers;
+      workers.begin(call);
       const started = performance.now();
-      this.timings = { call, phases: [], mainMs: 0, totalMs: 0 };
-      const result = await job();
-      const timings = this.timings;
-      timings.totalMs = performance.now() - started;
-      timings.mainMs = timings.totalMs - timings.phases.reduce((sum, p) => sum + p.wallMs, 0);
-      this.lastTimings = timings;
-      return result;
+      try {
+        const result = await job();
+        const timings = workers.timings!;
+        timings.totalMs = performance.now() - started;
+        timings.mainMs = timings.totalMs - timings.phases.reduce((sum, p) => sum + p.wallMs, 0);
+        this.lastTimings = timings;
+        return result;
+      } finally {
+        workers.end();
+      }
     };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  /** Sends task(k) to each thread k and waits for all; rethrows the first failure. */
-  private async phase<R>(name: string, task: (k: number) => Task): Promise<R[]> {
-    const started = performance.now();
-    const replies = await Promise.all(this.channels.map((channel, k) => channel.run(task(k))));
-    const wallMs = performance.now() - started;
-    const results: R[] = [];
-    const threadMs: number[] = [];
-    // A thread that failed broke the barrier, and the others then failed for that: report the first cause.
-    const failed = replies.find((r) => !r.ok && !isBrokenBarrier(r.error)) ?? replies.find((r) => !r.ok);
-    if (failed !== undefined && !failed.ok) {
-      throw failed.name === 'RangeError' ? new RangeError(failed.error) : new Error(failed.error);
-    }
-    for (const reply of replies) {
-      if (!reply.ok) continue;
-      results.push(reply.result as R);
-      threadMs.push(reply.ms);
-    }
-    if (name !== '') this.timings?.phases.push({ name, wallMs, threadMs });
-    return results;
+  /** Whether a call on `g` goes the shared way: a shared pool and a grid in shared memory. */
+  private sharedCall(g: Grid2D | Grid3D): boolean {
+    return this.shared && g.data instanceof SharedArrayBuffer;
   }
 
-  /**
-   * Sends task(k) to each thread k, which runs `steps` with a barrier between
-   * them, and records each step as a phase: its wall time (up to the last
-   * thread's arrival at the barrier after it) and each thread's own.
-   */
-  private async steps(steps: string[], task: (k: number) => Task): Promise<boolean> {
-    resetBarrier(this.sync);
-    const sent = clock();
-    const times = await this.phase<StepTimes & { stopped?: boolean }>('', task);
-    // A step ends when its last thread finishes it; the next starts then (a late waker's delay counts in it).
-    let start = sent;
-    const ran = Math.min(steps.length, ...times.map((t) => t.done.length));
-    for (let j = 0; j < ran; j++) {
-      const end = Math.max(...times.map((t) => t.done[j]));
-      this.timings?.phases.push({ name: steps[j], wallMs: end - start, threadMs: times.map((t) => t.work[j]) });
-      start = end;
-    }
-    return times.some((t) => t.stopped === true);
-  }
-
-  /** What every thread of a call of several steps shares (see tasks.ts). */
-  private together(k: number): { part: number; parts: number; sync: Int32Array; totals: Float64Array } {
-    return { part: k, parts: this.threads, sync: this.sync, totals: this.totals };
-  }
-
-  private internal(grid: AnyGrid, call: string): { g: Grid2D | Grid3D; d: 2 | 3; data: SharedArrayBuffer } {
-    let g: Grid2D | Grid3D;
-    let d: 2 | 3;
-    if (grid instanceof PointGrid2D) {
-      g = internalGrid2D(grid);
-      d = 2;
-    } else if (grid instanceof PointGrid3D) {
-      g = internalGrid3D(grid);
-      d = 3;
-    } else {
-      throw new RangeError(`grid must be a PointGrid2D or PointGrid3D, got ${describe(grid)}`);
-    }
-    if (!(g.data instanceof SharedArrayBuffer)) {
-      throw new Error(`PointGridWorkers.${call}(): the grid must be built with { shared: true }`);
-    }
-    return { g, d, data: g.data };
-  }
-
-  /** Positions the workers can read: the array itself when shared, else a copy in the pool's shared staging array. */
-  private stage(positions: NumericArray): Positions {
-    if (
-      (positions instanceof Float64Array || positions instanceof Float32Array) &&
-      positions.buffer instanceof SharedArrayBuffer
-    ) {
-      return positions;
-    }
-    const float32 = positions instanceof Float32Array;
-    let staging = this.staging;
-    if (staging === undefined || staging.length < positions.length || staging instanceof Float32Array !== float32) {
-      const bytes = 4 * (float32 ? 1 : 2) * Math.max(positions.length, 1);
-      const buffer = new SharedArrayBuffer(bytes);
-      staging = float32 ? new Float32Array(buffer) : new Float64Array(buffer);
-      this.staging = staging;
-    }
-    const view = staging.subarray(0, positions.length);
-    view.set(positions as ArrayLike<number>);
-    return view;
-  }
-
-  private async rebuildNow(grid: AnyGrid, positions: NumericArray | undefined): Promise<void> {
-    const { g, d } = this.internal(grid, 'rebuild');
-    const source = positions ?? g.positions;
-    if (source === undefined) {
-      throw new Error('PointGridWorkers.rebuild(): this grid was made by from() and has no positions array: pass one');
-    }
-    const { stride, offset } = g;
-    const n = checkLayout(source, d, stride, offset);
-    checkPointCount(d === 2 ? 'PointGrid2D' : 'PointGrid3D', n);
-    const staged = this.stage(source);
-    const threads = this.threads;
-    const width = g.cellWidth;
-    if (this.cellOfPoint.length < n) this.cellOfPoint = new Uint32Array(new SharedArrayBuffer(4 * n));
-    // Histograms as long as the grid's cell starts, so a steady rebuild fits them.
-    const room = g.capacity.cellStarts - 1;
-    if (this.histograms.length !== threads || this.histograms[0].length < room) {
-      const length = Math.max(room, this.histograms[0]?.length ?? 0, 1);
-      this.histograms = Array.from({ length: threads }, () => new Int32Array(new SharedArrayBuffer(4 * length)));
-    }
-    const limit = denseLimit(g.maxDenseCells, n);
-    // In one message when the grid has room for the points and the box of cells the threads find (the usual
-    // frame): each thread bounds its share, and after a barrier all agree on the cells and build on.
-    const fits = g.capacity.points >= n && g.capacity.float32 === isFloat32(source);
-    const maxCells = fits ? Math.min(limit, room, this.histograms[0].length) : -1;
-    const task = (layout: Layout | undefined) => (k: number) =>
-      ({
-        op: 'build',
-        positions: staged,
-        data: g.data as SharedArrayBuffer,
-        d,
-        stride,
-        offset,
-        points: n,
-        width,
-        layout,
-        bounds: this.bounds,
-        maxCells,
-        scratch: this.cellOfPoint,
-        hists: this.histograms,
-        ...this.together(k),
-      }) as const;
-    const stopped = await this.steps(['bounds', ...BUILD_STEPS], task(undefined));
-    const layout = layoutOf(this.bounds, threads, d, n, width);
-    if (stopped) {
-      const bad = firstBadOf(this.bounds, threads);
-      if (bad !== null) throw badPointError(bad);
-      if (layout.boxCells > limit) {
-        // Sparse points: the hashed build stays on this thread.
-        grid.rebuild(source);
-        return;
-      }
-      // More points or cells than the grid (or the histograms) had room for: size them, then build.
-      g.prepareDense(source, n, layout.origin, layout.cells);
-      if (this.histograms[0].length < layout.boxCells) {
-        this.histograms = Array.from(
-          { length: threads },
-          () => new Int32Array(new SharedArrayBuffer(4 * Math.max(layout.boxCells, 1))),
-        );
-      }
-      await this.steps(BUILD_STEPS, task(layout));
-    }
-    g.prepareDense(source, n, layout.origin, layout.cells);
-    g.publish();
-  }
-
-  private async neighborsNow(grid: AnyGrid, radius: number, out: NeighborLists | undefined): Promise<NeighborLists> {
-    checkDistance('radius', radius);
-    checkOut(out);
-    const { g, d, data } = this.internal(grid, 'neighbors');
-    const n = g.points;
-    // More slices than threads, handed out one at a time: a thread slowed by anything else on its core
-    // (this VM's threads are often uneven by 10 to 30%) takes fewer, and the search ends about together.
-    const parts = this.threads * SLICES_PER_THREAD;
-    Atomics.store(this.next, 0, 0);
-    const taken = await this.phase<SliceFound[]>('search', () => ({
-      op: 'rows',
-      data,
-      d,
-      radius,
-      parts,
-      next: this.next,
-    }));
-    const found = taken.flat().sort((a, b) => a.part - b.part);
-    const tcounts = found.map((f) => f.tcount);
-    const los = found.map((f) => f.lo);
-    // Each pair is an entry in both its rows: the result's size is known before the rows are counted.
-    let total = 0;
-    for (const f of found) total += 2 * f.pairs;
-    const offsets = reuse(out?.offsets, n + 1) ?? roomyArray(n + 1, true);
-    offsets[0] = 0; // every other entry is written by the count
-    let indices = reuse(out?.indices, total);
-    let touch: ((k: number) => { array: Uint32Array; from: number; to: number }) | undefined;
-    if (indices === undefined) {
-      // Fresh memory faults in on first touch, a page at a time: touched in contiguous shares by all threads
-      // while they count, so the scattered writes of the fill do not fault page by page (and thread against thread).
-      const fresh = roomyArray(total, true);
-      const share = (k: number) => Math.floor((k * total) / this.threads);
-      touch = (k) => ({ array: fresh, from: share(k), to: share(k + 1) });
-      indices = fresh;
-    }
-    const result = indices;
-    await this.steps(FILL_STEPS, (k) => ({
-      op: 'fill',
-      points: n,
-      tcounts,
-      los,
-      offsets,
-      indices: result,
-      touch: touch?.(k),
-      ...this.together(k),
-    }));
-    return { offsets, indices: result };
-  }
-
-  private async pairsNow(grid: AnyGrid, radius: number): Promise<Uint32Array> {
-    checkDistance('radius', radius);
-    const { d, data } = this.internal(grid, 'pairs');
-    const parts = this.threads * SLICES_PER_THREAD;
-    Atomics.store(this.next, 0, 0);
-    const taken = await this.phase<{ part: number; length: number }[]>('search', () => ({
-      op: 'pairs',
-      data,
-      d,
-      radius,
-      parts,
-      next: this.next,
-    }));
-    // The threads write their slices straight into the shared result, in slice order: no copy on this thread,
-    // and the fresh result's first touch (a page fault per 4 KiB) is split across them.
-    const at: number[] = new Array(parts).fill(0);
-    for (const found of taken) for (const slice of found) at[slice.part] = slice.length;
-    let total = 0;
-    for (let j = 0; j < parts; j++) {
-      const length = at[j];
-      at[j] = total;
-      total += length;
-    }
-    const pairs = new Uint32Array(new SharedArrayBuffer(4 * Math.max(total, 1)), 0, total);
-    await this.phase('write', () => ({ op: 'place', target: pairs, at }));
-    return pairs;
+  private internal(grid: AnyGrid): { g: Grid2D | Grid3D; d: 2 | 3 } {
+    if (grid instanceof PointGrid2D) return { g: internalGrid2D(grid), d: 2 };
+    if (grid instanceof PointGrid3D) return { g: internalGrid3D(grid), d: 3 };
+    throw new RangeError(`grid must be a PointGrid2D or PointGrid3D, got ${describe(grid)}`);
   }
 }

@@ -61,6 +61,47 @@ type PairsTask = { op: 'pairs' } & SliceSearch;
 type RowsTask = { op: 'rows' } & SliceSearch;
 
 /**
+ * A pair search in copy mode (no shared memory): `data` is this worker's own
+ * copy of the grid's buffer, transferred to it, and `slices` the slices of
+ * `parts` it searches, in order; the results come back transferred.
+ */
+interface CopySearch {
+  data: ArrayBuffer;
+  d: 2 | 3;
+  radius: number;
+  parts: number;
+  slices: number[];
+}
+
+/** pairs() in copy mode: see {@link CopiedPairs}. */
+type CopyPairsTask = { op: 'copyPairs' } & CopySearch;
+
+/** neighbors() in copy mode: see {@link CopiedRows}. */
+type CopyRowsTask = { op: 'copyRows' } & CopySearch;
+
+/** What a copyPairs task returns: the pairs of its slices one after another, as original indices, and each slice's count of numbers. */
+export interface CopiedPairs {
+  lengths: number[];
+  pairs: Uint32Array;
+}
+
+/**
+ * What a copyRows task returns: the partner runs of its slices one after
+ * another (sorted positions, as a ROWS search leaves them), and per slice
+ * its points' sorted positions `from[j]` to `to[j] - 1`, where its runs lie
+ * in `partners` (`start[j]` to `end[j]`) and, for each of its points in
+ * turn, where that point's run ends (`rowEnds`, the slices one after another).
+ */
+export interface CopiedRows {
+  from: number[];
+  to: number[];
+  start: number[];
+  end: number[];
+  rowEnds: Uint32Array;
+  partners: Uint32Array;
+}
+
+/**
  * What every thread of a call shares to run its steps in one message: the
  * barrier between steps and a number per thread to add up across them.
  */
@@ -76,6 +117,8 @@ interface Together {
 /** The tasks a worker runs, by `op`. */
 export type Task =
   | PairsTask
+  | CopyPairsTask
+  | CopyRowsTask
   /** After `pairs`: each slice's pairs, as original indices, into the shared result from `at[slice]` on. */
   | { op: 'place'; target: Uint32Array; at: number[] }
   | RowsTask
@@ -273,7 +316,7 @@ const kept: {
   cursor: new Uint32Array(0),
 };
 
-function open(data: SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D {
+function open(data: ArrayBuffer | SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D {
   return d === 2 ? Grid2D.fromData(data) : Grid3D.fromData(data);
 }
 
@@ -293,6 +336,10 @@ export function runTask(task: Task): Done {
     }
     case 'rows':
       return { result: searchRows(task), transfer: [] };
+    case 'copyPairs':
+      return copyPairs(task);
+    case 'copyRows':
+      return copyRows(task);
     case 'build':
     case 'fill':
       try {
@@ -301,6 +348,8 @@ export function runTask(task: Task): Done {
         breakBarrier(task.sync);
         throw error;
       }
+    default:
+      throw new Error(`PointGridWorkers: unknown task ${JSON.stringify((task as { op?: unknown }).op)}`);
   }
 }
 
@@ -347,20 +396,86 @@ interface Searched {
 function nextSlice(task: SliceSearch, grid: Grid2D | Grid3D, mode: number, append: boolean): Searched | undefined {
   const part = Atomics.add(task.next, 0, 1);
   if (part >= task.parts) return undefined;
+  return searchSlice(grid, part, task.parts, task.radius, mode, append);
+}
+
+/** Searches slice `part` of `parts` in `mode`, its results after the thread's earlier slices of this call when `append`. */
+function searchSlice(
+  grid: Grid2D | Grid3D,
+  part: number,
+  parts: number,
+  radius: number,
+  mode: number,
+  append: boolean,
+): Searched {
   sink.start(mode, grid.sortedIndex, 'PointGridWorkers', true, append);
   const start = sink.length;
   let buffer: Uint32Array;
   let rowEnd: Uint32Array;
   try {
-    sink.slice(grid, part, task.parts);
-    if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
-    else forEachPair3D(grid, sink, task.radius);
+    sink.slice(grid, part, parts);
+    if (grid instanceof Grid2D) forEachPair2D(grid, sink, radius);
+    else forEachPair3D(grid, sink, radius);
     buffer = sink.buffer;
     rowEnd = sink.rowEnd;
   } finally {
     sink.finish();
   }
   return { part, start, end: sink.length, buffer, rowEnd, from: sink.pointFrom, to: sink.pointTo };
+}
+
+/**
+ * pairs() in copy mode: searches its slices of its own copy of the grid and
+ * sends their pairs back as original indices, in one array of their own
+ * (transferred: the search's buffer stays for the next call).
+ */
+function copyPairs(task: CopyPairsTask): Done {
+  const grid = open(task.data, task.d);
+  const lengths: number[] = [];
+  let buffer: Uint32Array = sink.buffer;
+  let length = 0;
+  for (let j = 0; j < task.slices.length; j++) {
+    const slice = searchSlice(grid, task.slices[j], task.parts, task.radius, COLLECT, j > 0);
+    buffer = slice.buffer;
+    length = slice.end;
+    lengths.push(slice.end - slice.start);
+  }
+  const pairs = new Uint32Array(length);
+  writePairs(grid.sortedIndex, buffer, length, pairs, 0);
+  const result: CopiedPairs = { lengths, pairs };
+  return { result, transfer: [pairs.buffer as ArrayBuffer] };
+}
+
+/**
+ * neighbors() in copy mode: the ROWS search of its slices of its own copy of
+ * the grid, sent back as partner runs (see {@link CopiedRows}); the calling
+ * thread fills the rows from every slice's runs.
+ */
+function copyRows(task: CopyRowsTask): Done {
+  const grid = open(task.data, task.d);
+  const found: Searched[] = [];
+  for (let j = 0; j < task.slices.length; j++) {
+    found.push(searchSlice(grid, task.slices[j], task.parts, task.radius, ROWS, j > 0));
+  }
+  let points = 0;
+  for (const slice of found) points += slice.to - slice.from;
+  const rowEnds = new Uint32Array(points);
+  let at = 0;
+  for (const slice of found) {
+    rowEnds.set(slice.rowEnd.subarray(slice.from, slice.to), at);
+    at += slice.to - slice.from;
+  }
+  const last = found[found.length - 1];
+  const partners = last === undefined ? new Uint32Array(0) : last.buffer.slice(0, last.end);
+  const result: CopiedRows = {
+    from: found.map((slice) => slice.from),
+    to: found.map((slice) => slice.to),
+    start: found.map((slice) => slice.start),
+    end: found.map((slice) => slice.end),
+    rowEnds,
+    partners,
+  };
+  return { result, transfer: [rowEnds.buffer as ArrayBuffer, partners.buffer as ArrayBuffer] };
 }
 
 /**

@@ -116,3 +116,36 @@ describe(`CellTable against a Map (seed ${SEED})`, () => {
     expect(table.insert2(3, -3)).toBe(0);
   });
 });
+
+/** The table's private slot array (a full one has no empty slot to end a probe). */
+function slotsOf(table: CellTable): Int32Array {
+  return (table as unknown as { slots: Int32Array }).slots;
+}
+
+describe('CellTable probes are bounded whatever its memory holds (issue 31)', () => {
+  for (const dimension of [2, 3] as const) {
+    it(`${dimension}D: with every slot overwritten, lookups end, and inserts and releases throw an Error`, () => {
+      const table = new CellTable(dimension, 16);
+      const find = (k: number) => (dimension === 2 ? table.find2(k, -k) : table.find3(k, -k, k));
+      const insert = (k: number) => (dimension === 2 ? table.insert2(k, -k) : table.insert3(k, -k, k));
+      for (let k = 0; k < 5; k++) insert(k);
+      // No empty slot left: every probe used to run on forever.
+      slotsOf(table).fill(1);
+      expect(find(1)).toBe(1);
+      expect(find(3)).toBe(-1);
+      expect(find(1e6)).toBe(-1);
+      expect(() => insert(1e6)).toThrow(/CellTable: no empty slot .* overwritten/);
+      // Id 3 is in no slot now, so its release cannot find it.
+      expect(() => table.release(3)).toThrow(/CellTable: cell id 3 is in no slot/);
+      // A release whose backward shift meets no empty slot: it stops after one pass.
+      table.release(1);
+    });
+  }
+
+  it('renumber stops on a newId that is not a permutation', () => {
+    const table = new CellTable(2, 16);
+    for (let k = 0; k < 4; k++) table.insert2(k, k);
+    // 0 -> 1 -> 2 -> 1 ...: a cycle that never comes back to 0.
+    expect(() => table.renumber(Int32Array.from([1, 2, 1, 3]))).toThrow(/CellTable: renumber/);
+  });
+});

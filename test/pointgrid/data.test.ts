@@ -113,9 +113,11 @@ for (const dim of dims) {
       expect(() => dim.from(truncated)).toThrow(/truncated/);
       const version = grid.data.slice(0);
       new Float64Array(version, 0, 2)[1] = 99;
-      expect(() => dim.from(version)).toThrow(/version 99; this library reads version 1/);
+      expect(() => dim.from(version)).toThrow(/version 99; this library reads version 2/);
       const inconsistent = grid.data.slice(0);
       new Float64Array(inconsistent, 0, 8)[4] = 1e9;
+      expect(() => dim.from(inconsistent)).toThrow(/bad PointGrid header: the point count is 1000000000/);
+      new Float64Array(inconsistent, 0, 32)[19] = 3;
       expect(() => dim.from(inconsistent)).toThrow(/inconsistent/);
       expect(() => dim.make([0, 0, 0], { cellSize: 1, shared: 'yes' as never })).toThrow(RangeError);
     });

@@ -4,37 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PointGrid2D, setKernelMode } from '../../src/index.js';
-import { type GridFactory, PointOracle, pointGridProperties } from '../support/pointgrid-oracle.js';
+import { type GridFactory, gridFace, PointOracle, pointGridProperties } from '../support/pointgrid-oracle.js';
 
-const make: GridFactory = (positions, options) => {
-  const grid = new PointGrid2D(positions, options);
-  const nearestOut: number[] = [];
-  return {
-    get count() {
-      return grid.count;
-    },
-    get cellSize() {
-      return grid.cellSize;
-    },
-    get layout() {
-      return grid.layout;
-    },
-    rebuild: (positions) => grid.rebuild(positions),
-    within: (q, radius, out) => grid.within(q[0], q[1], radius, out),
-    withinInto: (q, radius, out) => grid.withinInto(q[0], q[1], radius, out),
-    nearest: (q, k, maxDistance) => {
-      // Through one reused `out` holding stale entries: nearest must empty, fill and return it.
-      nearestOut.push(-1, -2);
-      const found = grid.nearest(q[0], q[1], k, maxDistance, nearestOut);
-      expect(found).toBe(nearestOut);
-      return [...found];
-    },
-    forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
-    pairs: (radius) => grid.pairs(radius),
-    neighbors: (radius) => grid.neighbors(radius),
-    validate: () => grid.validate(),
-  };
-};
+const make: GridFactory = (positions, options) => gridFace(new PointGrid2D(positions, options));
 
 // Both paths against brute force: the WebAssembly kernels and the JavaScript loops (test/wasm checks them equal).
 for (const mode of ['wasm', 'javascript'] as const) {

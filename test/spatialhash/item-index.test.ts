@@ -110,3 +110,22 @@ describe('ItemIndex', () => {
     expect(index.get(keys[1])).toBe(-1);
   });
 });
+
+describe('ItemIndex probes are bounded whatever its memory holds (issue 31)', () => {
+  it('with every pair of the hashed table overwritten, lookups and deletes end and a set throws an Error', () => {
+    const index = new ItemIndex<number>();
+    // A key far past the dense range turns the index into the hashed table.
+    for (const k of [5, -7, 1 << 30, 12]) index.set(k, k & 0xff);
+    const table = (index as unknown as { table: Int32Array }).table;
+    // Every pair holds key 99 with id 1: no empty pair ends a probe.
+    for (let i = 0; i < table.length; i += 2) {
+      table[i] = 99;
+      table[i + 1] = 1;
+    }
+    expect(index.get(99)).toBe(1);
+    expect(index.get(5)).toBe(-1);
+    expect(index.has(-7)).toBe(false);
+    index.delete(12);
+    expect(() => index.set(1234567, 3)).toThrow(/ItemIndex: no empty pair .* overwritten/);
+  });
+});

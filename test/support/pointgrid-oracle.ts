@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NumericArray } from '../../src/core/validate.js';
-import type { NeighborLists, PointGridOptions } from '../../src/index.js';
+import { type NeighborLists, PointGrid2D, PointGrid3D, type PointGridOptions } from '../../src/index.js';
 
 /** One grid seen through flat query points. */
 export interface GridUnderTest {
@@ -240,7 +240,7 @@ function exactRadius(oracle: PointOracle, fallback: number): number {
   return Math.sqrt(distanceSquared(oracle.points[0], oracle.points[oracle.points.length - 1]));
 }
 
-function checkWithin(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
+export function checkWithin(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
   const out: number[] = [99, 98];
   const into = new Uint32Array(oracle.points.length + 1);
   for (const q of queries) {
@@ -261,7 +261,7 @@ function checkWithin(grid: GridUnderTest, oracle: PointOracle, queries: number[]
   }
 }
 
-function checkNearest(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
+export function checkNearest(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
   const n = oracle.points.length;
   for (const q of queries) {
     for (const k of [0, 1, 3, n + 2]) {
@@ -273,7 +273,7 @@ function checkNearest(grid: GridUnderTest, oracle: PointOracle, queries: number[
     expect(grid.nearest(queries[0])).toEqual(oracle.nearest(queries[0], 1, Number.POSITIVE_INFINITY));
 }
 
-function checkPairs(grid: GridUnderTest, oracle: PointOracle, radius: number): void {
+export function checkPairs(grid: GridUnderTest, oracle: PointOracle, radius: number): void {
   const expected = oracle.pairs(radius);
   const visited: string[] = [];
   grid.forEachPair(radius, (i, j, d2) => {
@@ -301,6 +301,51 @@ function checkPairs(grid: GridUnderTest, oracle: PointOracle, radius: number): v
     for (const j of row) if (i < j) fromRows.push(`${i},${j},${distanceSquared(oracle.points[i], oracle.points[j])}`);
   }
   expect(fromRows.sort()).toEqual(expected);
+}
+
+/** Every query of `grid` (within, withinInto, nearest, forEachPair, pairs, neighbors) against the oracle. */
+export function checkAnswers(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
+  checkWithin(grid, oracle, queries, radius);
+  checkNearest(grid, oracle, queries, radius);
+  checkPairs(grid, oracle, radius);
+}
+
+/**
+ * A PointGrid2D or PointGrid3D seen as a {@link GridUnderTest}. Its nearest
+ * goes through one reused `out` holding stale entries: nearest must empty,
+ * fill and return it.
+ */
+export function gridFace(grid: PointGrid2D | PointGrid3D): GridUnderTest {
+  const g2 = grid instanceof PointGrid2D ? grid : undefined;
+  const g3 = grid instanceof PointGrid3D ? grid : undefined;
+  const nearestOut: number[] = [];
+  return {
+    get count() {
+      return grid.count;
+    },
+    get cellSize() {
+      return grid.cellSize;
+    },
+    get layout() {
+      return grid.layout;
+    },
+    rebuild: (positions) => grid.rebuild(positions),
+    within: (q, radius, out) => (g2 ? g2.within(q[0], q[1], radius, out) : g3!.within(q[0], q[1], q[2], radius, out)),
+    withinInto: (q, radius, out) =>
+      g2 ? g2.withinInto(q[0], q[1], radius, out) : g3!.withinInto(q[0], q[1], q[2], radius, out),
+    nearest: (q, k, maxDistance) => {
+      nearestOut.push(-1, -2);
+      const found = g2
+        ? g2.nearest(q[0], q[1], k, maxDistance, nearestOut)
+        : g3!.nearest(q[0], q[1], q[2], k, maxDistance, nearestOut);
+      expect(found).toBe(nearestOut);
+      return [...found];
+    },
+    forEachPair: (radius, visit) => grid.forEachPair(radius, visit),
+    pairs: (radius) => grid.pairs(radius),
+    neighbors: (radius) => grid.neighbors(radius),
+    validate: () => grid.validate(),
+  };
 }
 
 /** Runs `fc.assert` with a fixed seed that is also in the test name. */

@@ -124,9 +124,9 @@ export function pairKey<T>(a: T, b: T): string {
   return x < y ? `${x}|${y}` : `${y}|${x}`;
 }
 
-/** |a - b| within a relative 1e-9 (absolute near 0). */
+/** |a - b| within a relative 1e-9 (absolute near 0); equal infinities (distances past the float range) match. */
 export function closeTo(a: number, b: number): boolean {
-  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
 /**

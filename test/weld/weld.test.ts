@@ -11,54 +11,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setKernelMode, weld, weldMesh } from '../../src/index.js';
 import { random } from '../support/random.js';
+import { expectMatches, oracle } from '../support/weld-oracle.js';
 
 // The package ships no types: { positions: [x, y, z][], cells: [a, b, c][] }.
 const bunny = createRequire(import.meta.url)('bunny') as { positions: number[][]; cells: number[][] };
 
 type Point = number[];
-
-interface Expected {
-  remap: number[];
-  representatives: number[];
-  count: number;
-}
-
-/** The definition, literally. Points are the float64 values the library sees (Float32 input widened). */
-function oracle(points: readonly Point[], tolerance: number): Expected {
-  const remap: number[] = [];
-  const representatives: number[] = [];
-  const tolerance2 = tolerance * tolerance;
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i];
-    let best = -1;
-    let bestDistance2 = Number.POSITIVE_INFINITY;
-    for (let c = 0; c < representatives.length; c++) {
-      const q = points[representatives[c]];
-      let within: boolean;
-      let d2 = 0;
-      if (tolerance === 0) {
-        within = p.every((v, axis) => v === q[axis]);
-      } else {
-        for (let axis = 0; axis < p.length; axis++) {
-          const d = q[axis] - p[axis];
-          d2 += d * d;
-        }
-        within = d2 <= tolerance2;
-      }
-      // Strict: an equal distance keeps the lower representative number.
-      if (within && (best < 0 || d2 < bestDistance2)) {
-        best = c;
-        bestDistance2 = d2;
-      }
-    }
-    if (best < 0) {
-      best = representatives.length;
-      representatives.push(i);
-    }
-    remap.push(best);
-  }
-  return { remap, representatives, count: representatives.length };
-}
 
 function distance2(p: Point, q: Point): number {
   let d2 = 0;
@@ -112,12 +70,6 @@ function interleave(points: readonly Point[], dimension: number, stride: number,
     for (let axis = 0; axis < dimension; axis++) out[offset + i * stride + axis] = p[axis];
   });
   return out;
-}
-
-function expectMatches(actual: ReturnType<typeof weld>, expected: Expected): void {
-  expect(actual.count).toBe(expected.count);
-  expect(Array.from(actual.remap)).toEqual(expected.remap);
-  expect(Array.from(actual.representatives)).toEqual(expected.representatives);
 }
 
 // ---------------------------------------------------------------------------

@@ -22,6 +22,8 @@ export let dense = true;
 export let originY: f64 = 0;
 let originZ: f64 = 0;
 export let width: f64 = 0;
+/** Number of points: runs read from cell starts are clamped to them (see bounded.ts). */
+let pointCount: i32 = 0;
 
 // The search, set by startSearch. The reach as a float too: a hashed grid
 // searched with scanAll may span more than 2^31 cells.
@@ -53,8 +55,9 @@ export let needed: i32 = 0;
 
 export function setGrid(
   coordsAt: usize, cellStartAt: usize, keysAt: usize, cellCount: i32,
-  x: i32, y: i32, z: i32, isDense: bool, oy: f64, oz: f64, cellWidth: f64,
+  x: i32, y: i32, z: i32, isDense: bool, oy: f64, oz: f64, cellWidth: f64, count: i32,
 ): void {
+  pointCount = count;
   coords = coordsAt;
   cellStart = cellStartAt;
   keys = keysAt;
@@ -129,7 +132,8 @@ export function setOutput(outAt: usize, capacity: i32, used: i32): void {
 // @ts-ignore: decorator
 @inline function edge2(ry: f64, cy: f64): void {
   const e = edges + (<usize>rangeCount << 3);
-  store<f64>(e, ry > cy ? ry * width : (ry + 1) * width);
+  // (The same row's edge is unused: 0, never a product that could overflow and times 0 give NaN.)
+  store<f64>(e, ry > cy ? ry * width : ry < cy ? (ry + 1) * width : 0);
   store<f64>(e, ry > cy ? 1.0 : ry < cy ? -1.0 : 0.0, 8);
 }
 
@@ -137,9 +141,10 @@ export function setOutput(outAt: usize, capacity: i32, used: i32): void {
 // @ts-ignore: decorator
 @inline function edge3(ry: f64, cy: f64, rz: f64, cz: f64): void {
   const e = edges + (<usize>rangeCount << 4);
-  store<f64>(e, ry > cy ? ry * width : (ry + 1) * width);
+  // (An axis's edge on the same row or layer is unused: 0, as in pairs3d.ts.)
+  store<f64>(e, ry > cy ? ry * width : ry < cy ? (ry + 1) * width : 0);
   store<f64>(e, ry > cy ? 1.0 : ry < cy ? -1.0 : 0.0, 8);
-  store<f64>(e, rz > cz ? rz * width : (rz + 1) * width, 16);
+  store<f64>(e, rz > cz ? rz * width : rz < cz ? (rz + 1) * width : 0, 16);
   store<f64>(e, rz > cz ? 1.0 : rz < cz ? -1.0 : 0.0, 24);
 }
 
@@ -280,6 +285,32 @@ function gather3(c: i32): void {
 }
 
 /**
+ * Clamps the runs of the cell just gathered inside the points, none running
+ * backwards (pairsFromCell and clampRanges of the JavaScript search, see
+ * bounded.ts): whatever a grid's cell starts hold, a point's candidates
+ * (what it may write) stay bounded and every read inside the coordinates.
+ * Returns the cell's first point, clamped; cellEnd is clamped too.
+ */
+function clampRuns(first: i32): i32 {
+  const n = pointCount;
+  if (first < 0) first = 0;
+  if (cellEnd > n) cellEnd = n;
+  if (runEnd > n) runEnd = n;
+  if (runEnd < cellEnd) runEnd = cellEnd;
+  for (let k = 0; k < rangeCount; k += 2) {
+    const rk = ranges + (<usize>k << 2);
+    let a = load<i32>(rk);
+    let b = load<i32>(rk, 4);
+    if (b > n) b = n;
+    if (a < 0) a = 0;
+    if (a > b) a = b;
+    store<i32>(rk, a);
+    store<i32>(rk, b, 4);
+  }
+  return first;
+}
+
+/**
  * Runs the search on until it is done (returns 0) or the next point's worst
  * case does not fit the output (returns 1, with `needed` set): the caller
  * then empties or grows the output (setOutput) and calls again.
@@ -292,7 +323,7 @@ export function searchPairs2<C>(): i32 {
       cellEnd = start(cell + 1);
       if (s0 == cellEnd) continue;
       gather2(cell);
-      point = s0;
+      point = clampRuns(s0);
     }
     for (; point < cellEnd; point++) {
       const s = point;
@@ -360,7 +391,9 @@ export function searchPairs2<C>(): i32 {
         store<i32>(rk, t);
         const ek = edges + (<usize>k << 3);
         const edge = load<f64>(ek);
-        const gap = max(0, load<f64>(ek, 8) * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * SLACK);
+        // (A NaN from overflowing edges of huge cells counts as no gap, as in pairs2d.ts.)
+        const below = load<f64>(ek, 8) * (edge - relY) - (Math.abs(edge) + Math.abs(relY) + width) * SLACK;
+        const gap = below > 0 ? below : 0;
         const window2 = r2 - gap * gap + r2 * SLACK;
         while (t < stop) {
           const dx = <f64>load<C>(q) - px;
@@ -421,7 +454,7 @@ export function searchPairs3<C>(): i32 {
       cellEnd = start(cell + 1);
       if (s0 == cellEnd) continue;
       gather3(cell);
-      point = s0;
+      point = clampRuns(s0);
     }
     for (; point < cellEnd; point++) {
       const s = point;
@@ -465,8 +498,10 @@ export function searchPairs3<C>(): i32 {
         const ek = edges + (<usize>k << 4);
         const edgeY = load<f64>(ek);
         const edgeZ = load<f64>(ek, 16);
-        const gapY = max(0, load<f64>(ek, 8) * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * SLACK);
-        const gapZ = max(0, load<f64>(ek, 24) * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * SLACK);
+        const belowY = load<f64>(ek, 8) * (edgeY - relY) - (Math.abs(edgeY) + Math.abs(relY) + width) * SLACK;
+        const belowZ = load<f64>(ek, 24) * (edgeZ - relZ) - (Math.abs(edgeZ) + Math.abs(relZ) + width) * SLACK;
+        const gapY = belowY > 0 ? belowY : 0;
+        const gapZ = belowZ > 0 ? belowZ : 0;
         const window2 = r2 - gapY * gapY - gapZ * gapZ + r2 * SLACK;
         while (t < stop) {
           const dx = <f64>load<C>(q) - px;

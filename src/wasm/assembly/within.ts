@@ -48,15 +48,20 @@ export function setQueryGrid(
   return load<i32>(cellStart + (<usize>c << 2));
 }
 
-/** Grid2D.findCell: the id of occupied cell (cx, cy), or -1. */
+/**
+ * Grid2D.findCell: the id of occupied cell (cx, cy), or -1; at most a probe
+ * per slot, and an id outside the cells ends it (as there: a lookup read
+ * from an unchecked buffer cannot loop for ever or index past the keys).
+ */
 function findCell(cx: f64, cy: f64): i32 {
   let s = hashCell2(cx, cy) & slotMask;
-  let id = load<i32>(slots + (<usize>s << 2));
-  while (id >= 0 && (key(2 * id) != cx || key(2 * id + 1) != cy)) {
+  for (let probes: u32 = 0; probes <= slotMask; probes++) {
+    const id = load<i32>(slots + (<usize>s << 2));
+    if (!(id >= 0 && id < cells)) return -1;
+    if (key(2 * id) == cx && key(2 * id + 1) == cy) return id;
     s = (s + 1) & slotMask;
-    id = load<i32>(slots + (<usize>s << 2));
   }
-  return id;
+  return -1;
 }
 
 /**
@@ -68,6 +73,8 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   const cs = sizeof<C>();
   const rx = x - originX;
   const ry = y - originY;
+  // More than Number.MAX_VALUE from the origin along an axis: beyond every radius whose square is finite.
+  if (rx - rx != 0 || ry - ry != 0) return 0;
   const relative = max(Math.abs(rx), Math.abs(ry));
   const padded = radius + UNDERFLOW + (radius + relative + width) * SLACK;
   const lx = max(Math.floor((rx - padded) / width), 0);
@@ -147,6 +154,9 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         first = key(2 * id);
         last = key(2 * lastId);
       }
+      // (A run from a buffer another thread is rewriting stays inside the points.)
+      if (s < 0) s = 0;
+      if (end > points) end = points;
       if (end - s > 8) {
         const half = Math.sqrt(max(r2 - floor2, 0));
         const fraction = (rx - half - first * width) / ((last - first + 1) * width);
@@ -164,19 +174,33 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         }
       }
       let q = coords + <usize>(2 * s) * cs;
-      let at = target + (<usize>found << 2);
+      // The target has room for every point: only a grid holding garbage finds more (counted, not written).
+      if (found + end - s <= points) {
+        let at = target + (<usize>found << 2);
+        for (let t = s; t < end; t++, q += 2 * cs) {
+          const dx = <f64>load<C>(q) - x;
+          const dx2 = dx * dx;
+          if (dx > 0 && dx2 + floor2 > r2) break;
+          const dy = <f64>load<C>(q + cs) - y;
+          store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
+          at += <usize>(<i32>(dx2 + dy * dy <= r2)) << 2;
+        }
+        found = <i32>((at - target) >> 2);
+        continue;
+      }
       for (let t = s; t < end; t++, q += 2 * cs) {
         const dx = <f64>load<C>(q) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
         const dy = <f64>load<C>(q + cs) - y;
-        store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
-        at += <usize>(<i32>(dx2 + dy * dy <= r2)) << 2;
+        if (dx2 + dy * dy <= r2) {
+          if (found < points) store<u32>(target + (<usize>found << 2), load<u32>(sortedIndex + (<usize>t << 2)));
+          found++;
+        }
       }
-      found = <i32>((at - target) >> 2);
     }
   }
-  return found;
+  return min(found, points);
 }
 
 /** withinEveryCell of query2d.ts: a hashed grid's every occupied cell in the box. */
@@ -187,29 +211,30 @@ function withinEveryCell<C>(x: f64, y: f64, r2: f64, lx: f64, hx: f64, ly: f64, 
     const kx = key(2 * id);
     const ky = key(2 * id + 1);
     if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
-    const end = start(id + 1);
-    for (let t = start(id); t < end; t++) {
+    const end = min(start(id + 1), points);
+    for (let t = max(start(id), 0); t < end; t++) {
       const q = coords + <usize>(2 * t) * cs;
       const dx = <f64>load<C>(q) - x;
       const dy = <f64>load<C>(q + cs) - y;
       if (dx * dx + dy * dy <= r2) {
-        store<u32>(target + (<usize>found << 2), load<u32>(sortedIndex + (<usize>t << 2)));
+        if (found < points) store<u32>(target + (<usize>found << 2), load<u32>(sortedIndex + (<usize>t << 2)));
         found++;
       }
     }
   }
-  return found;
+  return min(found, points);
 }
 
-/** Grid3D.findCell: the id of occupied cell (cx, cy, cz), or -1. */
+/** Grid3D.findCell, bounded as {@link findCell}. */
 function findCell3(cx: f64, cy: f64, cz: f64): i32 {
   let s = hashCell3(cx, cy, cz) & slotMask;
-  let id = load<i32>(slots + (<usize>s << 2));
-  while (id >= 0 && (key(3 * id) != cx || key(3 * id + 1) != cy || key(3 * id + 2) != cz)) {
+  for (let probes: u32 = 0; probes <= slotMask; probes++) {
+    const id = load<i32>(slots + (<usize>s << 2));
+    if (!(id >= 0 && id < cells)) return -1;
+    if (key(3 * id) == cx && key(3 * id + 1) == cy && key(3 * id + 2) == cz) return id;
     s = (s + 1) & slotMask;
-    id = load<i32>(slots + (<usize>s << 2));
   }
-  return id;
+  return -1;
 }
 
 /** within3D of query3d.ts, as {@link within2} is within2D's. */
@@ -219,6 +244,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   const rx = x - originX;
   const ry = y - originY;
   const rz = z - originZ;
+  // Over 2^918 from every point along an axis (see within2): beyond every radius whose square is finite.
+  if (rx - rx != 0 || ry - ry != 0 || rz - rz != 0) return 0;
   const relative = max(max(Math.abs(rx), Math.abs(ry)), Math.abs(rz));
   const padded = radius + UNDERFLOW + (radius + relative + width) * SLACK;
   const lx = max(Math.floor((rx - padded) / width), 0);
@@ -253,22 +280,40 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
           }
         }
         const row = <i32>(cy * cellsX + cz * layer);
-        const end = start(row + <i32>cx1 + 1);
-        let q = coords + <usize>(3 * start(row + <i32>cx0)) * cs;
-        for (let t = start(row + <i32>cx0); t < end; t++, q += 3 * cs) {
+        // (A run from a buffer another thread is rewriting stays inside the points.)
+        const first = max(start(row + <i32>cx0), 0);
+        const end = min(start(row + <i32>cx1 + 1), points);
+        let q = coords + <usize>(3 * first) * cs;
+        let found = <i32>((at - target) >> 2);
+        if (found + end - first <= points) {
+          for (let t = first; t < end; t++, q += 3 * cs) {
+            const dx = <f64>load<C>(q) - x;
+            const dx2 = dx * dx;
+            if (dx2 > r2 && dx > 0) break;
+            const dy = <f64>load<C>(q + cs) - y;
+            const dz = <f64>load<C>(q + 2 * cs) - z;
+            store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
+            at += <usize>(<i32>(dx2 + dy * dy + dz * dz <= r2)) << 2;
+          }
+          continue;
+        }
+        // Only a grid holding garbage finds more than every point: counted, not written.
+        for (let t = first; t < end; t++, q += 3 * cs) {
           const dx = <f64>load<C>(q) - x;
-          const dx2 = dx * dx;
-          if (dx2 > r2 && dx > 0) break;
           const dy = <f64>load<C>(q + cs) - y;
           const dz = <f64>load<C>(q + 2 * cs) - z;
-          store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
-          at += <usize>(<i32>(dx2 + dy * dy + dz * dz <= r2)) << 2;
+          if (dx * dx + dy * dy + dz * dz <= r2) {
+            if (found < points) store<u32>(target + (<usize>found << 2), load<u32>(sortedIndex + (<usize>t << 2)));
+            found++;
+          }
         }
+        at = target + (<usize>found << 2);
       }
     }
-    return <i32>((at - target) >> 2);
+    return min(<i32>((at - target) >> 2), points);
   }
   const scanAll = (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > <f64>cells;
+  let found = 0;
   let c = 0;
   let cx = lx;
   let cy = ly;
@@ -294,17 +339,19 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
       }
       if (id < 0) continue;
     }
-    const end = start(id + 1);
-    for (let t = start(id); t < end; t++) {
+    const end = min(start(id + 1), points);
+    for (let t = max(start(id), 0); t < end; t++) {
       const q = coords + <usize>(3 * t) * cs;
       const dx = <f64>load<C>(q) - x;
       const dy = <f64>load<C>(q + cs) - y;
       const dz = <f64>load<C>(q + 2 * cs) - z;
-      store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
-      at += <usize>(<i32>(dx * dx + dy * dy + dz * dz <= r2)) << 2;
+      if (dx * dx + dy * dy + dz * dz <= r2) {
+        if (found < points) store<u32>(target + (<usize>found << 2), load<u32>(sortedIndex + (<usize>t << 2)));
+        found++;
+      }
     }
   }
-  return <i32>((at - target) >> 2);
+  return min(found, points);
 }
 
 // Many queries at once (withinMany of PointGrid2D / PointGrid3D), a window

@@ -1,0 +1,5 @@
+import Pool from './pool.js';
+
+export default function Page() {
+  return <Pool />;
+}

@@ -1,0 +1,257 @@
+/**
+ * The four dynamic hashes (SpatialHash2D/3D, PointHash2D/3D) behind one flat
+ * interface for the hash fuzz suites, with a brute-force model and the
+ * checks that compare them: box, radius, nearest, ray and pair queries, ids,
+ * filters and snapshots. Boxes are flat arrays, the mins then the maxes; a
+ * point hash stores the mins (its items are boxes of zero size).
+ *
+ * @module
+ */
+
+import { expect } from 'vitest';
+import {
+  PointHash2D,
+  PointHash3D,
+  type PointHashData,
+  type RayHit,
+  SpatialHash2D,
+  SpatialHash3D,
+  type SpatialHashData,
+} from '../../src/index.js';
+import { boxDistance2, boxesIntersect } from '../support/box-oracle.js';
+import { expectNearestHit, expectSameHits, raycastAllOracle } from '../support/query-oracle.js';
+
+/** Which structure: a box hash or a point hash, in 2 or 3 dimensions. */
+export interface Kind {
+  points: boolean;
+  dim: 2 | 3;
+}
+
+/** The four kinds, for fast-check's constantFrom. */
+export const KINDS: Kind[] = [
+  { points: false, dim: 2 },
+  { points: false, dim: 3 },
+  { points: true, dim: 2 },
+  { points: true, dim: 3 },
+];
+
+/** A kind's name as the tests print it. */
+export function kindName(kind: Kind): string {
+  return `${kind.points ? 'PointHash' : 'SpatialHash'}${kind.dim}D`;
+}
+
+type AnyHash = SpatialHash2D<number> | SpatialHash3D<number> | PointHash2D<number> | PointHash3D<number>;
+type Call = (...args: unknown[]) => unknown;
+
+/** One hash seen through flat arrays. */
+export class Adapted {
+  readonly kind: Kind;
+  readonly hash: AnyHash;
+
+  constructor(kind: Kind, hash: AnyHash) {
+    this.kind = kind;
+    this.hash = hash;
+  }
+
+  private call(name: string, ...args: unknown[]): unknown {
+    return ((this.hash as unknown as Record<string, Call>)[name] as Call).apply(this.hash, args);
+  }
+
+  /** The box's arguments for insert / update: a point hash takes the mins only. */
+  private geometry(box: readonly number[]): number[] {
+    return this.kind.points ? box.slice(0, this.kind.dim) : [...box];
+  }
+
+  insert(item: number, box: readonly number[]): number {
+    return this.call('insert', item, ...this.geometry(box)) as number;
+  }
+
+  update(item: number, box: readonly number[]): void {
+    this.call('update', item, ...this.geometry(box));
+  }
+
+  remove(item: number): boolean {
+    return this.hash.remove(item);
+  }
+
+  queryBox(box: readonly number[]): number[] {
+    return this.call('queryBox', ...box) as number[];
+  }
+
+  queryRadius(point: readonly number[], radius: number): number[] {
+    return this.call('queryRadius', ...point, radius) as number[];
+  }
+
+  nearest(point: readonly number[], k: number, maxDistance: number): number[] {
+    return this.call('nearest', ...point, k, maxDistance) as number[];
+  }
+
+  raycastAll(origin: readonly number[], direction: readonly number[], maxDistance: number): RayHit<number>[] {
+    return this.call('raycastAll', ...origin, ...direction, maxDistance) as RayHit<number>[];
+  }
+
+  raycast(origin: readonly number[], direction: readonly number[], maxDistance: number): RayHit<number> | undefined {
+    return this.call('raycast', ...origin, ...direction, maxDistance) as RayHit<number> | undefined;
+  }
+
+  /** Every pair forEachPair reports: of intersecting boxes, or (point hash) of points within `radius`. */
+  pairs(radius: number): [number, number][] {
+    const pairs: [number, number][] = [];
+    const visit = (a: number, b: number) => {
+      pairs.push([a, b]);
+    };
+    if (this.kind.points) this.call('forEachPair', radius, visit);
+    else this.call('forEachPair', visit);
+    return pairs;
+  }
+
+  /** The stored geometry of id `id` as a box (a point: min = max). */
+  boxById(id: number): number[] {
+    if (!this.kind.points) return this.call('boxById', id) as number[];
+    const p = this.call('positionById', id) as number[];
+    return [...p, ...p];
+  }
+
+  validate(): void {
+    this.hash.validate();
+  }
+
+  toData(): SpatialHashData | PointHashData {
+    return this.hash.toData();
+  }
+}
+
+/** A new hash of `kind` from constructor options. */
+export function makeHash(kind: Kind, options: Record<string, unknown>): Adapted {
+  const { cellSize, maxCellsPerItem } = options as { cellSize: number; maxCellsPerItem?: number };
+  let hash: AnyHash;
+  if (kind.points) hash = kind.dim === 2 ? new PointHash2D({ cellSize }) : new PointHash3D({ cellSize });
+  else {
+    hash =
+      kind.dim === 2
+        ? new SpatialHash2D({ cellSize, maxCellsPerItem })
+        : new SpatialHash3D({ cellSize, maxCellsPerItem });
+  }
+  return new Adapted(kind, hash);
+}
+
+/** `from(data)` of `kind`'s class. */
+export function hashFrom(kind: Kind, data: unknown, trackItems = true): Adapted {
+  const options = { trackItems };
+  let hash: AnyHash;
+  if (kind.points) {
+    hash =
+      kind.dim === 2
+        ? PointHash2D.from<number>(data as PointHashData, options)
+        : PointHash3D.from<number>(data as PointHashData, options);
+  } else {
+    hash =
+      kind.dim === 2
+        ? SpatialHash2D.from<number>(data as SpatialHashData, options)
+        : SpatialHash3D.from<number>(data as SpatialHashData, options);
+  }
+  return new Adapted(kind, hash);
+}
+
+/** What the hash should hold: item -> box (for a point hash, min = max). */
+export type Model = Map<number, number[]>;
+
+/** A total order over the items a snapshot may hold (numbers, NaN, strings). */
+function compare(a: unknown, b: unknown): number {
+  const ka = `${typeof a}:${typeof a === 'number' && Number.isNaN(a) ? 'NaN' : ''}`;
+  const kb = `${typeof b}:${typeof b === 'number' && Number.isNaN(b) ? 'NaN' : ''}`;
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+/** Sorted copy, for comparing answers whose order is free; -0 and 0 are one item, as in a Map. */
+function sorted(items: readonly number[]): number[] {
+  return items.map((item) => (Object.is(item, -0) ? 0 : item)).sort(compare);
+}
+
+/** The library's point-in-radius formula for a point hash, its box formula for a box hash (the same squares). */
+function within(box: readonly number[], point: readonly number[], radius: number): boolean {
+  return boxDistance2(box, point) <= radius * radius;
+}
+
+/** Checks a box query against the model. */
+export function checkQueryBox(adapted: Adapted, model: Model, query: readonly number[]): void {
+  const want: number[] = [];
+  for (const [item, box] of model) if (boxesIntersect(box, query)) want.push(item);
+  expect(sorted(adapted.queryBox(query)), `queryBox(${query})`).toEqual(sorted(want));
+}
+
+/** Checks a radius query against the model. */
+export function checkQueryRadius(adapted: Adapted, model: Model, point: readonly number[], radius: number): void {
+  const want: number[] = [];
+  for (const [item, box] of model) if (within(box, point, radius)) want.push(item);
+  expect(sorted(adapted.queryRadius(point, radius)), `queryRadius(${point}, ${radius})`).toEqual(sorted(want));
+}
+
+/** Checks nearest against the model: distinct items whose distances are the k smallest in range. */
+export function checkNearest(
+  adapted: Adapted,
+  model: Model,
+  point: readonly number[],
+  k: number,
+  maxDistance: number,
+): void {
+  const got = adapted.nearest(point, k, maxDistance);
+  const what = `nearest(${point}, ${k}, ${maxDistance})`;
+  expect(new Set(got).size, what).toBe(got.length);
+  const distances = got.map((item) => {
+    const box = model.get(item);
+    expect(box, `${what}: unknown item ${item}`).toBeDefined();
+    return boxDistance2(box as number[], point);
+  });
+  const r2 = maxDistance * maxDistance;
+  const all = [...model.values()].map((box) => boxDistance2(box, point)).filter((d2) => d2 <= r2);
+  all.sort((a, b) => a - b);
+  expect(distances, what).toEqual(all.slice(0, k));
+}
+
+/** Checks raycast and raycastAll (box hashes) against the model. */
+export function checkRay(
+  adapted: Adapted,
+  model: Model,
+  origin: readonly number[],
+  direction: readonly number[],
+  maxDistance: number,
+): void {
+  const want = raycastAllOracle([...model.entries()], origin, direction, maxDistance);
+  expectSameHits(adapted.raycastAll(origin, direction, maxDistance), want, maxDistance);
+  expectNearestHit(adapted.raycast(origin, direction, maxDistance), want, maxDistance);
+}
+
+/** Checks forEachPair against the model: each pair once, exactly the intersecting (or within-radius) ones. */
+export function checkPairs(adapted: Adapted, model: Model, radius: number): void {
+  const key = (a: number, b: number) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+  const got = adapted.pairs(radius).map(([a, b]) => key(a, b));
+  expect(new Set(got).size, 'a pair reported twice').toBe(got.length);
+  const entries = [...model.entries()];
+  const want: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      const [a, boxA] = entries[i];
+      const [b, boxB] = entries[j];
+      const meet = adapted.kind.points
+        ? within(boxA, boxB.slice(0, adapted.kind.dim), radius)
+        : boxesIntersect(boxA, boxB);
+      if (meet) want.push(key(a, b));
+    }
+  }
+  expect(got.sort(), `forEachPair(${radius})`).toEqual(want.sort());
+}
+
+/** Cells a box covers in a box hash with this cell size, or 0 when it overflows (more than `max`, or past 2^52 cells). */
+export function coveredCells(box: readonly number[], cellSize: number, max: number): number {
+  const dim = box.length / 2;
+  let cells = 1;
+  for (let a = 0; a < dim; a++) {
+    const lo = Math.floor(box[a] / cellSize);
+    const hi = Math.floor(box[a + dim] / cellSize);
+    if (!(Math.max(-lo, hi) <= 2 ** 52)) return 0;
+    cells *= hi - lo + 1;
+  }
+  return cells > max ? 0 : cells;
+}

@@ -1,0 +1,64 @@
+/**
+ * The brute-force definition of weld, shared by its tests and the fuzz
+ * suite: vertices in index order, each joins the nearest earlier
+ * representative within tolerance (ties: the lowest representative number)
+ * or founds a new one, with the library's float64 distance test.
+ *
+ * @module
+ */
+
+import { expect } from 'vitest';
+import type { weld } from '../../src/index.js';
+
+type Point = number[];
+
+/** What weld returns, as plain arrays. */
+export interface Expected {
+  remap: number[];
+  representatives: number[];
+  count: number;
+}
+
+/** The definition, literally. Points are the float64 values the library sees (Float32 input widened). */
+export function oracle(points: readonly Point[], tolerance: number): Expected {
+  const remap: number[] = [];
+  const representatives: number[] = [];
+  const tolerance2 = tolerance * tolerance;
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    let best = -1;
+    let bestDistance2 = Number.POSITIVE_INFINITY;
+    for (let c = 0; c < representatives.length; c++) {
+      const q = points[representatives[c]];
+      let within: boolean;
+      let d2 = 0;
+      if (tolerance === 0) {
+        within = p.every((v, axis) => v === q[axis]);
+      } else {
+        for (let axis = 0; axis < p.length; axis++) {
+          const d = q[axis] - p[axis];
+          d2 += d * d;
+        }
+        within = d2 <= tolerance2;
+      }
+      // Strict: an equal distance keeps the lower representative number.
+      if (within && (best < 0 || d2 < bestDistance2)) {
+        best = c;
+        bestDistance2 = d2;
+      }
+    }
+    if (best < 0) {
+      best = representatives.length;
+      representatives.push(i);
+    }
+    remap.push(best);
+  }
+  return { remap, representatives, count: representatives.length };
+}
+
+/** Expects weld's result to be the oracle's. */
+export function expectMatches(actual: ReturnType<typeof weld>, expected: Expected): void {
+  expect(actual.count).toBe(expected.count);
+  expect(Array.from(actual.remap)).toEqual(expected.remap);
+  expect(Array.from(actual.representatives)).toEqual(expected.representatives);
+}
