@@ -8,7 +8,7 @@
  */
 import { coversEverything } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
-import { visitPairs } from '../wasm/grid-kernels.js';
+import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { clampRanges } from './bounded.js';
 import type { Grid2D } from './grid2d.js';
 import { SLACK, stencilReach } from './margins.js';
@@ -24,7 +24,12 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
     pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
-    if (sink.mode === VISIT && visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))) return;
+    if (
+      sink.mode === VISIT
+        ? visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))
+        : sink.mode !== COUNT && searchIntoSink(g, radius, sink)
+    )
+      return;
     const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY));
     if (g.dense) densePairs(g, sink, reach, r2);
     else hashedPairs(g, sink, reach, r2);

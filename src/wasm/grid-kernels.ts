@@ -263,7 +263,29 @@ function copyPositions(
 
 /** Whether the kernels' memory holds `g` as it is now (see the module comment). */
 function current(k: Kernels, g: KernelGrid): boolean {
-  return k.mirrorData === g.data && k.mirrorStamp === builds.get(g.data) && !isShared(g.data);
+  if (k.mirrorData !== g.data) return false;
+  // A shared buffer only while pinned (see pinGrid): another thread may rebuild it at any other time.
+  return k.pinned === g.data || (!isShared(g.data) && k.mirrorStamp === (builds.get(g.data) ?? 0));
+}
+
+/**
+ * Lets the kernels keep their copy of the grid in `data` (a
+ * SharedArrayBuffer too) until {@link unpinGrid}, from a fresh copy made by
+ * the next search: for a PointGridWorkers thread, whose task searches
+ * several slices of a grid that no thread rebuilds meanwhile. Does nothing
+ * where the kernels are off.
+ */
+export function pinGrid(data: ArrayBuffer | SharedArrayBuffer): void {
+  const k = kernels();
+  if (k === undefined) return;
+  k.forgetGrid();
+  k.pinned = data;
+}
+
+/** Ends {@link pinGrid}: a shared buffer is copied in afresh by every search again. */
+export function unpinGrid(): void {
+  const k = kernels();
+  if (k !== undefined) k.pinned = undefined;
 }
 
 /** Makes the kernels' memory hold `g`, copying it in unless it is there already; returns its layout. */
@@ -441,6 +463,64 @@ export function visitPairs(
   } finally {
     k.busy = false;
   }
+}
+
+/**
+ * What {@link searchIntoSink} needs of a PairSink (pointgrid/pair-sink.ts):
+ * its slice, its output and how it grows.
+ */
+export interface KernelSink extends KernelSlice {
+  /** Numbers written per pair: 2 (COLLECT: both sorted positions) or 1 (ROWS: the partner, runs ended by rowEnd). */
+  step: number;
+  buffer: Uint32Array;
+  length: number;
+  rowEnd: Uint32Array;
+  /** Numbers the buffer may hold before reserve throws (see PairSink.ceilingFor). */
+  ceiling: number;
+  /** Grows the buffer to `needed` numbers, keeping the first `length`; throws past the ceiling. */
+  reserve(needed: number, length: number, done: number): Uint32Array;
+}
+
+/**
+ * A COLLECT or ROWS search of `g` (PairSink's modes) on the kernels,
+ * appended to the sink as the JavaScript search appends it: its pairs or
+ * partner runs after `sink.length`, in the same order, and for a ROWS search
+ * each searched point's run end in `sink.rowEnd`. What a pool thread's
+ * slices run, and a pairs() or neighbors() call past the memory the kernels
+ * take at once (see PairSink.bounded). A search that would outgrow the
+ * sink's ceiling throws what `sink.reserve` throws there, having written
+ * nothing. False when the kernels are off or out of memory (nothing written:
+ * the caller searches in JavaScript).
+ */
+export function searchIntoSink(g: KernelGrid, radius: number, sink: KernelSink): boolean {
+  const step = sink.step;
+  const base = sink.length;
+  const search = startSearch(g, radius, sink, step, Math.min(Math.max(sink.buffer.length - base, 2 * BATCH), 1 << 24));
+  if (search === undefined) return false;
+  const { k, out, rowEnd } = search;
+  const e = k.exports;
+  const complete = guarded('a pair search', () => {
+    while (search.run() !== 0) {
+      const length = e.length.value as number;
+      const needed = e.needed.value as number;
+      // Past the ceiling the sink throws (the JavaScript search would throw the same when it got there).
+      if (base + length + needed > sink.ceiling) sink.reserve(base + length + needed, base, 0);
+      if (!k.reserve(out + 4 * (length + Math.max(needed, length)))) return false;
+      e.setOutput(out, Math.min((k.memory.buffer.byteLength - out) >> 2, 2 ** 31 - 1), length);
+    }
+    return true;
+  });
+  if (!complete) return false;
+  const length = e.length.value as number;
+  if (base + length > sink.buffer.length) sink.reserve(base + length, base, 1);
+  sink.buffer.set(k.u32.subarray(out >> 2, (out >> 2) + length), base);
+  sink.length = base + length;
+  if (step === 1) {
+    const ends = k.u32;
+    const target = sink.rowEnd;
+    for (let s = sink.pointFrom, at = (rowEnd >> 2) + s; s < sink.pointTo; s++, at++) target[s] = base + ends[at];
+  }
+  return true;
 }
 
 /**

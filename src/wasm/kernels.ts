@@ -82,6 +82,15 @@ export interface KernelExports {
   needed: WebAssembly.Global;
 }
 
+/**
+ * `globalThis.SPATIALHASH_WORKER_SCRIPT` is replaced by `true` in the pool's
+ * worker script, by its bundler (scripts/worker-bundle.cjs), where load()'s
+ * test of it is then constant and the embedded module drops out of the script.
+ */
+interface Flags {
+  SPATIALHASH_WORKER_SCRIPT?: boolean;
+}
+
 const PAGE = 65536;
 /** Bytes below this are left to the module (it has no data; the bounds scratch lives at 0). */
 export const KERNEL_BASE = 1024;
@@ -109,6 +118,8 @@ export class Kernels {
    */
   mirrorData: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
   mirrorStamp = -1;
+  /** A buffer whose copy stays valid, shared or not, while a pool thread's task runs (see pinGrid in grid-kernels.ts). */
+  pinned: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
 
   constructor(module: WebAssembly.Module) {
     this.module = module;
@@ -207,7 +218,13 @@ function load(): Kernels | undefined {
     compileError = new Error('this engine has no WebAssembly');
     return undefined;
   }
-  const bytes = decode(KERNELS_BASE64);
+  // The pool's worker script carries no module of its own: its first task brings the caller's (useKernelModule).
+  const base64 = (globalThis as Flags).SPATIALHASH_WORKER_SCRIPT ? '' : KERNELS_BASE64;
+  if (base64 === '') {
+    compileError = new Error('the calling thread posted no compiled module to this PointGridWorkers thread');
+    return undefined;
+  }
+  const bytes = decode(base64);
   try {
     instance = new Kernels(new WebAssembly.Module(bytes));
   } catch (error) {
@@ -253,6 +270,27 @@ export function kernels(): Kernels | undefined {
 /** The compiled module, for handing to workers (undefined where it cannot be compiled, or not yet). */
 export function kernelModule(): WebAssembly.Module | undefined {
   return load()?.module;
+}
+
+/** The mode {@link setKernelMode} set last on this thread (forwarded to the pool's threads with each task). */
+export function kernelMode(): KernelMode {
+  return mode;
+}
+
+/**
+ * Runs the kernels from `module` (compiled by another thread and posted
+ * here), unless this thread has them already: how a PointGridWorkers thread
+ * gets them without compiling, or carrying, a module of its own. Where the
+ * module cannot be instantiated the JavaScript path stays.
+ */
+export function useKernelModule(module: WebAssembly.Module): void {
+  if (instance !== undefined && instance !== null) return;
+  try {
+    instance = new Kernels(module);
+  } catch (error) {
+    instance = null;
+    compileError = error;
+  }
 }
 
 /**
