@@ -36,6 +36,6 @@ export type { CellOnRayVisitor2D, CellOnRayVisitor3D, RayHit } from './spatialha
 export { SpatialHash2D } from './spatialhash/spatialhash2d.js';
 export { SpatialHash3D } from './spatialhash/spatialhash3d.js';
 export type { KernelMode } from './wasm/kernels.js';
-export { activeKernels, setKernelMode } from './wasm/kernels.js';
+export { activeKernels, releaseKernelMemory, setKernelMode } from './wasm/kernels.js';
 export type { WeldedPositions, WeldMeshOptions, WeldMeshResult, WeldOptions, WeldResult } from './weld/weld.js';
 export { weld, weldMesh } from './weld/weld.js';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { activeKernels, PointGrid2D, setKernelMode } from '../../src/index.js';
+import { activeKernels, PointGrid2D, releaseKernelMemory, setKernelMode } from '../../src/index.js';
 import { kernelModule } from '../../src/wasm/kernels.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,6 +43,59 @@ describe('setKernelMode', () => {
     expect(new Uint8Array(grid.data.slice(0))).toEqual(before);
     setKernelMode('javascript');
     expect(new Uint8Array(new PointGrid2D(positions, { cellSize: 1 }).data)).toEqual(before);
+  });
+});
+
+/** `n` 2D points spread over [0, side)², deterministic (a Lehmer generator). */
+function scattered(n: number, side: number): Float64Array {
+  let state = 12345;
+  return Float64Array.from({ length: 2 * n }, () => {
+    state = (state * 48271) % 2147483647;
+    return (state / 2147483647) * side;
+  });
+}
+
+describe('releaseKernelMemory', () => {
+  it('gives the grown memory back, and every call after it answers as before', () => {
+    setKernelMode('wasm');
+    const positions = scattered(20_000, 100);
+    const grid = new PointGrid2D(positions, { cellSize: 1 });
+    const neighbors = grid.neighbors(1);
+    const pairs = grid.pairs(1);
+    const within = grid.within(50, 50, 3);
+    const many = grid.withinMany(positions.subarray(0, 2000), 0.5);
+    // The grid and the partner lists of 20,000 points took more than the 1 MiB a fresh memory has.
+    expect(releaseKernelMemory()).toBeGreaterThan(1 << 20);
+    expect(releaseKernelMemory()).toBe(1 << 20);
+    // The grid's copy went with the memory: the next calls copy it in again.
+    expect(grid.within(50, 50, 3)).toEqual(within);
+    expect(grid.withinMany(positions.subarray(0, 2000), 0.5)).toEqual(many);
+    expect(releaseKernelMemory()).toBeGreaterThanOrEqual(1 << 20);
+    expect(grid.neighbors(1)).toEqual(neighbors);
+    expect(grid.pairs(1)).toEqual(pairs);
+    releaseKernelMemory();
+    grid.rebuild();
+    expect(grid.neighbors(1)).toEqual(neighbors);
+    setKernelMode('javascript');
+    expect(grid.neighbors(1)).toEqual(neighbors);
+  });
+
+  it('does nothing while a forEachPair visitor runs on the kernels, whose search then ends as it would have', () => {
+    setKernelMode('wasm');
+    const positions = scattered(5000, 40);
+    const grid = new PointGrid2D(positions, { cellSize: 1 });
+    const seen: number[] = [];
+    let released = -1;
+    grid.forEachPair(1, (i, j) => {
+      if (released < 0) released = releaseKernelMemory();
+      seen.push(i, j);
+    });
+    expect(released).toBe(0);
+    setKernelMode('javascript');
+    const expected: number[] = [];
+    grid.forEachPair(1, (i, j) => expected.push(i, j));
+    expect(seen).toEqual(expected);
+    expect(releaseKernelMemory()).toBeGreaterThan(0);
   });
 });
 
