@@ -323,7 +323,7 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 2D snapshot.
    */
   static from<U>(data: PointHashData, options?: FromDataOptions<U>): PointHash2D<U> {
-    const d = checkPointData(data, 2);
+    const d = checkPointData(data, 2, options);
     const hash = new PointHash2D<U>({
       cellSize: d.cellSize,
       initialCapacity: d.idLimit,

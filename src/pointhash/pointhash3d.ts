@@ -345,7 +345,7 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 3D snapshot.
    */
   static from<U>(data: PointHashData, options?: FromDataOptions<U>): PointHash3D<U> {
-    const d = checkPointData(data, 3);
+    const d = checkPointData(data, 3, options);
     const hash = new PointHash3D<U>({
       cellSize: d.cellSize,
       initialCapacity: d.idLimit,

@@ -551,7 +551,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 2D snapshot.
    */
   static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash2D<U> {
-    const d = checkData(data, 2);
+    const d = checkData(data, 2, options);
     const hash = new SpatialHash2D<U>({
       cellSize: d.cellSize,
       maxCellsPerItem: d.maxCellsPerItem,

@@ -581,7 +581,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 3D snapshot.
    */
   static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash3D<U> {
-    const d = checkData(data, 3);
+    const d = checkData(data, 3, options);
     const hash = new SpatialHash3D<U>({
       cellSize: d.cellSize,
       maxCellsPerItem: d.maxCellsPerItem,
