@@ -275,6 +275,18 @@ describe('PointGridWorkers: a worker that fails to load', () => {
     expect(() => pool({ threads: 1, createWorker: () => ({}) as WorkerLike })).toThrow(
       /createWorker must return a Worker \(with on\(\) in Node or addEventListener\(\) in browsers\), got an object/,
     );
+    // Plain JavaScript may return anything: null and undefined get the same RangeError (a TypeError before).
+    for (const [value, shown] of [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [42, '42'],
+    ] as const) {
+      expect(() => pool({ threads: 1, createWorker: () => value as unknown as WorkerLike })).toThrow(
+        new RangeError(
+          `createWorker must return a Worker (with on() in Node or addEventListener() in browsers), got ${shown}`,
+        ),
+      );
+    }
     const started: Worker[] = [];
     expect(() =>
       pool({
