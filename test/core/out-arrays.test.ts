@@ -102,6 +102,26 @@ describe.each(queries)('$name', ({ run }) => {
     expect(Object.keys(object)).toEqual([]);
   });
 
+  it('refuses a frozen, sealed or non-extensible array with a RangeError naming it', () => {
+    // Their elements cannot be added (or their length set), so the query failed midway with a TypeError.
+    const locked: [unknown[], string][] = [
+      [Object.freeze([]), 'frozen'],
+      [Object.freeze(['stale']), 'frozen, not empty'],
+      [Object.seal(['stale']), 'sealed'],
+      [Object.preventExtensions([]), 'not extensible'],
+    ];
+    for (const [value, shown] of locked) {
+      let thrown: unknown;
+      try {
+        run(value);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, shown).toBeInstanceOf(RangeError);
+      expect((thrown as Error).message, shown).toBe('out must be an array that can grow, got a frozen, sealed or non-extensible array');
+    }
+  });
+
   it('empties, fills and returns an array', () => {
     const out: unknown[] = ['stale', 'stale', 'stale', 'stale', 'stale', 'stale', 'stale', 'stale'];
     const result = run(out) as unknown[];
