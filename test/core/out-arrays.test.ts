@@ -8,14 +8,7 @@
  * it were an array. An array is still emptied, filled and returned.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  PointGrid2D,
-  PointGrid3D,
-  PointHash2D,
-  PointHash3D,
-  SpatialHash2D,
-  SpatialHash3D,
-} from '../../src/index.js';
+import { PointGrid2D, PointGrid3D, PointHash2D, PointHash3D, SpatialHash2D, SpatialHash3D } from '../../src/index.js';
 
 const NOT_ARRAYS: [unknown, string][] = [
   [null, 'null'],
@@ -104,7 +97,7 @@ describe.each(queries)('$name', ({ run }) => {
 
   it('refuses a frozen, sealed or non-extensible array with a RangeError naming it', () => {
     // Their elements cannot be added (or their length set), so the query failed midway with a TypeError.
-    const locked: [unknown[], string][] = [
+    const locked: [unknown, string][] = [
       [Object.freeze([]), 'frozen'],
       [Object.freeze(['stale']), 'frozen, not empty'],
       [Object.seal(['stale']), 'sealed'],
@@ -118,7 +111,9 @@ describe.each(queries)('$name', ({ run }) => {
         thrown = error;
       }
       expect(thrown, shown).toBeInstanceOf(RangeError);
-      expect((thrown as Error).message, shown).toBe('out must be an array that can grow, got a frozen, sealed or non-extensible array');
+      expect((thrown as Error).message, shown).toBe(
+        'out must be an array that can grow, got a frozen, sealed or non-extensible array',
+      );
     }
   });
 
