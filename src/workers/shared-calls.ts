@@ -198,6 +198,31 @@ function checkSlices(threads: Threads, taken: { part: number }[][], parts: numbe
 }
 
 /**
+ * One round of a neighbors() (`rows`) or pairs() search: the slice counter
+ * reset, every thread searching slices with `room` numbers (see
+ * result-size.ts), and the slices each says it searched checked.
+ */
+async function searchSlices<S extends { part: number }>(
+  threads: Threads,
+  scratch: SharedScratch,
+  op: 'rows' | 'pairs',
+  search: { data: SharedArrayBuffer; d: 2 | 3; radius: number; parts: number; limit: number },
+  room: number,
+  again: boolean,
+  what: string,
+): Promise<S[][]> {
+  Atomics.store(scratch.next, 0, 0);
+  const taken = await threads.phase<S[]>(again ? 'search again' : 'search', () => ({
+    op,
+    ...search,
+    next: scratch.next,
+    room,
+  }));
+  checkSlices(threads, taken, search.parts, what);
+  return taken;
+}
+
+/**
  * neighbors() in shared mode: the search (twice when a thread reached its
  * ceiling, see result-size.ts), then the rest in one message per thread
  * (count, prefix sums, fill). `limit` is the call's maxResultLength.
@@ -222,21 +247,11 @@ export function sharedNeighbors(
     // More slices than threads, handed out one at a time: a thread slowed by anything else on its core
     // (this VM's threads are often uneven by 10 to 30%) takes fewer, and the search ends about together.
     const parts = threads.count * SLICES_PER_THREAD;
+    const search = { data, d, radius, parts, limit };
     // Each pair is an entry in both its rows: the result's size is known before the rows are counted.
     let pairs = 0;
     const found = await searchWithin(threads, owner, limit, firstRoom, what, async (room, again) => {
-      Atomics.store(scratch.next, 0, 0);
-      const taken = await threads.phase<SliceFound[]>(again ? 'search again' : 'search', () => ({
-        op: 'rows',
-        data,
-        d,
-        radius,
-        parts,
-        next: scratch.next,
-        room,
-        limit,
-      }));
-      checkSlices(threads, taken, parts, what);
+      const taken = await searchSlices<SliceFound>(threads, scratch, 'rows', search, room, again, what);
       pairs = 0;
       let counter = -1;
       taken.forEach((slices, k) => {
@@ -298,19 +313,9 @@ export function sharedPairs(
   const firstRoom = threadRoom(owner, g.points, radius, limit, threads.count);
   return reading(g, 'pairs', async () => {
     const parts = threads.count * SLICES_PER_THREAD;
+    const search = { data, d, radius, parts, limit };
     const taken = await searchWithin(threads, owner, limit, firstRoom, what, async (room, again) => {
-      Atomics.store(scratch.next, 0, 0);
-      const taken = await threads.phase<SliceLength[]>(again ? 'search again' : 'search', () => ({
-        op: 'pairs',
-        data,
-        d,
-        radius,
-        parts,
-        next: scratch.next,
-        room,
-        limit,
-      }));
-      checkSlices(threads, taken, parts, what);
+      const taken = await searchSlices<SliceLength>(threads, scratch, 'pairs', search, room, again, what);
       let numbers = 0;
       let counter = -1;
       taken.forEach((slices, k) => {

@@ -77,17 +77,22 @@ const queries: Query[] = [
   { name: 'PointGrid3D.nearest', run: (out) => grid3().nearest(0, 0, 0, 1, 5, out as never) },
 ];
 
+/** `call` throws a RangeError (not merely an Error) with exactly `message`; `shown` names the case. */
+function expectRangeError(call: () => unknown, message: string, shown: string): void {
+  let thrown: unknown;
+  try {
+    call();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown, shown).toBeInstanceOf(RangeError);
+  expect((thrown as Error).message, shown).toBe(message);
+}
+
 describe.each(queries)('$name', ({ run }) => {
   it('refuses an out that is not an array with a RangeError naming it', () => {
     for (const [value, shown] of NOT_ARRAYS) {
-      let thrown: unknown;
-      try {
-        run(value);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown, shown).toBeInstanceOf(RangeError);
-      expect((thrown as Error).message, shown).toBe(`out must be an array, got ${shown}`);
+      expectRangeError(() => run(value), `out must be an array, got ${shown}`, shown);
     }
     // Nothing was written into the plain object (it used to be filled as if it were an array).
     const object: Record<string, unknown> = {};
@@ -104,15 +109,10 @@ describe.each(queries)('$name', ({ run }) => {
       [Object.preventExtensions([]), 'not extensible'],
     ];
     for (const [value, shown] of locked) {
-      let thrown: unknown;
-      try {
-        run(value);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown, shown).toBeInstanceOf(RangeError);
-      expect((thrown as Error).message, shown).toBe(
+      expectRangeError(
+        () => run(value),
         'out must be an array that can grow, got a frozen, sealed or non-extensible array',
+        shown,
       );
     }
   });
