@@ -68,9 +68,32 @@ const SCRATCH_BASE = 2 ** 24;
 /** See {@link SCRATCH_BASE}. */
 const SCRATCH_PER_POINT = 64;
 
+/**
+ * Numbers a pairs() or neighbors() search over `points` points may hold
+ * before it counts its pairs first (see {@link SCRATCH_BASE}); PointGridWorkers
+ * shares out the same allowance among its threads.
+ */
+export function searchRoom(points: number): number {
+  return SCRATCH_BASE + SCRATCH_PER_POINT * points;
+}
+
 /** Thrown by {@link PairSink.reserve} past the ceiling, caught by the call that set it. */
 class Outgrown extends Error {}
 const OUTGROWN = new Outgrown('pair search outgrew its ceiling (internal)');
+
+/** Whether `error` is a search stopping at its ceiling (see {@link PairSink.ceiling}) rather than a failure. */
+export function isOutgrown(error: unknown): boolean {
+  return error === OUTGROWN;
+}
+
+/**
+ * Pairs that a search of `radius` over sorted positions from..to-1 of
+ * `points` finds, when that is known without searching (a radius that passes
+ * every pair: each position pairs with every later one); else -1.
+ */
+export function knownPairCount(radius: number, points: number, from = 0, to = points): number {
+  return coversEverything(radius * radius) ? everyPairCount(points, from, to) : -1;
+}
 
 /** What a pair search needs of a grid besides its own dimension's data. */
 export interface SearchedGrid {
@@ -319,13 +342,13 @@ export class PairSink {
     try {
       // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.
-      if (!coversEverything(radius * radius)) {
+      if (knownPairCount(radius, grid.points) < 0) {
         const found = collectPairs(
           grid as unknown as KernelGrid,
           radius,
           this,
           this.guess,
-          this.ceilingFor(grid, 2, limit),
+          this.ceilingFor(searchRoom(grid.points), limit),
         );
         if (found !== undefined) {
           this.length = found.length;
@@ -359,11 +382,9 @@ export class PairSink {
   ): void {
     // Buffer numbers per pair: 2 collected, 1 in partner runs.
     const step = this.step;
-    let pairs = -1;
-    if (coversEverything(radius * radius)) {
-      pairs = everyPairCount(grid.points, this.pointFrom, this.pointTo);
-    } else {
-      this.ceiling = this.ceilingFor(grid, step, limit);
+    let pairs = knownPairCount(radius, grid.points, this.pointFrom, this.pointTo);
+    if (pairs < 0) {
+      this.ceiling = this.ceilingFor(searchRoom(grid.points), limit);
       try {
         run();
       } catch (error) {
@@ -385,15 +406,42 @@ export class PairSink {
   }
 
   /**
-   * Numbers a COLLECT (`step` 2) or ROWS (1) search's buffer may hold before
-   * the call counts its pairs first (see SCRATCH_BASE), for a result of at
-   * most `limit` numbers.
+   * The ceiling of the COLLECT or ROWS search just started: `room` numbers,
+   * or about a quarter more than the last search of this sink found (so a steady
+   * loop of large results counts once, not every frame), but never more than
+   * a result of `limit` numbers needs (beyond it the result is too long anyway).
    */
-  ceilingFor(grid: SearchedGrid, step: number, limit: number): number {
-    const room = SCRATCH_BASE + SCRATCH_PER_POINT * grid.points;
+  ceilingFor(room: number, limit: number): number {
+    const step = this.step;
     const ceiling = Math.max(room, Math.ceil(this.guess * step * 1.125));
-    // Never more than the longest allowed result needs: beyond it the result is too long anyway.
     return Math.min(ceiling, Math.ceil((limit * step) / 2) + step);
+  }
+
+  /**
+   * Counts the pairs of slice `part` of `parts` within `radius` with a COUNT
+   * search (batch memory only), as a search of its own: how a PointGridWorkers
+   * thread whose buffer reached its ceiling goes on with its slices.
+   */
+  countSlice<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    search: PairSearch<G>,
+    part: number,
+    parts: number,
+  ): number {
+    this.start(VISIT, grid.sortedIndex, owner);
+    try {
+      this.slice(grid, part, parts);
+      this.mode = COUNT;
+      this.counted = 0;
+      search(grid, this, radius);
+      return this.counted + this.length / 2;
+    } finally {
+      // finish() keeps the batch, grown or not, as after a VISIT search.
+      this.mode = VISIT;
+      this.finish();
+    }
   }
 
   /**
@@ -442,14 +490,14 @@ export class PairSink {
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
     try {
-      if (!coversEverything(radius * radius)) {
+      if (knownPairCount(radius, grid.points) < 0) {
         const rows = neighborRows(
           grid as unknown as KernelGrid,
           radius,
           this,
           this.guess,
           out,
-          this.ceilingFor(grid, 1, limit),
+          this.ceilingFor(searchRoom(grid.points), limit),
         );
         if (rows !== undefined) {
           this.length = rows.indices.length >>> 1;

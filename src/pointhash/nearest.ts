@@ -24,7 +24,7 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import { checkPredicate, type ItemPredicate, toBits } from '../spatialhash/filter.js';
 import { cellGap2, gapOutside } from '../spatialhash/nearest-bounds.js';
 import { type PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
@@ -336,6 +336,7 @@ export function nearestPoints<T>(
   checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
   checkDistance('maxDistance', maxDistance);
   const m = toBits('mask', queryMask);
+  checkArray('out', out);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
   nearestWork.steps = 0;

@@ -19,7 +19,7 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
-import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT } from './cell-runs.js';
 import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
@@ -306,6 +306,7 @@ export function nearest<T>(
   checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
   checkDistance('maxDistance', maxDistance);
   const m = toBits('mask', queryMask);
+  checkArray('out', out);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
   nearestWork.steps = 0;
