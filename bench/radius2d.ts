@@ -269,6 +269,11 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
     title,
     `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed run reuses the memory of an untimed one, as the rows marked "reused" do. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
   ];
+  if (kind === 'clustered') {
+    parts.push(
+      "Issue 32's clustered `within` target (a query per point, at least 2x kdbush's `within`) is the withinMany row: every point a query in one call, which the kernels answer in the grid's cell order (queries sorted by the cell holding them, 65,536 at a time) and return in query order; `within` and `withinInto` answer one query per call in the caller's order.",
+    );
+  }
   for (const n of sizes) {
     const pos = kind === 'uniform' ? uniform2D(n, 1) : clustered2D(n, 2);
     parts.push(...timeSet(`${kind}2d-${n}`, `${kind} ${sizeLabel(n)}`, `${sizeLabel(n)} points`, pos, radius, kind));
