@@ -196,18 +196,22 @@ export function compareBanded(bandA: number, valueA: number, bandB: number, valu
 }
 
 /**
- * The right-hand side of the ordinary test for `radius`: `radius * radius`
- * in float64.
+ * Whether every two points of a box with these side lengths lie within
+ * `radius` of each other under the rule, for radius Infinity or one whose
+ * square overflows (false for any other radius: ordinary and tiny ones need
+ * no such shortcut). The box's diagonal, scaled by HUGE_SCALE and with a
+ * margin far above rounding, must be at most the scaled radius; a side of
+ * Infinity (an extent that overflowed) never passes. Lets a search at a huge
+ * radius over data that it covers return everything, as at Infinity, instead
+ * of testing every pair.
  */
-export function radiusSquared(radius: number): number {
-  return radius * radius;
-}
-
-/**
- * True when `r2` is Infinity. Under the earlier float64 rule such a radius
- * took every point; under the rule above only radius Infinity does. Kept
- * until PointGrid's searches move to {@link isOrdinaryRadius}.
- */
-export function coversEverything(r2: number): boolean {
-  return r2 === Number.POSITIVE_INFINITY;
+export function hugeRadiusCovers(radius: number, sides: readonly number[]): boolean {
+  if (radius === Number.POSITIVE_INFINITY) return true;
+  if (!(radius * radius > Number.MAX_VALUE)) return false;
+  let sum = 0;
+  for (const side of sides) {
+    const scaled = side * HUGE_SCALE;
+    sum += scaled * scaled;
+  }
+  return sum * (1 + 2 ** -40) <= scaledLimit(radius, HUGE_SCALE);
 }

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { coversEverything } from '../core/distance.js';
 import { checkDistance, describe } from '../core/validate.js';
 import {
   checkResultLength,
@@ -89,6 +88,8 @@ export interface SearchedGrid {
   cellStart: Int32Array;
   /** Cells indexed by cellStart. */
   cellTotal: number;
+  /** Whether every pair is within `radius` (Grid2D.coversEveryPair): its count is then known without a search. */
+  coversEveryPair(radius: number): boolean;
 }
 
 /** The half-stencil pair search of one grid type (forEachPair2D or forEachPair3D). */
@@ -328,7 +329,8 @@ export class PairSink {
    * for it is taken: the buffer may grow to its ceiling (see SCRATCH_BASE),
    * and past that the pairs are counted first (a COUNT search), then the
    * search runs again with room for exactly them. A radius that passes every
-   * pair is counted without a search.
+   * pair (Infinity, or a huge one that spans the grid) is counted without a
+   * search.
    */
   private bounded<G extends SearchedGrid>(
     owner: string,
@@ -341,7 +343,7 @@ export class PairSink {
     // Buffer numbers per pair: 2 collected, 1 in partner runs.
     const step = this.step;
     let pairs = -1;
-    if (coversEverything(radius * radius)) {
+    if (grid.coversEveryPair(radius)) {
       pairs = everyPairCount(grid.points, this.pointFrom, this.pointTo);
     } else {
       const room = SCRATCH_BASE + SCRATCH_PER_POINT * grid.points;

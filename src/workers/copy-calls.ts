@@ -70,7 +70,7 @@ async function searchCopies<R>(
 export async function copyPairs(threads: Threads, g: Grid2D | Grid3D, d: 2 | 3, radius: number): Promise<Uint32Array> {
   checkDistance('radius', radius);
   checkReadable(g, 'pairs');
-  checkEveryPair('PointGridWorkers.pairs', g.points, radius);
+  checkEveryPair('PointGridWorkers.pairs', g, radius);
   // The threads send original indices: nothing of the grid is read after the copies are made.
   const n = g.points;
   const { found, slices, parts } = await searchCopies<CopiedPairs>(threads, g, d, radius, 'copyPairs');
@@ -129,7 +129,7 @@ export function copyNeighbors(
 ): Promise<NeighborLists> {
   checkDistance('radius', radius);
   checkOut(out);
-  checkEveryPair('PointGridWorkers.neighbors', g.points, radius);
+  checkEveryPair('PointGridWorkers.neighbors', g, radius);
   // The fill reads the grid's order: it must not be rebuilt meanwhile.
   return reading(g, 'neighbors', async () => {
     const n = g.points;

@@ -21,10 +21,16 @@ export function checkResultPairs(owner: string, pairs: number): void {
 }
 
 /**
- * Before the threads search: where `radius * radius` overflows to Infinity
- * every pair of the `points` points is within it, so the result's size is
- * known and a result too long throws before any memory is spent on it.
+ * Before the threads search: where the radius passes every pair of the
+ * grid's points (Infinity, or a huge radius that spans the grid: see
+ * Grid2D.coversEveryPair) the result's size is known, and a result too long
+ * throws before any memory is spent on it.
  */
-export function checkEveryPair(owner: string, points: number, radius: number): void {
-  if (radius * radius === Number.POSITIVE_INFINITY) checkResultPairs(owner, (points * (points - 1)) / 2);
+export function checkEveryPair(
+  owner: string,
+  grid: { points: number; coversEveryPair(radius: number): boolean },
+  radius: number,
+): void {
+  const points = grid.points;
+  if (grid.coversEveryPair(radius)) checkResultPairs(owner, (points * (points - 1)) / 2);
 }

@@ -208,7 +208,7 @@ export function sharedNeighbors(
   checkDistance('radius', radius);
   checkOut(out);
   const data = g.data as SharedArrayBuffer;
-  checkEveryPair('PointGridWorkers.neighbors', g.points, radius);
+  checkEveryPair('PointGridWorkers.neighbors', g, radius);
   return reading(g, 'neighbors', async () => {
     const n = g.points;
     // More slices than threads, handed out one at a time: a thread slowed by anything else on its core
@@ -269,7 +269,7 @@ export function sharedPairs(
 ): Promise<Uint32Array> {
   checkDistance('radius', radius);
   const data = g.data as SharedArrayBuffer;
-  checkEveryPair('PointGridWorkers.pairs', g.points, radius);
+  checkEveryPair('PointGridWorkers.pairs', g, radius);
   return reading(g, 'pairs', async () => {
     const parts = threads.count * SLICES_PER_THREAD;
     Atomics.store(scratch.next, 0, 0);
