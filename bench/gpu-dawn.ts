@@ -1,15 +1,16 @@
 /**
- * Workload `gpu-dawn`: the `gpu` workload's frame (GPUPointGrid3D build + the
- * README's SPH density pass) on a real GPU through Dawn for Node (the
+ * Workload `gpu-dawn`: the `gpu` workload's frame (GPUPointGrid3D build + an
+ * SPH density pass) on a real GPU through Dawn for Node (the
  * `webgpu` devDependency, a prebuilt dawn.node), for machines with a GPU and
  * a Vulkan driver but no browser. Before timing it checks the GPU against the
  * CPU: the scan against a serial scan at sizes of one, two and three levels
  * (a real GPU runs workgroups in parallel, so a missing barrier shows here
  * where SwiftShader hides it), neighbors() against PointGrid3D's rows, and
  * every particle's density against PointGrid3D's pair search in float64.
- * The density pass runs as the README writes it (gridNext, one invocation
+ * The density pass runs in the guide's short form (gridNext, one invocation
  * per particle in input order), in sorted order (gpu-frame.ts's
- * DensityOrder), and as nested loops over the cells (NESTED_DENSITY_LOOP).
+ * DensityOrder), and as nested loops over the cells in sorted order
+ * (NESTED_DENSITY_LOOP), the form docs/guides/gpu.md's example uses.
  *
  * The frame, the checks and the three times are gpu-frame.ts's; Dawn's
  * timestamp quantization is turned off here.
@@ -78,7 +79,7 @@ export async function openDawn(): Promise<Dawn | undefined> {
 export async function gpuDawnBench(
   quick: boolean,
   variants: Variant[] = [
-    { label: 'gridNext, input order (README)', lib: thisTree },
+    { label: 'gridNext, input order', lib: thisTree },
     { label: 'gridNext, sorted order', lib: thisTree, order: 'sorted' },
     { label: 'nested loops, sorted order', lib: thisTree, order: 'sorted', loop: NESTED_DENSITY_LOOP },
   ],

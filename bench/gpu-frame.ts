@@ -1,6 +1,6 @@
 /**
  * The GPU workloads' frame, on any GPUDevice (Chromium's in `gpu`, Dawn's in
- * `gpu-dawn`): GPUPointGrid3D build + the README's SPH density pass over the
+ * `gpu-dawn`): GPUPointGrid3D build + an SPH density pass over the
  * particles of gpu-scene.ts, checked against the CPU before it is timed, and
  * the scan checked against a serial scan.
  *
@@ -42,14 +42,14 @@ export interface Variant {
   order?: DensityOrder;
   /**
    * WGSL statements that add the density at `center` (a vec3<f32>) to
-   * `rho`, in place of the README's `gridNeighbors` / `gridNext` loop: for
+   * `rho`, in place of the `gridNeighbors` / `gridNext` loop: for
    * comparing loop shapes on a GPU. Same results required (the check runs).
    */
   loop?: string;
 }
 
 /**
- * 'input': invocation i takes particle i, as the README's pass does, so
+ * 'input': invocation i takes particle i, as workload 9 has always timed, so
  * neighbouring invocations search far-apart cells; 'sorted': invocation s
  * takes the particle at sorted slot s (gridSortedPositions) and writes its
  * density at gridSortedIndices[s], so neighbouring invocations search the
@@ -117,7 +117,7 @@ export async function checkNeighbors(device: GPUDevice, n: number): Promise<void
 
 /**
  * The density loop as nested loops over the cells the radius reaches
- * instead of `gridNext` (docs/guides/gpu.md shows it as a function): on an
+ * instead of `gridNext` (the form docs/guides/gpu.md's example uses): on an
  * H100 through Dawn, 0.58 ms against 2.76 for a million particles in sorted
  * order (2026-11-26). The iterator returns to its caller once per neighbour,
  * so the lanes of a warp wait for each other at every neighbour; here they
@@ -144,7 +144,7 @@ export const NESTED_DENSITY_LOOP = /* wgsl */ `
     }
   }`;
 
-/** The README's density shader over `lib`'s snippet, mass and poly6 factor 1 (bindings as in test/webgpu/density.ts). */
+/** The density shader over `lib`'s snippet, mass and poly6 factor 1; `order` and `loop` pick the form timed. */
 function densityShader(wgsl: string, order: DensityOrder, loop?: string): string {
   const [center, store] =
     order === 'input'

@@ -1,6 +1,6 @@
 /**
  * What bench/gpu.ts runs inside headless Chromium: gpu-frame.ts's checked
- * and timed frame (grid build + the README's SPH density pass) on the page's
+ * and timed frame (grid build + the SPH density pass, gridNext form) on the page's
  * adapter, and the adapter's name. Bundled by test/webgpu/browser.ts like
  * the GPU tests' own page, but kept here: timings belong to the bench, the
  * tests only compare answers.

@@ -1,8 +1,9 @@
 /**
- * Workload `gpu`: GPUPointGrid3D build + one SPH density pass (the README's,
- * poly6, about 30 neighbours per particle) at 1e5 and 1e6 particles, next to
- * PointGrid3D on the CPU doing the same (rebuild + a pair search summing
- * densities). Runs in headless Chromium through the GPU tests' page: on a
+ * Workload `gpu`: GPUPointGrid3D build + one SPH density pass (poly6, about
+ * 30 neighbours per particle; the `gridNext` short form of docs/guides/gpu.md,
+ * one invocation per particle, as this workload's earlier runs timed it) at
+ * 1e5 and 1e6 particles, next to PointGrid3D on the CPU doing the same
+ * (rebuild + a pair search summing densities). Runs in headless Chromium through the GPU tests' page: on a
  * machine without a GPU that is SwiftShader, a CPU emulation, and the output
  * says so: SwiftShader timings are not GPU timings. On a machine with a GPU
  * but no browser, `gpu-dawn` (gpu-dawn.ts) times the same frame through Dawn

@@ -62,7 +62,7 @@ export interface FromDataOptions<T> {
 }
 
 /**
- * @internal What SpatialHashData and the point hashes' PointHashData share:
+ * What SpatialHashData and the point hashes' PointHashData share:
  * everything but the geometry (`boxes` or `positions`).
  */
 export interface IdSnapshot {
@@ -129,7 +129,7 @@ export function float64Length(value: unknown): number {
 }
 
 /**
- * @internal What checkIdSnapshot hands on: the snapshot's typed arrays
+ * What checkIdSnapshot hands on: the snapshot's typed arrays
  * copied (the copies are the hash's own, so a SharedArrayBuffer that another
  * thread rewrites cannot change a value after it is checked) and its items
  * array as given.

@@ -14,9 +14,10 @@ import type { GPUDevice } from './types.js';
  * {@link GPUPointGrid3D.build}: hash each point's cell into a table of
  * `tableSize` buckets, count per bucket with atomics, scan, scatter. The
  * caller's compute shaders include {@link wgsl} and bind
- * {@link GPUPointGrid3D.bindGroup} to loop over the points within a radius;
- * {@link GPUPointGrid3D.neighbors} and {@link GPUPointGrid3D.pairs} read the
- * same results back to the CPU.
+ * {@link GPUPointGrid3D.bindGroup} to loop over the points within a radius
+ * (in a hot pass, one invocation per sorted slot with nested loops over the
+ * cells: see {@link wgsl}); {@link GPUPointGrid3D.neighbors} and
+ * {@link GPUPointGrid3D.pairs} read the same results back to the CPU.
  *
  * Cells are unbounded (hashed, never a bounding box) and exact: a point is
  * reported only under its own cell, so cells sharing a bucket never leak

@@ -197,5 +197,18 @@ ${NEIGHBOR_LOOP}`;
  * of the two points; a 2D grid ignores z. Stop at the first false. Any
  * radius >= 0 works; a radius up to the cell size visits 3x3x3 cells (3x3 in
  * 2D), a radius of k cell sizes (2k + 1)^3.
+ *
+ * The iterator is the short form. In a hot pass, write the loop yourself
+ * from the same names: run one invocation per sorted slot `s` (center
+ * `gridSortedPositions[s].xyz`, result stored at `gridSortedIndices[s]`),
+ * take `let range = gridNeighbors(center, radius)`, and loop over the cells
+ * from `range.low` to `range.high` (z outermost) and, in each, over the
+ * slots `gridCellStart[b]` to `gridCellStart[b + 1] - 1` of its bucket
+ * `b = gridBucketOf(cell)`, keeping the points `q` within `range.radiusSquared`
+ * of `range.center` whose `gridCellOf(q)` is the cell (a bucket holds every
+ * cell hashed to it). `gridNext` returns to its caller once per neighbour,
+ * so the lanes of a warp wait for one another at every neighbour; nested
+ * loops part ways only over a cell's points. docs/guides/gpu.md has the
+ * example and the timings.
  */
 export const wgsl: string = gridWGSL(1);

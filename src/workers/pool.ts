@@ -99,8 +99,9 @@ export type AnyGrid = PointGrid2D | PointGrid3D;
  *
  * @example
  * ```ts
- * const grid = new PointGrid3D(positions, { cellSize: h, shared: true });
  * const pool = new PointGridWorkers();
+ * // Shared memory where the pool has it, a plain buffer (copy mode) elsewhere:
+ * const grid = new PointGrid3D(positions, { cellSize: h, shared: pool.shared });
  * await pool.rebuild(grid);                         // after the points moved
  * const { offsets, indices } = await pool.neighbors(grid, h);
  * pool.close();

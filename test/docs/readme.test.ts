@@ -1,7 +1,9 @@
 /**
  * The README stays one that a newcomer reads in minutes (issue 33: at most
  * 300 lines and 25 KB; depth goes into docs/guides/), and every guide can be
- * reached from it and from the guides' index.
+ * reached from it and from the guides' index, in one reading order that the
+ * API site's sidebar follows too (TypeDoc lists project documents in the
+ * order typedoc.json names them; a glob would sort them by file name).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,5 +23,25 @@ describe('README.md', () => {
   it.each(guides)('links docs/guides/%s, as does the guides index', (guide) => {
     expect(links(readme).map((link) => link.target)).toContain(`docs/guides/${guide}`);
     expect(links(readDoc('docs/guides/README.md')).map((link) => link.target)).toContain(guide);
+  });
+
+  it("lists the guides in the index's order, which the API site's sidebar follows", () => {
+    const firstLinks = (targets: string[]) => targets.filter((target, i) => targets.indexOf(target) === i);
+    const indexOrder = firstLinks(
+      links(readDoc('docs/guides/README.md'))
+        .map((link) => link.target)
+        .filter((target) => guides.includes(target)),
+    );
+    const section = /^## Guides and API\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+    const readmeOrder = firstLinks(
+      links(section)
+        .map((link) => link.target.replace(/#.*$/, ''))
+        .filter((target) => target.startsWith('docs/guides/'))
+        .map((target) => target.slice('docs/guides/'.length)),
+    );
+    expect(indexOrder).toHaveLength(guides.length);
+    const typedoc = JSON.parse(readDoc('typedoc.json')) as { projectDocuments: string[] };
+    expect(typedoc.projectDocuments).toEqual(['docs/guides/README.md', ...indexOrder.map((g) => `docs/guides/${g}`)]);
+    expect(readmeOrder).toEqual(indexOrder);
   });
 });

@@ -1,32 +1,49 @@
 /**
- * The README's SPH density pass, word for word what a user writes: their own
- * bindings in group 0, the `wgsl` snippet's in group 1. Runs in the test page.
+ * The SPH density pass of docs/guides/gpu.md, word for word what a user
+ * writes: their own bindings in group 0, the `wgsl` snippet's in group 1, one
+ * invocation per sorted slot with nested loops over the cells. Runs in the
+ * test page; test/docs/gpu-example.test.ts keeps the guide's block equal to
+ * the text between the markers (with the import from 'spatialhash/webgpu').
  *
  * @module
  */
 /// <reference types="@webgpu/types" />
 import { GPUPointGrid3D, wgsl } from '../../src/webgpu/index.js';
 
-// README example start
+// GPU guide example start
 const densityShader = /* wgsl */ `
 struct Sph { h: f32, mass: f32, poly6: f32, count: u32 }
 @group(0) @binding(0) var<uniform> sph: Sph;
-@group(0) @binding(1) var<storage, read> particles: array<vec4<f32>>; // xyz + unused w
-@group(0) @binding(2) var<storage, read_write> density: array<f32>;
+@group(0) @binding(1) var<storage, read_write> density: array<f32>; // per particle, in your order
 
 ${wgsl} // the grid's bindings live in group 1
 
 @compute @workgroup_size(64)
 fn computeDensity(@builtin(global_invocation_id) id: vec3<u32>) {
-  let i = id.x;
-  if (i >= sph.count) { return; }
+  let s = id.x; // a sorted slot: neighbouring invocations search the same cells
+  if (s >= sph.count) { return; }
+  let range = gridNeighbors(gridSortedPositions[s].xyz, sph.h); // cells within h, center, h * h
   var rho = 0.0;
-  var it = gridNeighbors(particles[i].xyz, sph.h); // every particle within h, itself included, once
-  while (gridNext(&it)) {
-    let w = sph.h * sph.h - it.distanceSquared;
-    rho += sph.mass * sph.poly6 * w * w * w;
+  for (var z = range.low.z; z <= range.high.z; z++) {
+    for (var y = range.low.y; y <= range.high.y; y++) {
+      for (var x = range.low.x; x <= range.high.x; x++) {
+        let cell = vec3<i32>(x, y, z);
+        let bucket = gridBucketOf(cell);
+        let end = gridCellStart[bucket + 1u];
+        for (var t = gridCellStart[bucket]; t < end; t++) {
+          let q = gridSortedPositions[t].xyz;
+          let d = q - range.center;
+          let d2 = dot(d, d);
+          // Within h (itself included), and under this very cell: a bucket holds every cell hashed to it.
+          if (d2 <= range.radiusSquared && all(gridCellOf(q) == cell)) {
+            let w = range.radiusSquared - d2;
+            rho += w * w * w;
+          }
+        }
+      }
+    }
   }
-  density[i] = rho;
+  density[gridSortedIndices[s]] = sph.mass * sph.poly6 * rho; // at the particle's own index
 }`;
 
 /** Sets up a grid over `particles` (vec4 each) and the density pass; `frame()` rebuilds the grid and runs the pass. */
@@ -46,13 +63,11 @@ export function sphDensity(
   new Uint32Array(params, 12, 1)[0] = count;
   device.queue.writeBuffer(sph, 0, params);
 
-  const storage = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
-    binding,
-    visibility: GPUShaderStage.COMPUTE,
-    buffer: { type },
-  });
   const ownLayout = device.createBindGroupLayout({
-    entries: [storage(0, 'uniform'), storage(1, 'read-only-storage'), storage(2, 'storage')],
+    entries: [
+      { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+      { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+    ],
   });
   const pipeline = device.createComputePipeline({
     layout: device.createPipelineLayout({ bindGroupLayouts: [ownLayout, grid.bindGroupLayout] }),
@@ -62,12 +77,11 @@ export function sphDensity(
     layout: ownLayout,
     entries: [
       { binding: 0, resource: { buffer: sph } },
-      { binding: 1, resource: { buffer: particles } },
-      { binding: 2, resource: { buffer: density } },
+      { binding: 1, resource: { buffer: density } },
     ],
   });
 
-  // Every frame: rebuild the grid, then the passes that search it.
+  // Every frame: rebuild the grid from the particles, then the passes that search it.
   const frame = () => {
     const encoder = device.createCommandEncoder();
     grid.build(particles, count, encoder);
@@ -81,4 +95,4 @@ export function sphDensity(
   };
   return { grid, frame };
 }
-// README example end
+// GPU guide example end

@@ -67,7 +67,7 @@ describe('WGSL blocks of the docs', () => {
     expect(failures).toEqual([]);
   });
 
-  it("the GPU guide's nested-loop densityAt (one invocation per sorted slot) equals PointGrid3D's pair search", async () => {
+  it("the GPU guide's densityAt (the gridNext short form, one invocation per sorted slot) equals PointGrid3D's pair search", async () => {
     const found = blocks.filter(({ block }) => block.code.includes('fn densityAt('));
     expect(found.map(({ file }) => file)).toEqual(['docs/guides/gpu.md']);
     const h = 0.5;

@@ -251,7 +251,7 @@ describe('bad input', () => {
   });
 });
 
-it("the README's SPH density pass (own bindings in group 0, the grid's in group 1) matches the CPU grid", async () => {
+it("the GPU guide's SPH density pass (own bindings in group 0, the grid's in group 1, nested loops per sorted slot) matches the CPU grid", async () => {
   const h = 0.5;
   const mass = 2;
   const rand = random(21);

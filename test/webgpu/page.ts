@@ -93,7 +93,7 @@ async function rejectedBuildKeepsGrid(
   return { errors, before, after };
 }
 
-/** Runs the README's density pass over `positions` (3 numbers each) and reads the densities back. */
+/** Runs the GPU guide's density pass (density.ts) over `positions` (3 numbers each) and reads the densities back. */
 async function density(positions: number[], h: number, mass: number): Promise<number[]> {
   const gpu = await pageDevice();
   const count = positions.length / 3;
