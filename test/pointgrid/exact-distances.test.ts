@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PointGrid2D, PointGrid3D } from '../../src/index.js';
-import { EDGE_RADII, extremeCoordinates, extremeRadius } from '../support/extreme-numbers.js';
+import { BOUNDARY_TRIPLES, EDGE_RADII, extremeCoordinates, extremeRadius } from '../support/extreme-numbers.js';
+import { nextDown, nextUp } from '../support/hash-properties.js';
 import { checkAnswers, gridFace, PointOracle } from '../support/pointgrid-oracle.js';
 
 type Grid = PointGrid2D | PointGrid3D;
@@ -68,44 +69,11 @@ const scene = (d: 2 | 3) =>
     queries: extremeCoordinates(d, fc.integer({ min: 0, max: 3 })),
   });
 
-/** The double next below a positive finite x. */
-function nextDown(x: number): number {
-  const bits = new Float64Array([x]);
-  const view = new BigUint64Array(bits.buffer);
-  view[0] -= 1n;
-  return bits[0];
-}
-
-/** The double next above a nonnegative finite x. */
-function nextUp(x: number): number {
-  const bits = new Float64Array([x]);
-  const view = new BigUint64Array(bits.buffer);
-  view[0] += 1n;
-  return bits[0];
-}
-
 /** Whether the flat pair list holds the pair i < j. */
 function hasPair(pairs: Uint32Array, i: number, j: number): boolean {
   for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === i && pairs[k + 1] === j) return true;
   return false;
 }
-
-/** Integer triples whose squares sum exactly to the last one's square: legs then hypotenuse, 2D and 3D. */
-const TRIPLES = {
-  2: [
-    [3, 4, 5],
-    [5, 12, 13],
-    [8, 15, 17],
-    [1, 0, 1],
-    [0, 1, 1],
-  ],
-  3: [
-    [2, 3, 6, 7],
-    [1, 4, 8, 9],
-    [2, 6, 9, 11],
-    [0, 0, 1, 1],
-  ],
-};
 
 /**
  * A centre and a point on the circle (sphere) of radius hypotenuse * 2^exponent around it, every coordinate
@@ -121,7 +89,7 @@ const boundaryScene = (d: 2 | 3) =>
     ),
     centre: fc.array(fc.integer({ min: -4, max: 4 }), { minLength: d, maxLength: d }),
     signs: fc.array(fc.constantFrom(1, -1), { minLength: d, maxLength: d }),
-    triple: fc.constantFrom(...TRIPLES[d]),
+    triple: fc.constantFrom(...BOUNDARY_TRIPLES[d]),
     others: fc.array(fc.array(fc.integer({ min: -20, max: 20 }), { minLength: d, maxLength: d }), { maxLength: 5 }),
     cellSize: fc.constantFrom(5e-324, 1e-300, 1e-150, 1, 1e150, 1e300, Number.MAX_VALUE),
     hashed: fc.boolean(),

@@ -20,33 +20,13 @@ import {
   type Model,
   makeHash,
 } from '../fuzz/hash-model.js';
-import { extremeCoordinates, extremeRadius } from '../support/extreme-numbers.js';
+import { BOUNDARY_TRIPLES, extremeCoordinates, extremeRadius } from '../support/extreme-numbers.js';
+import { nextDown } from '../support/hash-properties.js';
 
 const cellSizes = fc.oneof(
   fc.constantFrom(5e-324, 1e-300, 1e-150, 1, 0.3, 1e10, 1e150, 1e300, Number.MAX_VALUE),
   fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
 );
-
-/** The double next below a positive finite x. */
-function nextDown(x: number): number {
-  const bits = new Float64Array([x]);
-  new BigUint64Array(bits.buffer)[0] -= 1n;
-  return bits[0];
-}
-
-/** Integer legs and hypotenuse whose squares add up exactly, per dimension. */
-const TRIPLES = {
-  2: [
-    [3, 4, 5],
-    [8, 15, 17],
-    [0, 1, 1],
-  ],
-  3: [
-    [2, 3, 6, 7],
-    [2, 6, 9, 11],
-    [1, 0, 0, 1],
-  ],
-};
 
 /** Builds a hash of `kind` holding `boxes` (items 0, 1, ...) and the model of what it holds. */
 function fill(kind: (typeof KINDS)[number], cellSize: number, boxes: number[][]) {
@@ -113,7 +93,7 @@ describe.each(KINDS.map((kind) => [kindName(kind), kind] as const))(
         ),
         centre: fc.array(fc.integer({ min: -4, max: 4 }), { minLength: d, maxLength: d }),
         signs: fc.array(fc.constantFrom(1, -1), { minLength: d, maxLength: d }),
-        triple: fc.constantFrom(...TRIPLES[d]),
+        triple: fc.constantFrom(...BOUNDARY_TRIPLES[d]),
         cellSize: cellSizes,
       });
       fc.assert(

@@ -99,3 +99,26 @@ export function extremeCoordinates(dimension: number, count: fc.Arbitrary<number
     return fc.array(one, { minLength: n * dimension, maxLength: n * dimension });
   });
 }
+
+/**
+ * Integer legs and hypotenuse whose squares add up exactly (2D: a, b, c; 3D:
+ * a, b, c, d): legs times 2^e from a centre made of small multiples of 2^e
+ * put a point exactly on the boundary at radius hypotenuse * 2^e, at any
+ * scale from 2^-1074 up (every difference and square exact, no rounding).
+ */
+export const BOUNDARY_TRIPLES: Readonly<Record<2 | 3, readonly (readonly number[])[]>> = {
+  2: [
+    [3, 4, 5],
+    [5, 12, 13],
+    [8, 15, 17],
+    [1, 0, 1],
+    [0, 1, 1],
+  ],
+  3: [
+    [2, 3, 6, 7],
+    [1, 4, 8, 9],
+    [2, 6, 9, 11],
+    [0, 0, 1, 1],
+    [1, 0, 0, 1],
+  ],
+};

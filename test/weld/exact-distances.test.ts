@@ -9,26 +9,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { weld, weldMesh } from '../../src/index.js';
-import { EDGE_RADII, extremeCoordinates, extremeRadius } from '../support/extreme-numbers.js';
+import { BOUNDARY_TRIPLES, EDGE_RADII, extremeCoordinates, extremeRadius } from '../support/extreme-numbers.js';
+import { nextDown } from '../support/hash-properties.js';
 import { expectMatches, oracle } from '../support/weld-oracle.js';
-
-/** The double next below a positive finite x. */
-function nextDown(x: number): number {
-  const bits = new Float64Array([x]);
-  new BigUint64Array(bits.buffer)[0] -= 1n;
-  return bits[0];
-}
-
-const TRIPLES = {
-  2: [
-    [3, 4, 5],
-    [8, 15, 17],
-  ],
-  3: [
-    [2, 3, 6, 7],
-    [2, 6, 9, 11],
-  ],
-};
 
 describe.each([2, 3] as const)('weld and weldMesh in %dD by the distance rule at the extremes', (d) => {
   const seed = 3500 + d;
@@ -61,7 +44,7 @@ describe.each([2, 3] as const)('weld and weldMesh in %dD by the distance rule at
           fc.constantFrom(-1074, -1000, -600, -449, -448, 0, 511, 512, 513, 1018),
           fc.integer({ min: -1074, max: 1018 }),
         ),
-        fc.constantFrom(...TRIPLES[d]),
+        fc.constantFrom(...BOUNDARY_TRIPLES[d]),
         fc.array(fc.integer({ min: -4, max: 4 }), { minLength: d, maxLength: d }),
         (exponent, triple, centre) => {
           const unit = 2 ** exponent;
