@@ -196,6 +196,28 @@ export function compareBanded(bandA: number, valueA: number, bandB: number, valu
 }
 
 /**
+ * Whether the k entries a float64 nearest search kept (their squared
+ * distances, `size` of them, room for `capacity`) may be the wrong ones or in
+ * the wrong order under the rule, so that the search must settle them
+ * exactly: when one overflowed (Infinity), or when two or more are below
+ * 2^-896 (their float64 values may tie or misorder), or when the only entry
+ * of a full heap of one is. A single tiny entry among ordinary ones (or in a
+ * heap with room left) is right as it stands: it is nearer than every
+ * ordinary one under the rule too, and any other tiny candidate would have
+ * entered before an ordinary one. This keeps the common query at a point's
+ * own position (squared distance 0) on the fast path.
+ */
+export function keptNeedExactOrder(distances: ArrayLike<number>, size: number, capacity: number): boolean {
+  let tiny = 0;
+  for (let i = 0; i < size; i++) {
+    const d2 = distances[i];
+    if (d2 === Number.POSITIVE_INFINITY) return true;
+    if (d2 < LOWEST_ORDINARY_SQUARE) tiny++;
+  }
+  return tiny > 1 || (tiny === 1 && size === 1 && capacity === 1);
+}
+
+/**
  * Whether every two points of a box with these side lengths lie within
  * `radius` of each other under the rule, for radius Infinity or one whose
  * square overflows (false for any other radius: ordinary and tiny ones need

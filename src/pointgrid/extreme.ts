@@ -24,7 +24,6 @@ import {
   HUGE_BAND,
   HUGE_SCALE,
   hugeRadiusCovers,
-  LOWEST_ORDINARY_SQUARE,
   ORDINARY_BAND,
   scaledDistance2,
   scaledDistance3,
@@ -468,9 +467,4 @@ export function fixNearest(
     ranked.add(band, value, indices[i]);
   }
   return ranked.first(capacity, out);
-}
-
-/** Whether a squared distance entering a nearest heap must be noted for {@link fixNearest}. */
-export function outsideOrdinaryBand(d2: number): boolean {
-  return d2 < LOWEST_ORDINARY_SQUARE || d2 === Number.POSITIVE_INFINITY;
 }

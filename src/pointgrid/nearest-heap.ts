@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { keptNeedExactOrder, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 
 /**
@@ -75,6 +75,11 @@ export class NearestHeap {
       this.note(index, position);
     }
     this.siftDown(distanceSquared, index, this.size);
+  }
+
+  /** Whether the entries held must be settled exactly (core/distance.ts's keptNeedExactOrder); O(size). */
+  needsExactOrder(): boolean {
+    return keptNeedExactOrder(this.distances, this.size, this.capacity);
   }
 
   /** Notes an entry outside the ordinary band (see the class notes). */

@@ -306,9 +306,9 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   return drain(g, x, y, maxDistance, out);
 }
 
-/** The heap's answer into `out`, settled by fixNearest when it noted squared distances outside the ordinary band. */
+/** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
 function drain(g: Grid2D, x: number, y: number, maxDistance: number, out: number[]): number[] {
-  if (g.heap.noted === 0) return g.heap.drain(out);
+  if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
   return fixNearest(extremeGrid2(g), g.heap, [x, y], maxDistance, out);
 }
 

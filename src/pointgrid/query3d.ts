@@ -248,9 +248,9 @@ export function nearest3D(
   return drain(g, x, y, z, maxDistance, out);
 }
 
-/** The heap's answer into `out`, settled by fixNearest when it noted squared distances outside the ordinary band. */
+/** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
 function drain(g: Grid3D, x: number, y: number, z: number, maxDistance: number, out: number[]): number[] {
-  if (g.heap.noted === 0) return g.heap.drain(out);
+  if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
   return fixNearest(extremeGrid3(g), g.heap, [x, y, z], maxDistance, out);
 }
 

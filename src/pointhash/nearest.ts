@@ -394,7 +394,7 @@ export function nearestPoints<T>(
       if (hash.occupiedCells > 0) searchCells(hash);
       // Squared distances below 2^-896 or past MAX_VALUE in the heap: settled exactly (core/distance.ts).
       answer = settleHeap(
-        pointSource(hash, point, m, ask),
+        () => pointSource(hash, point, m, ask),
         hash.heapDistance,
         hash.heapHandle,
         heapSize,

@@ -15,7 +15,7 @@ import {
   bandScale,
   compareBanded,
   HUGE_BAND,
-  LOWEST_ORDINARY_SQUARE,
+  keptNeedExactOrder,
   ORDINARY_BAND,
   scaledLimit,
   squareBand,
@@ -89,11 +89,6 @@ export class Verdicts {
   }
 }
 
-/** Whether a float64 squared distance must be settled exactly: below 2^-896, or overflowed. */
-export function outsideOrdinaryBand(d2: number): boolean {
-  return d2 < LOWEST_ORDINARY_SQUARE || d2 === Number.POSITIVE_INFINITY;
-}
-
 /** The band and scaled value of maxDistance's square (see ExactSource.key). */
 function limitKey(maxDistance: number): [number, number] {
   const square = maxDistance * maxDistance;
@@ -139,9 +134,10 @@ export function rankExactly(source: ExactSource, limit: number, maxDistance: num
 /**
  * Settles the heap of a finished hot search (`size` entries of at most
  * `limit`, squared distances in `dist`, handles in `handles`, a max-heap)
- * when it holds a squared distance outside the ordinary band: returns the
- * answer's handles, nearest first, or undefined when every entry is
- * ordinary and the heap's own order stands.
+ * when what it holds needs it (core/distance.ts's keptNeedExactOrder: an
+ * overflowed entry, or two tiny ones): returns the answer's handles, nearest
+ * first, or undefined when the heap's own order stands. `source` is called
+ * only then, so the ordinary query allocates nothing for it.
  *
  * Where the heap is not full, or its worst entry is ordinary, its set is the
  * rule's (every item nearer than its worst was scored, and tiny distances
@@ -154,16 +150,15 @@ export function rankExactly(source: ExactSource, limit: number, maxDistance: num
  * exactly, the predicate's earlier verdicts reused.
  */
 export function settleHeap(
-  source: ExactSource,
+  sourceOf: () => ExactSource,
   dist: Float64Array,
   handles: Int32Array,
   size: number,
   limit: number,
   maxDistance: number,
 ): number[] | undefined {
-  let extreme = false;
-  for (let i = 0; i < size; i++) if (outsideOrdinaryBand(dist[i])) extreme = true;
-  if (!extreme) return undefined;
+  if (!keptNeedExactOrder(dist, size, limit)) return undefined;
+  const source = sourceOf();
   const entries = Array.from(handles.subarray(0, size));
   // (A max-heap: its root is the worst entry.)
   const worst = squareBand(dist[0]);

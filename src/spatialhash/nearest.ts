@@ -369,7 +369,7 @@ export function nearest<T>(
       if (hash.cells.size > 0) searchCells(hash);
       // Squared distances below 2^-896 or past MAX_VALUE in the heap: settled exactly (core/distance.ts).
       answer = settleHeap(
-        boxSource(hash, point, m, ask),
+        () => boxSource(hash, point, m, ask),
         hash.heapDistance,
         hash.heapHandle,
         heapSize,

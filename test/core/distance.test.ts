@@ -5,6 +5,7 @@ import {
   compareBanded,
   extremeScale,
   isOrdinaryRadius,
+  keptNeedExactOrder,
   scaledDistance2,
   scaledDistance3,
   scaledLimit,
@@ -223,5 +224,23 @@ describe('examples of issue 31 and decision 2', () => {
     expect(ordinary).toEqual([2 ** -448, 1e-100, 1, 1e100, 1e154, 1.3407807929942596e154]);
     expect(isOrdinaryRadius(Number.NaN)).toBe(false);
     expect(ruleRadiusSquare(2 ** -448).e).toBe(-896 - 52);
+  });
+});
+
+describe('keptNeedExactOrder: when a nearest search settles its kept entries exactly', () => {
+  it('keeps one tiny entry (a query at a point: 0) on the fast path, settles two, one alone in a heap of one, or an overflow', () => {
+    const tiny = 2 ** -1000;
+    // Heap of 3, full: one 0 among ordinary entries stands (every other tiny candidate would have entered).
+    expect(keptNeedExactOrder([2, 0, 1], 3, 3)).toBe(false);
+    expect(keptNeedExactOrder([0], 1, 3)).toBe(false);
+    expect(keptNeedExactOrder([2, 1, 0.5], 3, 3)).toBe(false);
+    // Two tiny ones may tie or misorder in float64.
+    expect(keptNeedExactOrder([2, 0, tiny], 3, 3)).toBe(true);
+    expect(keptNeedExactOrder([0, 0], 2, 3)).toBe(true);
+    // k = 1 holding a tiny one: another tiny candidate may be nearer under the rule.
+    expect(keptNeedExactOrder([0], 1, 1)).toBe(true);
+    // An overflowed square is settled wherever it sits.
+    expect(keptNeedExactOrder([Number.POSITIVE_INFINITY, 1], 2, 2)).toBe(true);
+    expect(keptNeedExactOrder([Number.POSITIVE_INFINITY], 1, 4)).toBe(true);
   });
 });
