@@ -17,6 +17,21 @@ export function describe(value: unknown): string {
   return name && name !== 'Object' ? `a ${name}` : 'an object';
 }
 
+/**
+ * Throws a RangeError naming `name` unless `value` is an array that can grow: a query's
+ * `out`, which it empties and fills in place. Anything else failed inside
+ * the query with a TypeError (null, a number, a typed array, whose length
+ * cannot be set) or was filled as if it were an array (a plain object).
+ */
+export function checkArray(name: string, value: unknown): void {
+  if (!Array.isArray(value)) throw new RangeError(`${name} must be an array, got ${describe(value)}`);
+  // A frozen or sealed array cannot take elements (nor, when frozen or sealed with
+  // elements, a new length): the query would fail midway with a TypeError.
+  if (!Object.isExtensible(value)) {
+    throw new RangeError(`${name} must be an array that can grow, got a frozen, sealed or non-extensible array`);
+  }
+}
+
 /** Throws a RangeError unless `value` is a finite number. */
 export function checkFinite(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) {

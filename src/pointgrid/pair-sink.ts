@@ -66,9 +66,41 @@ const SCRATCH_BASE = 2 ** 24;
 /** See {@link SCRATCH_BASE}. */
 const SCRATCH_PER_POINT = 64;
 
+/**
+ * Numbers a pairs() or neighbors() search over `points` points may hold
+ * before it counts its pairs first (see {@link SCRATCH_BASE}); PointGridWorkers
+ * shares out the same allowance among its threads.
+ */
+export function searchRoom(points: number): number {
+  return SCRATCH_BASE + SCRATCH_PER_POINT * points;
+}
+
 /** Thrown by {@link PairSink.reserve} past the ceiling, caught by the call that set it. */
 class Outgrown extends Error {}
 const OUTGROWN = new Outgrown('pair search outgrew its ceiling (internal)');
+
+/** Whether `error` is a search stopping at its ceiling (see {@link PairSink.ceiling}) rather than a failure. */
+export function isOutgrown(error: unknown): boolean {
+  return error === OUTGROWN;
+}
+
+/** What {@link knownPairCount} reads of a grid. */
+export interface CoveredGrid {
+  /** Number of points. */
+  readonly points: number;
+  /** Whether every pair is within `radius` (Grid2D.coversEveryPair). */
+  coversEveryPair(radius: number): boolean;
+}
+
+/**
+ * Pairs that a search of `radius` over sorted positions from..to-1 of the
+ * grid's points finds, when that is known without searching (a radius that
+ * passes every pair: Infinity, or a huge one spanning the grid; each position
+ * pairs with every later one); else -1.
+ */
+export function knownPairCount(grid: CoveredGrid, radius: number, from = 0, to = grid.points): number {
+  return grid.coversEveryPair(radius) ? everyPairCount(grid.points, from, to) : -1;
+}
 
 /** What a pair search needs of a grid besides its own dimension's data. */
 export interface SearchedGrid {
@@ -342,14 +374,9 @@ export class PairSink {
   ): void {
     // Buffer numbers per pair: 2 collected, 1 in partner runs.
     const step = this.step;
-    let pairs = -1;
-    if (grid.coversEveryPair(radius)) {
-      pairs = everyPairCount(grid.points, this.pointFrom, this.pointTo);
-    } else {
-      const room = SCRATCH_BASE + SCRATCH_PER_POINT * grid.points;
-      const ceiling = Math.max(room, Math.ceil(this.guess * step * 1.125));
-      // Never more than the longest allowed result needs: beyond it the result is too long anyway.
-      this.ceiling = Math.min(ceiling, Math.ceil((limit * step) / 2) + step);
+    let pairs = knownPairCount(grid, radius, this.pointFrom, this.pointTo);
+    if (pairs < 0) {
+      this.ceiling = this.ceilingFor(searchRoom(grid.points), limit);
       try {
         run();
       } catch (error) {
@@ -368,6 +395,45 @@ export class PairSink {
     this.rowEnd.fill(0);
     if (this.buffer.length < pairs * step) this.buffer = new Uint32Array(pairs * step);
     run();
+  }
+
+  /**
+   * The ceiling of the COLLECT or ROWS search just started: `room` numbers,
+   * or about a quarter more than the last search of this sink found (so a steady
+   * loop of large results counts once, not every frame), but never more than
+   * a result of `limit` numbers needs (beyond it the result is too long anyway).
+   */
+  ceilingFor(room: number, limit: number): number {
+    const step = this.step;
+    const ceiling = Math.max(room, Math.ceil(this.guess * step * 1.125));
+    return Math.min(ceiling, Math.ceil((limit * step) / 2) + step);
+  }
+
+  /**
+   * Counts the pairs of slice `part` of `parts` within `radius` with a COUNT
+   * search (batch memory only), as a search of its own: how a PointGridWorkers
+   * thread whose buffer reached its ceiling goes on with its slices.
+   */
+  countSlice<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    search: PairSearch<G>,
+    part: number,
+    parts: number,
+  ): number {
+    this.start(VISIT, grid.sortedIndex, owner);
+    try {
+      this.slice(grid, part, parts);
+      this.mode = COUNT;
+      this.counted = 0;
+      search(grid, this, radius);
+      return this.counted + this.length / 2;
+    } finally {
+      // finish() keeps the batch, grown or not, as after a VISIT search.
+      this.mode = VISIT;
+      this.finish();
+    }
   }
 
   /**

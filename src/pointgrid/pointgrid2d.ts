@@ -5,7 +5,7 @@
  * @module
  */
 
-import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid2D } from './grid2d.js';
 import {
   type NeighborLists,
@@ -208,6 +208,7 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN (Infinity finds every point).
    */
   within(x: number, y: number, radius: number, out: number[] = []): number[] {
+    checkArray('out', out);
     if (this.grid.use !== undefined) checkQuery('PointGrid2D.within()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
@@ -258,6 +259,7 @@ export class PointGrid2D {
    * @throws RangeError for a non-finite x or y, a k that is not an integer >= 0, or a maxDistance < 0 or NaN.
    */
   nearest(x: number, y: number, k = 1, maxDistance = Number.POSITIVE_INFINITY, out: number[] = []): number[] {
+    checkArray('out', out);
     if (this.grid.use !== undefined) checkQuery('PointGrid2D.nearest()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);

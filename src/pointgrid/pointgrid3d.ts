@@ -7,7 +7,7 @@
  * @module
  */
 
-import { checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid3D } from './grid3d.js';
 import {
   type NeighborLists,
@@ -208,6 +208,7 @@ export class PointGrid3D {
    * @throws RangeError for a non-finite x, y or z, or a radius < 0 or NaN (Infinity finds every point).
    */
   within(x: number, y: number, z: number, radius: number, out: number[] = []): number[] {
+    checkArray('out', out);
     if (this.grid.use !== undefined) checkQuery('PointGrid3D.within()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);
@@ -267,6 +268,7 @@ export class PointGrid3D {
     maxDistance = Number.POSITIVE_INFINITY,
     out: number[] = [],
   ): number[] {
+    checkArray('out', out);
     if (this.grid.use !== undefined) checkQuery('PointGrid3D.nearest()', this.grid.use);
     checkFinite('x', x);
     checkFinite('y', y);

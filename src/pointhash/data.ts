@@ -12,12 +12,14 @@
 import { describe } from '../core/validate.js';
 import {
   type CheckedIds,
+  checkCellBudget,
   checkIdSnapshot,
   encodeItem,
   type FromDataOptions,
   float64Length,
   readDecoder,
   readEncoder,
+  readMaxCells,
   type ToDataOptions,
 } from '../spatialhash/data.js';
 import { ALL_BITS, DEFAULT_CATEGORY } from '../spatialhash/filter.js';
@@ -101,12 +103,14 @@ export interface CheckedPoints extends CheckedIds {
 
 /**
  * Checks `data` for a hash of `dim` dimensions before anything is built (see
- * checkIdSnapshot: every point has one slot, so what from() builds is O(ids))
- * and returns copies of its typed arrays, every position finite.
+ * checkIdSnapshot: every point has one slot, so what from() builds is O(ids);
+ * its one cell per point counts against `options.maxCells` as for the box
+ * hashes) and returns copies of its typed arrays, every position finite.
  */
-export function checkPointData(data: unknown, dim: 2 | 3): CheckedPoints {
+export function checkPointData(data: unknown, dim: 2 | 3, options?: FromDataOptions<unknown>): CheckedPoints {
   const checked = checkIdSnapshot(data, 'pointhash', dim, bad);
   const n = checked.ids.length;
+  checkCellBudget('PointHash', n, readMaxCells(options, n));
   const given = (data as PointHashData).positions;
   if (float64Length(given) !== n * dim) bad(`positions must be a Float64Array of ${n * dim} numbers`);
   const positions = new Float64Array(given);

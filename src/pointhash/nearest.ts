@@ -25,7 +25,7 @@
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
-import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import { rankExactly, settleHeap, Verdicts } from '../spatialhash/exact-nearest.js';
 import { checkPredicate, type ItemPredicate, toBits } from '../spatialhash/filter.js';
 import { cellGap2, gapOutside } from '../spatialhash/nearest-bounds.js';
@@ -347,6 +347,7 @@ export function nearestPoints<T>(
   checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
   checkDistance('maxDistance', maxDistance);
   const m = toBits('mask', queryMask);
+  checkArray('out', out);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
   nearestWork.steps = 0;

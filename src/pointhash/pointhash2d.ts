@@ -6,7 +6,7 @@
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { isOrdinaryRadius } from '../core/distance.js';
-import { checkDistance, checkFinite, describe } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, describe } from '../core/validate.js';
 import { radiusPad } from '../spatialhash/base.js';
 import { checkBox2, type OverlapVisitor } from '../spatialhash/box-args.js';
 import type { FromDataOptions, ToDataOptions } from '../spatialhash/data.js';
@@ -174,6 +174,7 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * @throws RangeError if `id` is not the id of a stored point.
    */
   positionById(id: number, out: number[] = []): number[] {
+    checkArray('out', out);
     this.checkId(id, 'positionById');
     const s = this.slotOf(id);
     const slots = this.slotArray(id);
@@ -188,6 +189,7 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * @param out - filled and returned.
    */
   getPosition(item: T, out: number[] = []): number[] | undefined {
+    checkArray('out', out);
     this.checkTracked('getPosition');
     const h = this.handles.get(item);
     return h === NONE ? undefined : this.positionById(h, out);
@@ -202,6 +204,7 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * @throws RangeError if a coordinate is not finite, a min exceeds its max, or mask is not a 32-bit integer.
    */
   queryBox(minX: number, minY: number, maxX: number, maxY: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkBox2(minX, minY, maxX, maxY);
     const m = toBits('mask', mask);
     out.length = this.collect(minX, minY, maxX, maxY, Number.NaN, Number.NaN, -1, m, out, undefined);
@@ -246,6 +249,7 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * @throws RangeError if x or y is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
    */
   queryRadius(x: number, y: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
@@ -331,7 +335,7 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 2D snapshot.
    */
   static from<U>(data: PointHashData, options?: FromDataOptions<U>): PointHash2D<U> {
-    const d = checkPointData(data, 2);
+    const d = checkPointData(data, 2, options);
     const hash = new PointHash2D<U>({
       cellSize: d.cellSize,
       initialCapacity: d.idLimit,

@@ -6,7 +6,7 @@
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { isOrdinaryRadius } from '../core/distance.js';
-import { checkDistance, checkFinite, describe } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, describe } from '../core/validate.js';
 import { radiusPad } from '../spatialhash/base.js';
 import { checkBox3, type OverlapVisitor } from '../spatialhash/box-args.js';
 import type { FromDataOptions, ToDataOptions } from '../spatialhash/data.js';
@@ -181,6 +181,7 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * @throws RangeError if `id` is not the id of a stored point.
    */
   positionById(id: number, out: number[] = []): number[] {
+    checkArray('out', out);
     this.checkId(id, 'positionById');
     const s = this.slotOf(id);
     const slots = this.slotArray(id);
@@ -196,6 +197,7 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * @param out - filled and returned.
    */
   getPosition(item: T, out: number[] = []): number[] | undefined {
+    checkArray('out', out);
     this.checkTracked('getPosition');
     const h = this.handles.get(item);
     return h === NONE ? undefined : this.positionById(h, out);
@@ -219,6 +221,7 @@ export class PointHash3D<T> extends PointHashBase<T> {
     out: T[] = [],
     mask: number = ALL_BITS,
   ): T[] {
+    checkArray('out', out);
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
     const m = toBits('mask', mask);
     const nan = Number.NaN;
@@ -267,6 +270,7 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * @throws RangeError if x, y or z is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
    */
   queryRadius(x: number, y: number, z: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkPoint3(x, y, z);
     checkDistance('radius', radius);
     const m = toBits('mask', mask);
@@ -353,7 +357,7 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 3D snapshot.
    */
   static from<U>(data: PointHashData, options?: FromDataOptions<U>): PointHash3D<U> {
-    const d = checkPointData(data, 3);
+    const d = checkPointData(data, 3, options);
     const hash = new PointHash3D<U>({
       cellSize: d.cellSize,
       initialCapacity: d.idLimit,

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { describe } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { MAX_CELLS_PER_ITEM_LIMIT } from './options.js';
@@ -59,6 +60,61 @@ export interface FromDataOptions<T> {
   decodeItem?: (value: unknown, id: number) => T;
   /** The new hash's `trackItems` option (see SpatialHashOptions). Default true. */
   trackItems?: boolean;
+  /**
+   * Most cells the snapshot's items may be filed under, summed over the
+   * items (a box in 2 x 2 cells counts 4; a box of the overflow list counts
+   * none; a PointHash point counts 1): from() counts them before it builds
+   * anything, in O(items) arithmetic, and refuses a snapshot whose items
+   * cover more with an Error naming both numbers.
+   *
+   * Why: `maxCellsPerItem` (up to 4096) is the snapshot's own word, and each
+   * cell an item is filed under costs the rebuilt hash about 100 to 160
+   * bytes (its entry and its share of the cell table), against 44 (2D) or
+   * 60 (3D) bytes of snapshot per item. Without a budget, a 1 MB snapshot
+   * of 20,000 boxes of 64 x 64 cells would make from() file 80 million
+   * entries, about 10 GB.
+   *
+   * Default: 16 cells per stored item, and at least 65,536 (16 items at the
+   * 4096-cell limit). With the cell size the cell-size guide advises (about
+   * twice a typical object) items cover 1 to 4 cells in 2D, 1 to 8 in 3D,
+   * so such hashes pass with room to spare, while what from() builds stays
+   * within a small multiple of the data: at most about 50 times its typed
+   * arrays, and about 10 MB for any smaller snapshot. A hash whose items
+   * cover more cells on average (a cell size much smaller than its items)
+   * needs a larger `maxCells` for its snapshots: `Infinity` for data you
+   * trust. A PointHash files each point under one cell, so its snapshots
+   * always pass the default. An integer >= 0, or Infinity.
+   */
+  maxCells?: number;
+}
+
+/** Cells per stored item that from() files without being asked (see {@link FromDataOptions.maxCells}). */
+const DEFAULT_CELLS_PER_ITEM = 16;
+/** Cells from() files without being asked, however few the items (see {@link FromDataOptions.maxCells}). */
+const DEFAULT_MIN_CELLS = 65_536;
+
+/**
+ * @internal The `maxCells` of from's options for a snapshot of `items`
+ * items, checked (see {@link FromDataOptions.maxCells}).
+ */
+export function readMaxCells(options: FromDataOptions<unknown> | undefined, items: number): number {
+  const value = options === null || typeof options !== 'object' ? undefined : options.maxCells;
+  if (value === undefined) return Math.max(DEFAULT_MIN_CELLS, DEFAULT_CELLS_PER_ITEM * items);
+  if (typeof value !== 'number' || !(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < 0) {
+    throw new RangeError(`maxCells must be an integer >= 0 or Infinity, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/**
+ * @internal Throws the Error of a snapshot whose items cover `cells` cells,
+ * more than `maxCells` (see {@link FromDataOptions.maxCells}).
+ */
+export function checkCellBudget(kind: string, cells: number, maxCells: number): void {
+  if (cells <= maxCells) return;
+  throw new Error(
+    `from: invalid ${kind} data: its items cover ${cells} cells, more than maxCells (${maxCells}); from(data, { maxCells }) allows more, for data you trust`,
+  );
 }
 
 /**
@@ -228,11 +284,12 @@ export interface CheckedData extends CheckedIds {
 
 /**
  * Checks `data` for a hash of `dim` dimensions before anything is built
- * (see checkIdSnapshot), maxCellsPerItem within its limit included: from()
- * then files each item under at most that many cells, so what it builds is
- * bounded by the number of items. Returns copies of the typed arrays.
+ * (see checkIdSnapshot), maxCellsPerItem within its limit included, and
+ * the cells its items will be filed under within `options.maxCells` (see
+ * FromDataOptions.maxCells): what from() builds is then bounded by the size
+ * of the data. Returns copies of the typed arrays.
  */
-export function checkData(data: unknown, dim: 2 | 3): CheckedData {
+export function checkData(data: unknown, dim: 2 | 3, options?: FromDataOptions<unknown>): CheckedData {
   const checked = checkIdSnapshot(data, 'spatialhash', dim, bad);
   const d = data as SpatialHashData;
   const max = d.maxCellsPerItem;
@@ -241,7 +298,41 @@ export function checkData(data: unknown, dim: 2 | 3): CheckedData {
   }
   const n = checked.ids.length;
   if (float64Length(d.boxes) !== n * dim * 2) bad(`boxes must be a Float64Array of ${n * dim * 2} numbers`);
-  return { ...checked, maxCellsPerItem: max, boxes: new Float64Array(d.boxes) };
+  const boxes = new Float64Array(d.boxes);
+  const maxCells = readMaxCells(options, n);
+  checkCellBudget('SpatialHash', coveredCells(boxes, n, dim, checked.cellSize, max), maxCells);
+  return { ...checked, maxCellsPerItem: max, boxes };
+}
+
+/**
+ * Cells that `n` boxes (all mins, then all maxes, per box) are filed under
+ * with this cell size and maxCellsPerItem, by the rule of the hashes' link():
+ * the cells of each axis from floor(min / cellSize) to floor(max / cellSize),
+ * or none for an item of the overflow list (more than maxCellsPerItem cells,
+ * or a cell index past MAX_CELL_INDEX). A box that is not finite and ordered
+ * counts none: restore() refuses it. O(n).
+ */
+export function coveredCells(
+  boxes: Float64Array,
+  n: number,
+  dim: 2 | 3,
+  cellSize: number,
+  maxCellsPerItem: number,
+): number {
+  const stride = 2 * dim;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    let cells = 1;
+    for (let a = 0; a < dim && cells > 0; a++) {
+      const low = Math.floor(boxes[i * stride + a] / cellSize);
+      const high = Math.floor(boxes[i * stride + dim + a] / cellSize);
+      // NaN, reversed or past the cell range: no cells (the comparisons fail on NaN too).
+      if (!(low <= high && -low <= MAX_CELL_INDEX && high <= MAX_CELL_INDEX)) cells = 0;
+      else cells *= high - low + 1;
+    }
+    if (cells <= maxCellsPerItem) total += cells;
+  }
+  return total;
 }
 
 /**

@@ -20,7 +20,7 @@
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
-import { checkDistance, checkFinite, checkInteger } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT } from './cell-runs.js';
 import { rankExactly, settleHeap, Verdicts } from './exact-nearest.js';
@@ -317,6 +317,7 @@ export function nearest<T>(
   checkInteger('k', k, 0, Number.MAX_SAFE_INTEGER);
   checkDistance('maxDistance', maxDistance);
   const m = toBits('mask', queryMask);
+  checkArray('out', out);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
   nearestWork.steps = 0;

@@ -8,7 +8,7 @@
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { isOrdinaryRadius } from '../core/distance.js';
-import { checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { checkBox2, countError, type OverlapVisitor } from './box-args.js';
 import {
@@ -298,6 +298,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws RangeError if `id` is not the id of a stored item.
    */
   boxById(id: number, out: number[] = []): number[] {
+    checkArray('out', out);
     this.checkId(id, 'boxById');
     const b = id * 4;
     out.length = 4;
@@ -310,6 +311,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * when given, or undefined if the item is absent. O(1).
    */
   getBox(item: T, out: number[] = []): number[] | undefined {
+    checkArray('out', out);
     this.checkTracked('getBox');
     const h = this.handles.get(item);
     if (h === NONE) return undefined;
@@ -326,6 +328,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws RangeError if x or y is not finite, or mask is not a 32-bit integer.
    */
   queryPoint(x: number, y: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkFinite('x', x);
     checkFinite('y', y);
     const m = toBits('mask', mask);
@@ -371,6 +374,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws RangeError if a coordinate is not finite, a min exceeds its max, or mask is not a 32-bit integer.
    */
   queryBox(minX: number, minY: number, maxX: number, maxY: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkBox2(minX, minY, maxX, maxY);
     const m = toBits('mask', mask);
     out.length = this.collect(minX, minY, maxX, maxY, Number.NaN, Number.NaN, -1, m, out, undefined);
@@ -416,6 +420,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws RangeError if x or y is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
    */
   queryRadius(x: number, y: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
@@ -558,7 +563,7 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 2D snapshot.
    */
   static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash2D<U> {
-    const d = checkData(data, 2);
+    const d = checkData(data, 2, options);
     const hash = new SpatialHash2D<U>({
       cellSize: d.cellSize,
       maxCellsPerItem: d.maxCellsPerItem,

@@ -7,7 +7,7 @@
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
 import { isOrdinaryRadius } from '../core/distance.js';
-import { checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
+import { checkArray, checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { checkBox3, countError, type OverlapVisitor } from './box-args.js';
 import {
@@ -310,6 +310,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @throws RangeError if `id` is not the id of a stored item.
    */
   boxById(id: number, out: number[] = []): number[] {
+    checkArray('out', out);
     this.checkId(id, 'boxById');
     const b = id * 6;
     out.length = 6;
@@ -322,6 +323,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * into `out` when given, or undefined if the item is absent. O(1).
    */
   getBox(item: T, out: number[] = []): number[] | undefined {
+    checkArray('out', out);
     this.checkTracked('getBox');
     const h = this.handles.get(item);
     if (h === NONE) return undefined;
@@ -338,6 +340,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @throws RangeError if a coordinate is not finite, or mask is not a 32-bit integer.
    */
   queryPoint(x: number, y: number, z: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
@@ -388,6 +391,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
     out: T[] = [],
     mask: number = ALL_BITS,
   ): T[] {
+    checkArray('out', out);
     checkBox3(minX, minY, minZ, maxX, maxY, maxZ);
     const m = toBits('mask', mask);
     out.length = this.collect(minX, minY, minZ, maxX, maxY, maxZ, 0, 0, 0, -1, m, out, undefined);
@@ -431,6 +435,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @throws RangeError if a coordinate is not finite, radius is negative or NaN, or mask is not a 32-bit integer.
    */
   queryRadius(x: number, y: number, z: number, radius: number, out: T[] = [], mask: number = ALL_BITS): T[] {
+    checkArray('out', out);
     checkFinite('x', x);
     checkFinite('y', y);
     checkFinite('z', z);
@@ -588,7 +593,7 @@ export class SpatialHash3D<T> extends SpatialHashBase<T> {
    * @throws Error naming the problem if `data` is not a valid 3D snapshot.
    */
   static from<U>(data: SpatialHashData, options?: FromDataOptions<U>): SpatialHash3D<U> {
-    const d = checkData(data, 3);
+    const d = checkData(data, 3, options);
     const hash = new SpatialHash3D<U>({
       cellSize: d.cellSize,
       maxCellsPerItem: d.maxCellsPerItem,

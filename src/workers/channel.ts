@@ -69,7 +69,8 @@ export class Channel {
     private readonly origin: WorkerOrigin,
     private readonly owner: ChannelOwner,
   ) {
-    const w = worker as {
+    // (null and undefined as well as objects: a plain-JavaScript createWorker may return anything.)
+    const w = Object(worker) as {
       on?: (event: string, listener: (value: unknown) => void) => unknown;
       addEventListener?: (type: string, listener: (event: { data?: unknown; message?: unknown }) => void) => void;
     };

@@ -16,12 +16,12 @@
 import { checkDistance } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import { checkOut, type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
+import { checkOut, checkResultLength, type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
 import { fillRows, rowStarts } from '../pointgrid/pair-sink.js';
-import { checkReadable, reading } from './grid-use.js';
-import { checkEveryPair, checkResultPairs } from './result-size.js';
+import { reading } from './grid-use.js';
+import { isCount, type SearchRound, searchWithin, threadRoom } from './result-size.js';
 import { SLICES_PER_THREAD } from './shared-calls.js';
-import type { CopiedPairs, CopiedRows } from './tasks.js';
+import type { CopiedPairs, CopiedRows, CountedSlices } from './tasks.js';
 import type { Threads } from './threads.js';
 
 /** A copy of a grid's buffer as an ArrayBuffer (which can be transferred, unlike a SharedArrayBuffer). */
@@ -39,55 +39,99 @@ function slicesOf(k: number, threads: number, parts: number): number[] {
   return slices;
 }
 
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
 function countsOf(value: unknown, length: number): value is number[] {
   return Array.isArray(value) && value.length === length && value.every(isCount);
 }
 
-/** Sends each thread its copy of the grid and its slices; the threads' results, by thread. */
+/** The threads' results of a copy-mode search, by thread, and the slices each searched. */
+interface Copies<R> {
+  found: R[];
+  slices: number[][];
+  parts: number;
+}
+
+/**
+ * Sends each thread its copy of the grid and its slices, with its `room`
+ * (see result-size.ts); the threads' results, by thread. A thread that
+ * reached its ceiling sends only its slices' counts (CountedSlices): this
+ * round's pairs are then their sum, with what the other threads found by
+ * `pairsOf`, which also checks a thread's result.
+ */
 async function searchCopies<R>(
   threads: Threads,
   g: Grid2D | Grid3D,
   d: 2 | 3,
   radius: number,
   op: 'copyPairs' | 'copyRows',
-): Promise<{ found: R[]; slices: number[][]; parts: number }> {
+  limit: number,
+  room: number,
+  again: boolean,
+  pairsOf: (found: R, k: number, slices: number[]) => number,
+): Promise<SearchRound<Copies<R>>> {
   const parts = threads.count * SLICES_PER_THREAD;
   const slices = Array.from({ length: threads.count }, (_, k) => slicesOf(k, threads.count, parts));
   const copies = slices.map(() => copyOf(g.data));
-  const found = await threads.phase<R>(
-    'search',
-    (k) => ({ op, data: copies[k], d, radius, parts, slices: slices[k] }),
+  const found = await threads.phase<R | CountedSlices>(
+    again ? 'search again' : 'search',
+    (k) => ({ op, data: copies[k], d, radius, parts, slices: slices[k], room, limit }),
     (k) => [copies[k]],
   );
-  return { found, slices, parts };
+  let pairs = 0;
+  let counter = -1;
+  found.forEach((f, k) => {
+    const counts = typeof f === 'object' && f !== null && 'counts' in f ? f.counts : undefined;
+    if (counts === undefined) {
+      pairs += pairsOf(f as R, k, slices[k]);
+      return;
+    }
+    if (!countsOf(counts, slices[k].length)) threads.malformed(k, `${op} search result`);
+    for (const count of counts) pairs += count;
+    counter = k;
+  });
+  return { found: { found: found as R[], slices, parts }, pairs, counter };
 }
 
-/** pairs() in copy mode. */
-export async function copyPairs(threads: Threads, g: Grid2D | Grid3D, d: 2 | 3, radius: number): Promise<Uint32Array> {
+/** pairs() in copy mode; `limit` is the call's maxResultLength. */
+export function copyPairs(
+  threads: Threads,
+  g: Grid2D | Grid3D,
+  d: 2 | 3,
+  radius: number,
+  limit: number,
+): Promise<Uint32Array> {
   checkDistance('radius', radius);
-  checkReadable(g, 'pairs');
-  checkEveryPair('PointGridWorkers.pairs', g, radius);
-  // The threads send original indices: nothing of the grid is read after the copies are made.
-  const n = g.points;
-  const { found, slices, parts } = await searchCopies<CopiedPairs>(threads, g, d, radius, 'copyPairs');
+  const owner = 'PointGridWorkers.pairs';
+  const what = 'pairs() search result';
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
+  // The threads send original indices; the grid is copied again if a second round searches.
+  return reading(g, 'pairs', async () => {
+    const n = g.points;
+    const pairsOf = (f: CopiedPairs, k: number, slices: number[]) => {
+      if (
+        typeof f !== 'object' ||
+        f === null ||
+        !(f.pairs instanceof Uint32Array) ||
+        !countsOf(f.lengths, slices.length)
+      ) {
+        threads.malformed(k, what);
+      }
+      return f.pairs.length / 2;
+    };
+    const { found, slices, parts } = await searchWithin(threads, owner, limit, firstRoom, what, (room, again) =>
+      searchCopies(threads, g, d, radius, 'copyPairs', limit, room, again, pairsOf),
+    );
+    return placePairs(threads, found, slices, parts, n);
+  });
+}
+
+/** The pairs of every thread's slices of a copy-mode pairs(), checked, in slice order. */
+function placePairs(threads: Threads, found: CopiedPairs[], slices: number[][], parts: number, n: number): Uint32Array {
   // Where each slice's pairs lie: thread, first number, count of numbers.
   const thread = new Int32Array(parts);
   const first = new Float64Array(parts);
   const length = new Float64Array(parts);
   let total = 0;
   found.forEach((f, k) => {
-    if (
-      typeof f !== 'object' ||
-      f === null ||
-      !(f.pairs instanceof Uint32Array) ||
-      !countsOf(f.lengths, slices[k].length)
-    ) {
-      threads.malformed(k, 'pairs() search result');
-    }
     let at = 0;
     slices[k].forEach((part, j) => {
       thread[part] = k;
@@ -98,7 +142,6 @@ export async function copyPairs(threads: Threads, g: Grid2D | Grid3D, d: 2 | 3, 
     if (at !== f.pairs.length || at % 2 !== 0) threads.malformed(k, 'pairs() search result');
     total += at;
   });
-  checkResultPairs('PointGridWorkers.pairs', total / 2);
   const result = new Uint32Array(total);
   let at = 0;
   for (let part = 0; part < parts; part++) {
@@ -126,14 +169,29 @@ export function copyNeighbors(
   d: 2 | 3,
   radius: number,
   out: NeighborLists | undefined,
+  limit: number,
 ): Promise<NeighborLists> {
   checkDistance('radius', radius);
   checkOut(out);
-  checkEveryPair('PointGridWorkers.neighbors', g, radius);
+  const owner = 'PointGridWorkers.neighbors';
+  const what = 'neighbors() search result';
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   // The fill reads the grid's order: it must not be rebuilt meanwhile.
   return reading(g, 'neighbors', async () => {
     const n = g.points;
-    const { found, slices, parts } = await searchCopies<CopiedRows>(threads, g, d, radius, 'copyRows');
+    // Partner entries (one per pair): the ends and starts are checked below, before anything is allocated.
+    const pairsOf = (f: CopiedRows, k: number, slices: number[]) => {
+      let pairs = 0;
+      if (typeof f === 'object' && f !== null && countsOf(f.start, slices.length) && countsOf(f.end, slices.length)) {
+        for (let j = 0; j < slices.length; j++) pairs += Math.max(0, f.end[j] - f.start[j]);
+      } else {
+        threads.malformed(k, what);
+      }
+      return pairs;
+    };
+    const { found, slices, parts } = await searchWithin(threads, owner, limit, firstRoom, what, (room, again) =>
+      searchCopies(threads, g, d, radius, 'copyRows', limit, room, again, pairsOf),
+    );
     const thread = new Int32Array(parts);
     const nth = new Int32Array(parts);
     /** Where a slice's row ends start in its thread's rowEnds. */
@@ -164,7 +222,7 @@ export function copyNeighbors(
       });
       if (rows !== f.rowEnds.length) threads.malformed(k, 'neighbors() search result');
     });
-    checkResultPairs('PointGridWorkers.neighbors', half);
+    checkResultLength(owner, half, limit);
     // The runs of every slice one after another, in slice order: what one search over all of them leaves.
     const partners = new Uint32Array(half);
     const rowEnd = new Uint32Array(n);

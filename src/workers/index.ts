@@ -7,6 +7,11 @@
  */
 
 export type { WorkerLike } from './channel.js';
-export type { AnyGrid, PointGridWorkersOptions } from './pool.js';
+export type {
+  AnyGrid,
+  PointGridWorkersNeighborsOptions,
+  PointGridWorkersOptions,
+  PointGridWorkersPairsOptions,
+} from './pool.js';
 export { PointGridWorkers } from './pool.js';
 export type { PointGridWorkersPhase, PointGridWorkersTimings } from './threads.js';

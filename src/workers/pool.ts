@@ -12,7 +12,7 @@
 import { describe, type NumericArray } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import type { NeighborLists } from '../pointgrid/options.js';
+import { checkOut, MAX_RESULT_LENGTH, type NeighborLists, resolveMaxResultLength } from '../pointgrid/options.js';
 import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { createBarrier } from './barrier.js';
@@ -65,6 +65,61 @@ export interface PointGridWorkersOptions {
    * with `eval: true` (Node), which needs no file and no bundler setup.
    */
   createWorker?: () => WorkerLike;
+}
+
+/** Options of {@link PointGridWorkers.pairs}. */
+export interface PointGridWorkersPairsOptions {
+  /**
+   * Longest result the call may return, in numbers (2 per pair), as for the
+   * grid's own `pairs()` (`PairsOptions.maxResultLength`): a longer result
+   * rejects with a RangeError naming its pair count and the bytes it needs,
+   * after at most O(points) memory was taken (each thread may hold twice its
+   * even share of what a one-thread search holds before it counts). An
+   * integer >= 0, default (and at most) 2^31 - 1.
+   */
+  maxResultLength?: number;
+}
+
+/** Options of {@link PointGridWorkers.neighbors}. */
+export interface PointGridWorkersNeighborsOptions extends PointGridWorkersPairsOptions {
+  /**
+   * An earlier result of {@link PointGridWorkers.neighbors} to write into
+   * when its buffers are big enough (they are then overwritten, and the
+   * returned views share them; a call that fails may leave them
+   * half-written): a steady loop then allocates no result memory, whose
+   * first touch (page faults, a few hundred MB per million points) is
+   * otherwise a good part of the time.
+   */
+  out?: NeighborLists;
+}
+
+/**
+ * The third argument of {@link PointGridWorkers.neighbors}: options, or an
+ * earlier result (an object with `offsets` or `indices`) as `out`.
+ */
+function neighborsOptions(options: NeighborLists | PointGridWorkersNeighborsOptions | undefined): {
+  out: NeighborLists | undefined;
+  limit: number;
+} {
+  if (
+    options === undefined ||
+    options === null ||
+    typeof options !== 'object' ||
+    'offsets' in options ||
+    'indices' in options
+  ) {
+    return { out: checkOut(options as NeighborLists | undefined), limit: MAX_RESULT_LENGTH };
+  }
+  const { out } = options as PointGridWorkersNeighborsOptions;
+  return { out: checkOut(out), limit: resolveMaxResultLength(options) };
+}
+
+/** The maxResultLength of pairs() options, checked. */
+function pairsLimit(options: PointGridWorkersPairsOptions | undefined): number {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new RangeError(`options must be an object such as { maxResultLength: 1e6 }, got ${describe(options)}`);
+  }
+  return resolveMaxResultLength(options);
 }
 
 /** A grid the pool works on: any PointGrid2D or PointGrid3D (built with `{ shared: true }` for shared mode). */
@@ -213,20 +268,25 @@ export class PointGridWorkers {
    * SharedArrayBuffers written by the threads; in copy mode, of ArrayBuffers
    * the calling thread fills.
    *
-   * @param out an earlier result of this method to write into when its
-   * buffers are big enough (they are then overwritten, and the returned views
-   * share them; a call that fails may leave them half-written): a steady
-   * loop then allocates no result memory, whose first touch (page faults, a
-   * few hundred MB per million points) is otherwise a good part of the time.
-   * @throws RangeError for a radius < 0 or NaN; Error for a grid whose
-   * queries throw (a rebuild by a pool running or interrupted).
+   * @param options `{ out, maxResultLength }` (see
+   * {@link PointGridWorkersNeighborsOptions}), or an earlier result of this
+   * method to write into, as `out`.
+   * @throws RangeError for a radius < 0 or NaN, a bad maxResultLength, an
+   * `out` that is not an earlier result, or rows longer than maxResultLength
+   * (naming the pairs and bytes; default 2^31 - 1 numbers); Error for a grid
+   * whose queries throw (a rebuild by a pool running or interrupted).
    */
-  neighbors(grid: AnyGrid, radius: number, out?: NeighborLists): Promise<NeighborLists> {
+  neighbors(
+    grid: AnyGrid,
+    radius: number,
+    options?: NeighborLists | PointGridWorkersNeighborsOptions,
+  ): Promise<NeighborLists> {
     return this.exclusive('neighbors', () => {
       const { g, d } = this.internal(grid);
+      const { out, limit } = neighborsOptions(options);
       return this.sharedCall(g)
-        ? sharedNeighbors(this.workers, this.scratch!, g, d, radius, out)
-        : copyNeighbors(this.workers, g, d, radius, out);
+        ? sharedNeighbors(this.workers, this.scratch!, g, d, radius, out, limit)
+        : copyNeighbors(this.workers, g, d, radius, out, limit);
     });
   }
 
@@ -236,15 +296,18 @@ export class PointGridWorkers {
    * writes its slices into; in copy mode, an array the calling thread fills
    * from the threads' results.
    *
-   * @throws RangeError for a radius < 0 or NaN; Error for a grid whose
-   * queries throw (a rebuild by a pool running or interrupted).
+   * @throws RangeError for a radius < 0 or NaN, a bad maxResultLength, or a
+   * result longer than maxResultLength (naming the pairs and bytes; default
+   * 2^31 - 1 numbers); Error for a grid whose queries throw (a rebuild by a
+   * pool running or interrupted).
    */
-  pairs(grid: AnyGrid, radius: number): Promise<Uint32Array> {
+  pairs(grid: AnyGrid, radius: number, options?: PointGridWorkersPairsOptions): Promise<Uint32Array> {
     return this.exclusive('pairs', () => {
       const { g, d } = this.internal(grid);
+      const limit = pairsLimit(options);
       return this.sharedCall(g)
-        ? sharedPairs(this.workers, this.scratch!, g, d, radius)
-        : copyPairs(this.workers, g, d, radius);
+        ? sharedPairs(this.workers, this.scratch!, g, d, radius, limit)
+        : copyPairs(this.workers, g, d, radius, limit);
     });
   }
 

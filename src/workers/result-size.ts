@@ -1,36 +1,75 @@
 /**
- * The size check of a pool call's result: a result longer than a search
- * returns throws a RangeError naming its pair count and the bytes it needs,
- * as the one-thread calls do. Where the radius passes every pair the count
- * is known before any thread searches (n (n - 1) / 2); otherwise the pool
- * checks the threads' counts before it allocates the result.
+ * How a pool call keeps a result too long to return from taking the memory
+ * for it, as the one-thread pairs() and neighbors() do (see PairSink.ceiling):
+ * a radius that passes every pair is counted before any thread searches (n (n
+ * - 1) / 2 pairs); otherwise each thread's search may grow its buffer to its
+ * share of the one-thread allowance, and a thread that reaches it counts its
+ * slices instead. The calling thread then checks the call's count, which
+ * throws the RangeError of checkResultLength (naming the pairs and bytes) when
+ * the result is too long, and else has the threads search again with no
+ * ceiling, their memory now bounded by a result that fits.
  *
  * @module
  */
+import { checkResultLength } from '../pointgrid/options.js';
+import { type CoveredGrid, knownPairCount, searchRoom } from '../pointgrid/pair-sink.js';
+import type { Threads } from './threads.js';
 
-/** Most numbers a pairs() or neighbors() result holds (2 per pair), as for the one-thread calls. */
-export const MAX_RESULT_LENGTH = 2 ** 31 - 1;
+/**
+ * Numbers each of `threads` threads may hold in its first search of a call
+ * over the grid's points (Infinity when the result is known to fit), having
+ * checked a result whose size is known without searching.
+ *
+ * Twice an even share of the one-thread allowance (searchRoom): the slices
+ * hold about as many points each, not as many pairs, so a thread's share of
+ * the pairs of a clustered cloud, or of slices taken by a faster thread, may
+ * well be twice the average, and a result that one thread could collect
+ * without counting should not cost the pool a count either. The threads
+ * together still take at most twice the one-thread allowance, O(points).
+ *
+ * @throws RangeError when `radius` passes every pair and they are more than
+ * `limit` numbers hold.
+ */
+export function threadRoom(owner: string, grid: CoveredGrid, radius: number, limit: number, threads: number): number {
+  const known = knownPairCount(grid, radius);
+  if (known < 0) return Math.ceil((2 * searchRoom(grid.points)) / threads);
+  checkResultLength(owner, known, limit);
+  return Number.POSITIVE_INFINITY;
+}
 
-/** Throws the RangeError of a result of `pairs` pairs too long to return (2 numbers of 4 bytes per pair). */
-export function checkResultPairs(owner: string, pairs: number): void {
-  const numbers = 2 * pairs;
-  if (numbers <= MAX_RESULT_LENGTH) return;
-  throw new RangeError(
-    `${owner}: ${pairs} pairs need ${numbers} numbers (${4 * numbers} bytes), more than the longest result a search returns (${MAX_RESULT_LENGTH} numbers)`,
-  );
+/** Whether `value`, from a worker's reply, is a count: a safe integer >= 0. */
+export function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** What one round of a pool call's search found: its result, its pairs, and a thread that only counted some (else -1). */
+export interface SearchRound<R> {
+  found: R;
+  pairs: number;
+  counter: number;
 }
 
 /**
- * Before the threads search: where the radius passes every pair of the
- * grid's points (Infinity, or a huge radius that spans the grid: see
- * Grid2D.coversEveryPair) the result's size is known, and a result too long
- * throws before any memory is spent on it.
+ * Runs `search(room, again)` (a pool call's search phase with each thread's
+ * room; `again` for the second round) and checks its pair count against
+ * `limit` (checkResultLength): when a thread only counted, once the count
+ * fits, the threads search again with no ceiling. So at most two rounds: a
+ * thread that counts with no ceiling sent a malformed reply.
  */
-export function checkEveryPair(
+export async function searchWithin<R>(
+  threads: Threads,
   owner: string,
-  grid: { points: number; coversEveryPair(radius: number): boolean },
-  radius: number,
-): void {
-  const points = grid.points;
-  if (grid.coversEveryPair(radius)) checkResultPairs(owner, (points * (points - 1)) / 2);
+  limit: number,
+  room: number,
+  what: string,
+  search: (room: number, again: boolean) => Promise<SearchRound<R>>,
+): Promise<R> {
+  const first = await search(room, false);
+  checkResultLength(owner, first.pairs, limit);
+  if (first.counter < 0) return first.found;
+  if (room === Number.POSITIVE_INFINITY) threads.malformed(first.counter, `${what} (counted with no ceiling)`);
+  const second = await search(Number.POSITIVE_INFINITY, true);
+  checkResultLength(owner, second.pairs, limit);
+  if (second.counter >= 0) threads.malformed(second.counter, `${what} (counted with no ceiling)`);
+  return second.found;
 }

@@ -22,7 +22,7 @@ import type { PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import type { PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { checkRebuild } from '../pointgrid/pool-use.js';
 import { reading } from './grid-use.js';
-import { checkEveryPair, checkResultPairs } from './result-size.js';
+import { isCount, searchWithin, threadRoom } from './result-size.js';
 import {
   BUILD_STEPS,
   badPointError,
@@ -32,6 +32,7 @@ import {
   layoutOf,
   type Positions,
   type SliceFound,
+  type SliceLength,
   type Task,
 } from './tasks.js';
 import type { Threads } from './threads.js';
@@ -196,7 +197,36 @@ function checkSlices(threads: Threads, taken: { part: number }[][], parts: numbe
   if (seen.includes(0)) threads.malformed(0, `${what} (a slice is missing)`);
 }
 
-/** neighbors() in shared mode: the search, then the rest in one message per thread (count, prefix sums, fill). */
+/**
+ * One round of a neighbors() (`rows`) or pairs() search: the slice counter
+ * reset, every thread searching slices with `room` numbers (see
+ * result-size.ts), and the slices each says it searched checked.
+ */
+async function searchSlices<S extends { part: number }>(
+  threads: Threads,
+  scratch: SharedScratch,
+  op: 'rows' | 'pairs',
+  search: { data: SharedArrayBuffer; d: 2 | 3; radius: number; parts: number; limit: number },
+  room: number,
+  again: boolean,
+  what: string,
+): Promise<S[][]> {
+  Atomics.store(scratch.next, 0, 0);
+  const taken = await threads.phase<S[]>(again ? 'search again' : 'search', () => ({
+    op,
+    ...search,
+    next: scratch.next,
+    room,
+  }));
+  checkSlices(threads, taken, search.parts, what);
+  return taken;
+}
+
+/**
+ * neighbors() in shared mode: the search (twice when a thread reached its
+ * ceiling, see result-size.ts), then the rest in one message per thread
+ * (count, prefix sums, fill). `limit` is the call's maxResultLength.
+ */
 export function sharedNeighbors(
   threads: Threads,
   scratch: SharedScratch,
@@ -204,33 +234,37 @@ export function sharedNeighbors(
   d: 2 | 3,
   radius: number,
   out: NeighborLists | undefined,
+  limit: number,
 ): Promise<NeighborLists> {
   checkDistance('radius', radius);
   checkOut(out);
   const data = g.data as SharedArrayBuffer;
-  checkEveryPair('PointGridWorkers.neighbors', g, radius);
+  const owner = 'PointGridWorkers.neighbors';
+  const what = 'neighbors() search result';
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   return reading(g, 'neighbors', async () => {
     const n = g.points;
     // More slices than threads, handed out one at a time: a thread slowed by anything else on its core
     // (this VM's threads are often uneven by 10 to 30%) takes fewer, and the search ends about together.
     const parts = threads.count * SLICES_PER_THREAD;
-    Atomics.store(scratch.next, 0, 0);
-    const taken = await threads.phase<SliceFound[]>('search', () => ({
-      op: 'rows',
-      data,
-      d,
-      radius,
-      parts,
-      next: scratch.next,
-    }));
-    checkSlices(threads, taken, parts, 'neighbors() search result');
-    const found = taken.flat().sort((a, b) => a.part - b.part);
-    const tcounts = found.map((f) => f.tcount);
-    const los = found.map((f) => f.lo);
+    const search = { data, d, radius, parts, limit };
     // Each pair is an entry in both its rows: the result's size is known before the rows are counted.
     let pairs = 0;
-    for (const f of found) pairs += f.pairs;
-    checkResultPairs('PointGridWorkers.neighbors', pairs);
+    const found = await searchWithin(threads, owner, limit, firstRoom, what, async (room, again) => {
+      const taken = await searchSlices<SliceFound>(threads, scratch, 'rows', search, room, again, what);
+      pairs = 0;
+      let counter = -1;
+      taken.forEach((slices, k) => {
+        for (const slice of slices) {
+          if (!isCount(slice.pairs)) threads.malformed(k, what);
+          pairs += slice.pairs;
+          if (slice.counted === true) counter = k;
+        }
+      });
+      return { found: taken.flat().sort((a, b) => a.part - b.part), pairs, counter };
+    });
+    const tcounts = found.map((f) => f.tcount);
+    const los = found.map((f) => f.lo);
     const total = 2 * pairs;
     const offsets = reuse(out?.offsets, n + 1) ?? roomyArray(n + 1, true);
     offsets[0] = 0; // every other entry is written by the count
@@ -259,47 +293,50 @@ export function sharedNeighbors(
   });
 }
 
-/** pairs() in shared mode: the search, then each thread writes its slices into the shared result. */
+/**
+ * pairs() in shared mode: the search (twice when a thread reached its
+ * ceiling, see result-size.ts), then each thread writes its slices into the
+ * shared result. `limit` is the call's maxResultLength.
+ */
 export function sharedPairs(
   threads: Threads,
   scratch: SharedScratch,
   g: Grid2D | Grid3D,
   d: 2 | 3,
   radius: number,
+  limit: number,
 ): Promise<Uint32Array> {
   checkDistance('radius', radius);
   const data = g.data as SharedArrayBuffer;
-  checkEveryPair('PointGridWorkers.pairs', g, radius);
+  const owner = 'PointGridWorkers.pairs';
+  const what = 'pairs() search result';
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   return reading(g, 'pairs', async () => {
     const parts = threads.count * SLICES_PER_THREAD;
-    Atomics.store(scratch.next, 0, 0);
-    const taken = await threads.phase<{ part: number; length: number }[]>('search', () => ({
-      op: 'pairs',
-      data,
-      d,
-      radius,
-      parts,
-      next: scratch.next,
-    }));
-    checkSlices(threads, taken, parts, 'pairs() search result');
+    const search = { data, d, radius, parts, limit };
+    const taken = await searchWithin(threads, owner, limit, firstRoom, what, async (room, again) => {
+      const taken = await searchSlices<SliceLength>(threads, scratch, 'pairs', search, room, again, what);
+      let numbers = 0;
+      let counter = -1;
+      taken.forEach((slices, k) => {
+        for (const slice of slices) {
+          if (!isCount(slice.length) || slice.length % 2 !== 0) threads.malformed(k, what);
+          numbers += slice.length;
+          if (slice.counted === true) counter = k;
+        }
+      });
+      return { found: taken, pairs: numbers / 2, counter };
+    });
     // The threads write their slices straight into the shared result, in slice order: no copy on this thread,
     // and the fresh result's first touch (a page fault per 4 KiB) is split across them.
     const at: number[] = new Array(parts).fill(0);
-    taken.forEach((found, k) => {
-      for (const slice of found) {
-        if (!Number.isInteger(slice.length) || slice.length < 0 || slice.length % 2 !== 0) {
-          threads.malformed(k, 'pairs() search result');
-        }
-        at[slice.part] = slice.length;
-      }
-    });
+    for (const slices of taken) for (const slice of slices) at[slice.part] = slice.length;
     let total = 0;
     for (let j = 0; j < parts; j++) {
       const length = at[j];
       at[j] = total;
       total += length;
     }
-    checkResultPairs('PointGridWorkers.pairs', total / 2);
     const pairs = new Uint32Array(new SharedArrayBuffer(4 * Math.max(total, 1)), 0, total);
     await threads.phase('write', () => ({ op: 'place', target: pairs, at }));
     return pairs;

@@ -28,7 +28,7 @@ import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';
 import { partCell } from '../pointgrid/options.js';
-import { COLLECT, fillRows, PairSink, ROWS, writePairs } from '../pointgrid/pair-sink.js';
+import { COLLECT, fillRows, isOutgrown, PairSink, ROWS, writePairs } from '../pointgrid/pair-sink.js';
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
 import { sortCellsByX } from '../pointgrid/sort-cells.js';
@@ -45,8 +45,23 @@ export function clock(): number {
 /** A numeric typed array (positions): shared when it comes from the pool. */
 export type Positions = Float32Array | Float64Array;
 
+/**
+ * How far a thread's pair search may grow its buffer in one call (see
+ * PairSink.ceiling): to `room` numbers (its share of the call's allowance, or
+ * Infinity once the call knows its result fits) or what the last call's
+ * share of it needed, but never past what a result of `limit` numbers (the
+ * call's maxResultLength) needs. A thread whose buffer reaches that only
+ * counts the pairs of its slice and of every later one, and says so (see
+ * {@link SliceLength}, {@link CountedSlices}): the calling thread then checks
+ * the count before any thread takes the memory for the result.
+ */
+interface Ceiling {
+  room: number;
+  limit: number;
+}
+
 /** A pair search split into `parts` slices, which threads take one at a time from the shared counter `next`. */
-interface SliceSearch {
+interface SliceSearch extends Ceiling {
   data: SharedArrayBuffer;
   d: 2 | 3;
   radius: number;
@@ -65,7 +80,7 @@ type RowsTask = { op: 'rows' } & SliceSearch;
  * copy of the grid's buffer, transferred to it, and `slices` the slices of
  * `parts` it searches, in order; the results come back transferred.
  */
-interface CopySearch {
+interface CopySearch extends Ceiling {
   data: ArrayBuffer;
   d: 2 | 3;
   radius: number;
@@ -78,6 +93,22 @@ type CopyPairsTask = { op: 'copyPairs' } & CopySearch;
 
 /** neighbors() in copy mode: see {@link CopiedRows}. */
 type CopyRowsTask = { op: 'copyRows' } & CopySearch;
+
+/**
+ * What a copyPairs or copyRows task returns instead when the thread's buffer
+ * reached its ceiling (see {@link Ceiling}): each of its slices' pair count,
+ * in the order of its slices, and nothing else.
+ */
+export interface CountedSlices {
+  counts: number[];
+}
+
+/** What a `pairs` task returns per slice searched: the slice, its count of numbers (2 per pair), and whether they were only counted (see {@link Ceiling}). */
+export interface SliceLength {
+  part: number;
+  length: number;
+  counted?: boolean;
+}
 
 /** What a copyPairs task returns: the pairs of its slices one after another, as original indices, and each slice's count of numbers. */
 export interface CopiedPairs {
@@ -265,6 +296,13 @@ export interface Done {
 const sink = new PairSink();
 sink.retain = true;
 
+/**
+ * The ceiling of this thread's searches in the running call, fixed at its
+ * first slice from the last call's total (a later slice's start would see
+ * only this call's slices so far).
+ */
+let ceiling = Number.POSITIVE_INFINITY;
+
 /** One slice a `rows` task searched: what the `fill` task of the same neighbors() call needs of it. */
 interface SliceRows {
   /** The slice's index, of all the call's slices. */
@@ -296,6 +334,8 @@ export interface SliceFound {
   tcount: Int32Array;
   /** Pairs found (partner entries). */
   pairs: number;
+  /** True when they were only counted (see {@link Ceiling}): `tcount` is then empty. */
+  counted?: boolean;
 }
 
 /**
@@ -362,19 +402,28 @@ let collected:
  * pairs(), first step: the search of slices taken one at a time from the
  * shared counter `next` (as in searchRows), their pairs kept here one after
  * another (in a buffer kept from call to call) until the calling thread has
- * made room for every slice's; returns each slice's count of numbers (two per pair).
+ * made room for every slice's; returns each slice's count of numbers (two per
+ * pair). Once the buffer reaches its ceiling, the slices are only counted.
  */
-function searchPairs(task: PairsTask): { part: number; length: number }[] {
+function searchPairs(task: PairsTask): SliceLength[] {
   const grid = open(task.data, task.d);
   const slices: { part: number; start: number; end: number }[] = [];
+  const found: SliceLength[] = [];
   let buffer: Uint32Array = sink.buffer;
-  for (let slice = nextSlice(task, grid, COLLECT, false); slice !== undefined; ) {
+  let counting = false;
+  for (let part = nextPart(task); part !== undefined; part = nextPart(task)) {
+    const slice = counting ? undefined : searchSlice(grid, part, task, COLLECT, slices.length > 0);
+    if (slice === undefined) {
+      counting = true;
+      found.push({ part, length: 2 * countSlice(grid, part, task), counted: true });
+      continue;
+    }
     buffer = slice.buffer;
-    slices.push({ part: slice.part, start: slice.start, end: slice.end });
-    slice = nextSlice(task, grid, COLLECT, true);
+    slices.push({ part, start: slice.start, end: slice.end });
+    found.push({ part, length: slice.end - slice.start });
   }
-  collected = { order: grid.sortedIndex, buffer, slices };
-  return slices.map((slice) => ({ part: slice.part, length: slice.end - slice.start }));
+  collected = counting ? undefined : { order: grid.sortedIndex, buffer, slices };
+  return found;
 }
 
 /** One slice a thread searched: its index, where its results lie in `buffer`, and its points' sorted positions. */
@@ -388,40 +437,51 @@ interface Searched {
   to: number;
 }
 
-/**
- * Takes the next slice from the shared counter and searches it in `mode`
- * (COLLECT or ROWS), its results kept after those of the thread's earlier
- * slices of this call when `append`; undefined once no slice is left.
- */
-function nextSlice(task: SliceSearch, grid: Grid2D | Grid3D, mode: number, append: boolean): Searched | undefined {
+/** Takes the next slice from the shared counter; undefined once no slice is left. */
+function nextPart(task: SliceSearch): number | undefined {
   const part = Atomics.add(task.next, 0, 1);
-  if (part >= task.parts) return undefined;
-  return searchSlice(grid, part, task.parts, task.radius, mode, append);
+  return part < task.parts ? part : undefined;
 }
 
-/** Searches slice `part` of `parts` in `mode`, its results after the thread's earlier slices of this call when `append`. */
+/**
+ * Searches slice `part` of the task's `parts` in `mode` (COLLECT or ROWS),
+ * its results after the thread's earlier slices of this call when `append`;
+ * undefined when the buffer reached its ceiling (see {@link Ceiling}), the
+ * slice's pairs then incomplete.
+ */
 function searchSlice(
   grid: Grid2D | Grid3D,
   part: number,
-  parts: number,
-  radius: number,
+  task: SliceSearch | CopySearch,
   mode: number,
   append: boolean,
-): Searched {
+): Searched | undefined {
   sink.start(mode, grid.sortedIndex, 'PointGridWorkers', true, append);
+  if (!append) ceiling = sink.ceilingFor(task.room, task.limit);
+  sink.ceiling = ceiling;
   const start = sink.length;
   let buffer: Uint32Array;
   let rowEnd: Uint32Array;
   try {
-    sink.slice(grid, part, parts);
-    if (grid instanceof Grid2D) forEachPair2D(grid, sink, radius);
-    else forEachPair3D(grid, sink, radius);
+    sink.slice(grid, part, task.parts);
+    if (grid instanceof Grid2D) forEachPair2D(grid, sink, task.radius);
+    else forEachPair3D(grid, sink, task.radius);
     buffer = sink.buffer;
     rowEnd = sink.rowEnd;
+  } catch (error) {
+    if (isOutgrown(error)) return undefined;
+    throw error;
   } finally {
     sink.finish();
   }
   return { part, start, end: sink.length, buffer, rowEnd, from: sink.pointFrom, to: sink.pointTo };
+}
+
+/** The pairs of slice `part` of the task's `parts`, counted (batch memory only), for a thread past its ceiling. */
+function countSlice(grid: Grid2D | Grid3D, part: number, task: SliceSearch | CopySearch): number {
+  return grid instanceof Grid2D
+    ? sink.countSlice('PointGridWorkers', grid, task.radius, forEachPair2D, part, task.parts)
+    : sink.countSlice('PointGridWorkers', grid, task.radius, forEachPair3D, part, task.parts);
 }
 
 /**
@@ -435,7 +495,13 @@ function copyPairs(task: CopyPairsTask): Done {
   let buffer: Uint32Array = sink.buffer;
   let length = 0;
   for (let j = 0; j < task.slices.length; j++) {
-    const slice = searchSlice(grid, task.slices[j], task.parts, task.radius, COLLECT, j > 0);
+    const slice = searchSlice(grid, task.slices[j], task, COLLECT, j > 0);
+    if (slice === undefined)
+      return counted(
+        grid,
+        task,
+        lengths.map((numbers) => numbers / 2),
+      );
     buffer = slice.buffer;
     length = slice.end;
     lengths.push(slice.end - slice.start);
@@ -455,7 +521,14 @@ function copyRows(task: CopyRowsTask): Done {
   const grid = open(task.data, task.d);
   const found: Searched[] = [];
   for (let j = 0; j < task.slices.length; j++) {
-    found.push(searchSlice(grid, task.slices[j], task.parts, task.radius, ROWS, j > 0));
+    const slice = searchSlice(grid, task.slices[j], task, ROWS, j > 0);
+    if (slice === undefined)
+      return counted(
+        grid,
+        task,
+        found.map((f) => f.end - f.start),
+      );
+    found.push(slice);
   }
   let points = 0;
   for (const slice of found) points += slice.to - slice.from;
@@ -479,6 +552,16 @@ function copyRows(task: CopyRowsTask): Done {
 }
 
 /**
+ * A copy-mode search whose buffer reached its ceiling: the pairs of the
+ * slices searched in full (`searched`, in slice order), then the rest counted.
+ */
+function counted(grid: Grid2D | Grid3D, task: CopySearch, searched: number[]): Done {
+  const counts = task.slices.map((part, j) => (j < searched.length ? searched[j] : countSlice(grid, part, task)));
+  const result: CountedSlices = { counts };
+  return { result, transfer: [] };
+}
+
+/**
  * neighbors(), first step: the half-stencil search of slices taken one at a
  * time from the shared counter `next` until none is left, so a thread slowed
  * down by anything else on its core takes fewer of them. Each slice's partner
@@ -492,16 +575,23 @@ function searchRows(task: RowsTask): SliceFound[] {
   const found: SliceFound[] = [];
   let partners: Uint32Array = sink.buffer;
   let rowEnd: Uint32Array = sink.rowEnd;
-  for (let slice = nextSlice(task, grid, ROWS, false); slice !== undefined; ) {
+  let counting = false;
+  for (let part = nextPart(task); part !== undefined; part = nextPart(task)) {
+    const slice = counting ? undefined : searchSlice(grid, part, task, ROWS, slices.length > 0);
+    if (slice === undefined) {
+      // Past the ceiling: only counts from here on (see Ceiling).
+      counting = true;
+      found.push({ part, lo: 0, tcount: new Int32Array(0), pairs: countSlice(grid, part, task), counted: true });
+      continue;
+    }
     partners = slice.buffer;
     rowEnd = slice.rowEnd;
-    const { part, start, end, from } = slice;
+    const { start, end, from } = slice;
     const tcount = countPartners(partners, start, end, from, grid.points, slices.length);
     slices.push({ part, from, to: slice.to, start, tcount });
     found.push({ part, lo: from, tcount, pairs: end - start });
-    slice = nextSlice(task, grid, ROWS, true);
   }
-  rows = { order: grid.sortedIndex, partners, rowEnd, slices };
+  rows = counting ? undefined : { order: grid.sortedIndex, partners, rowEnd, slices };
   return found;
 }
 

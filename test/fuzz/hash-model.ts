@@ -137,8 +137,8 @@ export function makeHash(kind: Kind, options: Record<string, unknown>): Adapted 
 }
 
 /** `from(data)` of `kind`'s class. */
-export function hashFrom(kind: Kind, data: unknown, trackItems = true): Adapted {
-  const options = { trackItems };
+export function hashFrom(kind: Kind, data: unknown, trackItems = true, maxCells?: number): Adapted {
+  const options = maxCells === undefined ? { trackItems } : { trackItems, maxCells };
   let hash: AnyHash;
   if (kind.points) {
     hash =

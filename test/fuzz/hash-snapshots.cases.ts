@@ -160,6 +160,8 @@ interface SnapshotCase {
   cellSize: number;
   maxCellsPerItem: number;
   trackItems: boolean;
+  /** from()'s maxCells option, or undefined for its default. */
+  maxCells: number | undefined;
   boxes: { min: number[]; size: number[] }[];
   removed: boolean[];
   /** Independent sets of mutations, each applied to a fresh copy of the snapshot. */
@@ -173,6 +175,7 @@ const caseArb: fc.Arbitrary<SnapshotCase> = fc
     cellSize: fc.constantFrom(1, 0.5, 3, 1e-3, 1e6),
     maxCellsPerItem: fc.constantFrom(1, 4, 256, MAX_CELLS_PER_ITEM_LIMIT),
     trackItems: fc.boolean(),
+    maxCells: fc.option(fc.constantFrom(0, 1, 5, 16, 100, 5000, Number.POSITIVE_INFINITY), { nil: undefined }),
     boxes: fc.array(
       fc.record({
         min: fc.array(coordinateArb, { minLength: 3, maxLength: 3 }),
@@ -307,7 +310,7 @@ const lengthOf = (a: ArrayBufferView): number => a.byteLength / (a as Int32Array
  * Whether `d` is a valid snapshot for `kind`, decided from the format's
  * description, independently of from()'s code.
  */
-function isValid(d: Record<string, unknown>, kind: Kind, trackItems: boolean): boolean {
+function isValid(d: Record<string, unknown>, kind: Kind, trackItems: boolean, maxCells: number | undefined): boolean {
   const geometry = kind.points ? 'positions' : 'boxes';
   if (d.format !== (kind.points ? 'pointhash' : 'spatialhash') || d.version !== 1 || d.dimension !== kind.dim)
     return false;
@@ -334,6 +337,13 @@ function isValid(d: Record<string, unknown>, kind: Kind, trackItems: boolean): b
       for (let a = 0; a < kind.dim; a++) if (g[i * stride + a] > g[i * stride + kind.dim + a]) return false;
     }
   }
+  // The cells the items are filed under (a point: one), within maxCells: by default 16 per item, at least 65,536.
+  let cells = 0;
+  for (let i = 0; i < n; i++) {
+    const box = Array.from(g.subarray(i * stride, (i + 1) * stride));
+    cells += kind.points ? 1 : coveredCells(box, cs, d.maxCellsPerItem as number);
+  }
+  if (cells > (maxCells ?? Math.max(65_536, 16 * n))) return false;
   const seen = new Set<number>();
   for (const id of [...ids.subarray(0, n), ...freeIds.subarray(0, lengthOf(freeIds))]) {
     if (id < 0 || id >= limit || seen.has(id)) return false;
@@ -412,11 +422,11 @@ function runCase(c: SnapshotCase): void {
   for (const set of c.mutations) {
     const d = { ...snapshot };
     for (const m of set) mutate(d, m, geometry, kind.dim * 2);
-    const valid = isValid(d, kind, c.trackItems);
+    const valid = isValid(d, kind, c.trackItems, c.maxCells);
     let adapted: Adapted | undefined;
     let error: unknown;
     try {
-      adapted = hashFrom(kind, d, c.trackItems);
+      adapted = hashFrom(kind, d, c.trackItems, c.maxCells);
     } catch (e) {
       error = e;
     }

@@ -56,3 +56,20 @@ describe('PointHash from() checks the snapshot before building', () => {
     }
   });
 });
+
+describe('PointHash from() counts a cell per point against maxCells', () => {
+  it.each([2, 3] as const)('%iD: the default always passes; a smaller maxCells refuses, naming both counts', (dim) => {
+    const hash = dim === 2 ? new PointHash2D<number>({ cellSize: 1 }) : new PointHash3D<number>({ cellSize: 1 });
+    const insert = hash.insert as (item: number, ...at: number[]) => number;
+    for (let i = 0; i < 100; i++) insert.call(hash, i, ...Array(dim).fill(i % 7));
+    const data = hash.toData();
+    const from = (options?: object) =>
+      dim === 2 ? PointHash2D.from<number>(data, options) : PointHash3D.from<number>(data, options);
+    expect(from().size).toBe(100);
+    expect(from({ maxCells: 100 }).size).toBe(100);
+    expect(() => from({ maxCells: 99 })).toThrow(
+      'from: invalid PointHash data: its items cover 100 cells, more than maxCells (99); from(data, { maxCells }) allows more, for data you trust',
+    );
+    expect(() => from({ maxCells: -1 })).toThrow(RangeError);
+  });
+});

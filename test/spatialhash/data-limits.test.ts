@@ -9,6 +9,7 @@
  * SharedArrayBuffer that another thread rewrites cannot slip a value past
  * the checks).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_CELLS_PER_ITEM,
@@ -134,5 +135,128 @@ describe('SpatialHash from() checks the snapshot before building', () => {
       const copy = dim === 2 ? SpatialHash2D.from(data) : SpatialHash3D.from(data);
       expect(retainedBytes(copy)).toBeLessThanOrEqual(600 * (data.idLimit + 64) + 600 * cells);
     }
+  });
+});
+
+describe('SpatialHash from() has a budget of cells (issue 31: the memory of from() stays bounded by its data)', () => {
+  /**
+   * A snapshot of `n` boxes each covering sides[a] cells along axis a, apart from each other, with
+   * maxCellsPerItem at the limit: 12 + 16 x dim bytes of typed arrays per item.
+   */
+  function snapshot(dim: 2 | 3, n: number, sides: number[]): SpatialHashData {
+    const boxes = new Float64Array(n * 2 * dim);
+    for (let i = 0; i < n; i++) {
+      for (let a = 0; a < dim; a++) {
+        const at = a === 0 ? i * 2 * sides[0] : 0;
+        boxes[i * 2 * dim + a] = at + 0.5;
+        boxes[i * 2 * dim + dim + a] = at + sides[a] - 0.5;
+      }
+    }
+    return {
+      format: 'spatialhash',
+      version: 1,
+      dimension: dim,
+      cellSize: 1,
+      maxCellsPerItem: MAX_CELLS_PER_ITEM_LIMIT,
+      idLimit: n,
+      ids: Int32Array.from({ length: n }, (_, i) => i),
+      items: Array.from({ length: n }, (_, i) => i),
+      boxes,
+      categories: new Int32Array(n).fill(1),
+      masks: new Int32Array(n).fill(-1),
+      freeIds: new Int32Array(0),
+    };
+  }
+  const from = (dim: 2 | 3, data: SpatialHashData, options?: object) =>
+    dim === 2 ? SpatialHash2D.from<number>(data, options) : SpatialHash3D.from<number>(data, options);
+  /** Sides of a box of 4096 cells, the limit per item. */
+  const atLimit = (dim: 2 | 3) => (dim === 2 ? [64, 64] : [16, 16, 16]);
+
+  it.each([2, 3] as const)('%iD: a small hostile snapshot is refused before anything is built', (dim) => {
+    // 200 items of 4096 cells: 819,200 cells (about 100 MB to build) from about 10 KB of typed arrays.
+    const data = snapshot(dim, 200, atLimit(dim));
+    let decoded = 0;
+    const decodeItem = (value: unknown) => {
+      decoded++;
+      return value as number;
+    };
+    expect(() => from(dim, data, { decodeItem })).toThrow(
+      'from: invalid SpatialHash data: its items cover 819200 cells, more than maxCells (65536); from(data, { maxCells }) allows more, for data you trust',
+    );
+    // Refused by the count alone: no item was read, so no hash was filled.
+    expect(decoded).toBe(0);
+    // The issue's 1 MB: 20,000 such items would have been 80 million cells.
+    expect(() => from(dim, snapshot(dim, 20_000, atLimit(dim)), { decodeItem })).toThrow(
+      /its items cover 81920000 cells, more than maxCells \(320000\)/,
+    );
+    expect(decoded).toBe(0);
+  });
+
+  it.each([2, 3] as const)('%iD: maxCells sets the budget; the default is 16 cells an item, at least 65,536', (dim) => {
+    // 20 items of 4096 cells: 81,920 cells, over the floor of 65,536.
+    const data = snapshot(dim, 20, atLimit(dim));
+    expect(() => from(dim, data)).toThrow(/its items cover 81920 cells, more than maxCells \(65536\)/);
+    expect(() => from(dim, data, { maxCells: 81_919 })).toThrow(/more than maxCells \(81919\)/);
+    expect(from(dim, data, { maxCells: 81_920 }).cellCount).toBe(81_920);
+    expect(from(dim, data, { maxCells: Number.POSITIVE_INFINITY }).cellCount).toBe(81_920);
+    // 16 items at the limit fit the floor.
+    expect(from(dim, snapshot(dim, 16, atLimit(dim))).cellCount).toBe(65_536);
+    // 5,000 items of 16 cells each (80,000) fit 16 an item; of 20 cells each (100,000), not.
+    const sixteen = dim === 2 ? [4, 4] : [4, 2, 2];
+    const twenty = dim === 2 ? [5, 4] : [5, 2, 2];
+    expect(from(dim, snapshot(dim, 5000, sixteen)).cellCount).toBe(80_000);
+    expect(() => from(dim, snapshot(dim, 5000, twenty))).toThrow(/cover 100000 cells, more than maxCells \(80000\)/);
+    // Items of the overflow list count no cells.
+    const overflowing = snapshot(
+      dim,
+      100,
+      atLimit(dim).map((side, a) => (a === 0 ? side + 1 : side)),
+    );
+    expect(from(dim, overflowing).overflowSize).toBe(100);
+  });
+
+  it('refuses a bad maxCells with a RangeError naming it', () => {
+    const data = snapshot(2, 3, [2, 2]);
+    for (const maxCells of [-1, 1.5, Number.NaN, '5', null, Number.NEGATIVE_INFINITY]) {
+      expect(() => from(2, data, { maxCells }), String(maxCells)).toThrow(RangeError);
+      expect(() => from(2, data, { maxCells }), String(maxCells)).toThrow(
+        /maxCells must be an integer >= 0 or Infinity/,
+      );
+    }
+    expect(() => from(2, data, { maxCells: 11 })).toThrow(/cover 12 cells, more than maxCells \(11\)/);
+    expect(from(2, data, { maxCells: 12 }).size).toBe(3);
+    expect(from(2, snapshot(2, 0, [1, 1]), { maxCells: 0 }).size).toBe(0);
+  });
+
+  it.each([2, 3] as const)('%iD: seeded hashes with the advised cell size round-trip under the default', (dim) => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            at: fc.array(fc.double({ min: -1e4, max: 1e4, noNaN: true }), { minLength: 3, maxLength: 3 }),
+            size: fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 3, maxLength: 3 }),
+          }),
+          { maxLength: 300 },
+        ),
+        fc.constantFrom(0.001, 1, 1e6),
+        (boxes, scale) => {
+          // A cell size twice the largest object: at most 2 cells an axis.
+          const cellSize = 4 * scale;
+          const hash = dim === 2 ? new SpatialHash2D<number>({ cellSize }) : new SpatialHash3D<number>({ cellSize });
+          const insert = hash.insert as (item: number, ...box: number[]) => number;
+          boxes.forEach((b, i) => {
+            const lo = b.at.slice(0, dim).map((v) => v * scale);
+            insert.call(hash, i, ...lo, ...lo.map((v, a) => v + b.size[a] * scale));
+          });
+          const data = hash.toData();
+          const copy = dim === 2 ? SpatialHash2D.from<number>(data) : SpatialHash3D.from<number>(data);
+          copy.validate();
+          expect(copy.size).toBe(hash.size);
+          expect(copy.cellCount).toBe(hash.cellCount);
+          expect(copy.toData()).toEqual(data);
+        },
+      ),
+      { seed: 31, numRuns: 60 },
+    );
   });
 });

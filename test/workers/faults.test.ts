@@ -186,6 +186,62 @@ describe('PointGridWorkers: a worker that dies', () => {
 });
 
 describe('PointGridWorkers: a worker that misbehaves', () => {
+  /**
+   * A real worker whose reply to the first task with op `op` reaches the pool as a `messageerror` event (a reply
+   * that could not be deserialized) instead of a message, through Node's on() or, with `browser`, through the
+   * addEventListener() of a browser Worker (which has no `exit` event, no ref() and no unref()).
+   */
+  function unreadableReply(op: string, browser: boolean): WorkerLike {
+    const worker = realWorker();
+    let current = '';
+    let spoiled = false;
+    const listeners = new Map<string, ((value: unknown) => void)[]>();
+    const emit = (event: string, value: unknown) => {
+      for (const listener of listeners.get(event) ?? []) listener(value);
+    };
+    worker.on('message', (reply: unknown) => {
+      if (!spoiled && current === op && typeof reply === 'object' && reply !== null && 'ok' in reply) {
+        spoiled = true;
+        emit('messageerror', browser ? { data: undefined } : new Error('injected: could not deserialize'));
+      } else {
+        emit('message', browser ? { data: reply } : reply);
+      }
+    });
+    worker.on('error', (error) => emit('error', browser ? { message: (error as Error).message } : error));
+    if (!browser) worker.on('exit', (code) => emit('exit', code));
+    const listen = (event: string, listener: (value: never) => void) => {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener as (value: unknown) => void]);
+    };
+    const common = {
+      postMessage(task: unknown, transfer?: unknown[]) {
+        current = (task as { op: string }).op;
+        worker.postMessage(task, transfer as never);
+      },
+      terminate: () => worker.terminate(),
+    };
+    return browser
+      ? ({ ...common, addEventListener: listen } as unknown as WorkerLike)
+      : ({ ...common, on: listen, ref: () => worker.ref(), unref: () => worker.unref() } as unknown as WorkerLike);
+  }
+
+  it('fires messageerror instead of its reply, Node and browser events, shared and copy mode: the call rejects, later calls work', async () => {
+    for (const browser of [false, true]) {
+      for (const shared of [true, false]) {
+        const op = shared ? 'pairs' : 'copyPairs';
+        const fault = faultAt(1, () => unreadableReply(op, browser));
+        const p = pool({ threads: 2, shared, createWorker: fault.create });
+        const grid = new PointGrid3D(moved, { cellSize: 1, shared: true });
+        await expect(p.pairs(grid, 1)).rejects.toThrow(
+          /worker 1 failed during pairs\(\): a message from it could not be read/,
+        );
+        expectSameAnswers(grid, reference());
+        expect(await p.pairs(grid, 1)).toEqual(grid.pairs(1));
+        expect(await p.neighbors(grid, 1)).toEqual(grid.neighbors(1));
+        expect(fault.made()).toBe(3);
+      }
+    }
+  });
+
   it('posts a message outside the protocol: the call rejects, the worker is replaced', async () => {
     const fault = faultAt(0, () =>
       realWorker(onTask('pairs', "require('node:worker_threads').parentPort.postMessage(42);")),
@@ -275,6 +331,18 @@ describe('PointGridWorkers: a worker that fails to load', () => {
     expect(() => pool({ threads: 1, createWorker: () => ({}) as WorkerLike })).toThrow(
       /createWorker must return a Worker \(with on\(\) in Node or addEventListener\(\) in browsers\), got an object/,
     );
+    // Plain JavaScript may return anything: null and undefined get the same RangeError (a TypeError before).
+    for (const [value, shown] of [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [42, '42'],
+    ] as const) {
+      expect(() => pool({ threads: 1, createWorker: () => value as unknown as WorkerLike })).toThrow(
+        new RangeError(
+          `createWorker must return a Worker (with on() in Node or addEventListener() in browsers), got ${shown}`,
+        ),
+      );
+    }
     const started: Worker[] = [];
     expect(() =>
       pool({
