@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { coversEverything } from '../core/distance.js';
+import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { clampRanges } from './bounded.js';
+import { extremeGrid3, pairsExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
@@ -18,9 +19,13 @@ import { COUNT, type lowerMinusUpper, type PairSink, VISIT, visitClamped } from 
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
   const r2 = radius * radius;
-  if (coversEverything(r2)) {
-    // Every pair passes the distance test (see core/distance.ts): the slice's points against all later ones.
+  if (g.coversEveryPair(radius)) {
+    // Every pair passes the distance test (radius Infinity, or a huge one spanning the grid; see
+    // core/distance.ts): the slice's points against all later ones.
     pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
+  } else if (!isOrdinaryRadius(radius)) {
+    // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
+    pairsExtreme(extremeGrid3(g), sink, radius, () => visitBatch(g, sink));
   } else {
     const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY, g.cellsZ));
     if (g.dense) densePairs(g, sink, reach, r2);

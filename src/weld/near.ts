@@ -113,7 +113,7 @@ const MAX_CELLS_PER_AXIS = 2 ** 50;
  *
  * @param min, max the data's bounds per axis (finite).
  */
-function gridParameters(min: Float64Array, max: Float64Array, tolerance: number): Float64Array {
+export function gridParameters(min: Float64Array, max: Float64Array, tolerance: number): Float64Array {
   const reach = Math.max(tolerance * REACH_SLACK, MIN_REACH);
   const grid = new Float64Array(2 + min.length);
   let halfExtent = 0;
