@@ -68,3 +68,38 @@ console.log(`kdbush.withinInto: ${time(() => kdbushWithinInto(pos, radius), 7).t
   );
   setKernelMode('auto');
 }
+
+// Where the data lives: a search of the grid the kernels' memory holds against one copied in first (two grids
+// searched in turn, so every call copies its grid in), at 1e6 uniform points; and within, per query, on one grid
+// against two grids queried in turn (each query then copies a grid in: the worst case of a copy per call).
+{
+  const m = 1e6;
+  setKernelMode('wasm');
+  const a = new PointGrid2D(uniform2D(m, 1), { cellSize: radius });
+  const b = new PointGrid2D(uniform2D(m, 3), { cellSize: radius });
+  const oneGrid = time(() => a.neighbors(radius).indices.length, 9);
+  let turn = 0;
+  const inTurn = time(() => (turn++ % 2 === 0 ? a : b).neighbors(radius).indices.length, 9);
+  console.log(
+    `neighbors at ${m}: grid in kernel memory ${oneGrid.toFixed(1)} ms, copied in per call ${inTurn.toFixed(1)} ms`,
+  );
+  const small = 1e5;
+  const c = new PointGrid2D(uniform2D(small, 1), { cellSize: radius });
+  const d = new PointGrid2D(uniform2D(small, 3), { cellSize: radius });
+  const out = new Uint32Array(small);
+  const queries = 1000;
+  const one = time(() => {
+    let found = 0;
+    for (let q = 0; q < queries; q++) found += c.withinInto(q % 300, q % 300, radius, out);
+    return found;
+  }, 9);
+  const two = time(() => {
+    let found = 0;
+    for (let q = 0; q < queries; q++) found += (q % 2 === 0 ? c : d).withinInto(q % 300, q % 300, radius, out);
+    return found;
+  }, 9);
+  console.log(
+    `${queries} withinInto at ${small}: one grid ${one.toFixed(2)} ms, two grids in turn ${two.toFixed(2)} ms`,
+  );
+  setKernelMode('auto');
+}

@@ -7,8 +7,10 @@
  *
  * @module
  */
+
 import { hashCell2 } from '../core/cell-hash.js';
 import { CellTable } from '../core/cell-table.js';
+import { hugeRadiusCovers } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
@@ -214,6 +216,17 @@ export class Grid2D {
       keys: this.keys,
       slots: this.slots,
     };
+  }
+
+  /**
+   * Whether every pair of points is within `radius` (see core/distance.ts's
+   * hugeRadiusCovers): radius Infinity, or a radius whose square overflows
+   * and that spans the box of the grid's cells. A pair search then takes
+   * every pair, and its count is known before it runs.
+   */
+  coversEveryPair(radius: number): boolean {
+    const width = this.width;
+    return hugeRadiusCovers(radius, [this.cellsX * width, this.cellsY * width]);
   }
 
   /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { coversEverything } from '../core/distance.js';
+import { isOrdinaryRadius } from '../core/distance.js';
 import { checkDistance, describe } from '../core/validate.js';
 import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
 import {
@@ -86,13 +86,22 @@ export function isOutgrown(error: unknown): boolean {
   return error === OUTGROWN;
 }
 
+/** What {@link knownPairCount} reads of a grid. */
+export interface CoveredGrid {
+  /** Number of points. */
+  readonly points: number;
+  /** Whether every pair is within `radius` (Grid2D.coversEveryPair). */
+  coversEveryPair(radius: number): boolean;
+}
+
 /**
- * Pairs that a search of `radius` over sorted positions from..to-1 of
- * `points` finds, when that is known without searching (a radius that passes
- * every pair: each position pairs with every later one); else -1.
+ * Pairs that a search of `radius` over sorted positions from..to-1 of the
+ * grid's points finds, when that is known without searching (a radius that
+ * passes every pair: Infinity, or a huge one spanning the grid; each position
+ * pairs with every later one); else -1.
  */
-export function knownPairCount(radius: number, points: number, from = 0, to = points): number {
-  return coversEverything(radius * radius) ? everyPairCount(points, from, to) : -1;
+export function knownPairCount(grid: CoveredGrid, radius: number, from = 0, to = grid.points): number {
+  return grid.coversEveryPair(radius) ? everyPairCount(grid.points, from, to) : -1;
 }
 
 /** What a pair search needs of a grid besides its own dimension's data. */
@@ -115,6 +124,8 @@ export interface SearchedGrid {
   cellStart: Int32Array;
   /** Cells indexed by cellStart. */
   cellTotal: number;
+  /** Whether every pair is within `radius` (Grid2D.coversEveryPair): its count is then known without a search. */
+  coversEveryPair(radius: number): boolean;
 }
 
 /** The half-stencil pair search of one grid type (forEachPair2D or forEachPair3D). */
@@ -342,7 +353,7 @@ export class PairSink {
     try {
       // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.
-      if (knownPairCount(radius, grid.points) < 0) {
+      if (isOrdinaryRadius(radius)) {
         const found = collectPairs(
           grid as unknown as KernelGrid,
           radius,
@@ -370,7 +381,8 @@ export class PairSink {
    * for it is taken: the buffer may grow to its ceiling (see SCRATCH_BASE),
    * and past that the pairs are counted first (a COUNT search), then the
    * search runs again with room for exactly them. A radius that passes every
-   * pair is counted without a search.
+   * pair (Infinity, or a huge one that spans the grid) is counted without a
+   * search.
    */
   private bounded<G extends SearchedGrid>(
     owner: string,
@@ -382,7 +394,7 @@ export class PairSink {
   ): void {
     // Buffer numbers per pair: 2 collected, 1 in partner runs.
     const step = this.step;
-    let pairs = knownPairCount(radius, grid.points, this.pointFrom, this.pointTo);
+    let pairs = knownPairCount(grid, radius, this.pointFrom, this.pointTo);
     if (pairs < 0) {
       this.ceiling = this.ceilingFor(searchRoom(grid.points), limit);
       try {
@@ -490,7 +502,7 @@ export class PairSink {
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
     try {
-      if (knownPairCount(radius, grid.points) < 0) {
+      if (isOrdinaryRadius(radius)) {
         const rows = neighborRows(
           grid as unknown as KernelGrid,
           radius,

@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { coversEverything } from '../core/distance.js';
+import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { clampRanges } from './bounded.js';
+import { extremeGrid3, pairsExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
@@ -19,9 +20,13 @@ import { COUNT, type lowerMinusUpper, type PairSink, VISIT, visitClamped } from 
 export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
   const r2 = radius * radius;
-  if (coversEverything(r2)) {
-    // Every pair passes the distance test (see core/distance.ts): the slice's points against all later ones.
+  if (g.coversEveryPair(radius)) {
+    // Every pair passes the distance test (radius Infinity, or a huge one spanning the grid; see
+    // core/distance.ts): the slice's points against all later ones.
     pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
+  } else if (!isOrdinaryRadius(radius)) {
+    // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
+    pairsExtreme(extremeGrid3(g), sink, radius, () => visitBatch(g, sink));
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
     if (

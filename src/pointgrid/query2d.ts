@@ -6,9 +6,10 @@
  * @module
  */
 
-import { coversEverything } from '../core/distance.js';
+import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { within } from '../wasm/grid-kernels.js';
-import { clampIndices, everyPoint } from './bounded.js';
+import { clampIndices } from './bounded.js';
+import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
@@ -22,10 +23,11 @@ import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 export function within2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
   const n = g.points;
   if (n === 0) return 0;
+  // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid2(g), [x, y], radius, target);
   const r2 = radius * radius;
-  // Every point passes the distance test (see core/distance.ts): no cell arithmetic at such radii.
-  if (coversEverything(r2)) return everyPoint(g.sortedIndex, n, target);
-  // On the WebAssembly kernels where they are on: the same points in the same order (src/wasm/grid-kernels.ts).
+  // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
+  // order (src/wasm/grid-kernels.ts).
   const fast = within(g, x, y, 0, radius, target);
   if (fast >= 0) return fast;
   const width = g.width;
@@ -244,6 +246,9 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
     return out;
   }
   const maxSquared = maxDistance * maxDistance;
+  // A maxDistance whose square is below 2^-896 (0 included) is searched exactly in the cells within it; any
+  // other runs the float64 search, whose answer fixNearest settles when the heap noted extreme distances.
+  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid2(g), [x, y], k, maxDistance, out);
   const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
@@ -253,7 +258,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   const qy = Math.floor(ry / width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, maxSquared);
-    return heap.drain(out);
+    return drain(g, x, y, maxDistance, out);
   }
   // Rings up to kFirst - 1 miss the grid's box entirely.
   const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy);
@@ -274,7 +279,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
       if (budget < 0) {
         heap.reset(heap.capacity);
         offerRange(g, 0, n, x, y, maxSquared);
-        return heap.drain(out);
+        return drain(g, x, y, maxDistance, out);
       }
     }
     if (cx0 <= cx1) {
@@ -303,7 +308,13 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
       if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
     }
   }
-  return heap.drain(out);
+  return drain(g, x, y, maxDistance, out);
+}
+
+/** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
+function drain(g: Grid2D, x: number, y: number, maxDistance: number, out: number[]): number[] {
+  if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
+  return fixNearest(extremeGrid2(g), g.heap, [x, y], maxDistance, out);
 }
 
 /** Offers the points of cells cx0..cx1 of row cy to the nearest heap. */
@@ -334,6 +345,6 @@ function offerRange(g: Grid2D, start: number, end: number, x: number, y: number,
     const dx = coords[2 * t] - x;
     const dy = coords[2 * t + 1] - y;
     const d2 = dx * dx + dy * dy;
-    if (d2 <= maxSquared) heap.offer(d2, Math.min(sortedIndex[t], n - 1));
+    if (d2 <= maxSquared) heap.offer(d2, Math.min(sortedIndex[t], n - 1), t);
   }
 }

@@ -6,9 +6,10 @@
  * @module
  */
 
-import { coversEverything } from '../core/distance.js';
+import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { within } from '../wasm/grid-kernels.js';
-import { clampIndices, everyPoint } from './bounded.js';
+import { clampIndices } from './bounded.js';
+import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
@@ -19,17 +20,18 @@ import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 export function within3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
   const n = g.points;
   if (n === 0) return 0;
+  // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid3(g), [x, y, z], radius, target);
   const r2 = radius * radius;
-  // Every point passes the distance test (see core/distance.ts): no cell arithmetic at such radii.
-  if (coversEverything(r2)) return everyPoint(g.sortedIndex, n, target);
-  // On the WebAssembly kernels where they are on: the same points in the same order (src/wasm/grid-kernels.ts).
+  // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
+  // order (src/wasm/grid-kernels.ts).
   const fast = within(g, x, y, z, radius, target);
   if (fast >= 0) return fast;
   const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;
   const rz = z - g.originZ;
-  // Over 2^918 from every point along an axis (see within2D): beyond every radius whose square is finite.
+  // Over 2^918 from every point along an axis (see within2D): beyond every ordinary radius.
   if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
   const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry), Math.abs(rz)), width);
   const lx = Math.max(Math.floor((rx - padded) / width), 0);
@@ -167,6 +169,8 @@ export function nearest3D(
     return out;
   }
   const maxSquared = maxDistance * maxDistance;
+  // As in nearest2D: a tiny maxDistance is searched exactly, any other settled by fixNearest where needed.
+  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid3(g), [x, y, z], k, maxDistance, out);
   const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
@@ -179,7 +183,7 @@ export function nearest3D(
   const qz = Math.floor(rz / width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL || Math.abs(qz) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, z, maxSquared);
-    return heap.drain(out);
+    return drain(g, x, y, z, maxDistance, out);
   }
   // Shells up to kFirst - 1 miss the grid's box entirely.
   const kFirst = Math.max(0, qx - (cellsX - 1), -qx, qy - (cellsY - 1), -qy, qz - (cellsZ - 1), -qz);
@@ -208,7 +212,7 @@ export function nearest3D(
       if (budget < 0) {
         heap.reset(heap.capacity);
         offerRange(g, 0, n, x, y, z, maxSquared);
-        return heap.drain(out);
+        return drain(g, x, y, z, maxDistance, out);
       }
     }
     if (cx0 <= cx1) {
@@ -246,7 +250,13 @@ export function nearest3D(
       if (boundSquared > maxSquared || heap.worst() < boundSquared) break;
     }
   }
-  return heap.drain(out);
+  return drain(g, x, y, z, maxDistance, out);
+}
+
+/** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
+function drain(g: Grid3D, x: number, y: number, z: number, maxDistance: number, out: number[]): number[] {
+  if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
+  return fixNearest(extremeGrid3(g), g.heap, [x, y, z], maxDistance, out);
 }
 
 /** Offers the points of cells cx0..cx1 of row (cy, cz) to the nearest heap. */
@@ -288,6 +298,6 @@ function offerRange(g: Grid3D, start: number, end: number, x: number, y: number,
     const dy = coords[3 * t + 1] - y;
     const dz = coords[3 * t + 2] - z;
     const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 <= maxSquared) heap.offer(d2, Math.min(sortedIndex[t], n - 1));
+    if (d2 <= maxSquared) heap.offer(d2, Math.min(sortedIndex[t], n - 1), t);
   }
 }

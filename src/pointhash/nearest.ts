@@ -24,10 +24,13 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { checkArray, checkDistance, checkFinite, checkInteger } from '../core/validate.js';
+import { rankExactly, settleHeap, Verdicts } from '../spatialhash/exact-nearest.js';
 import { checkPredicate, type ItemPredicate, toBits } from '../spatialhash/filter.js';
 import { cellGap2, gapOutside } from '../spatialhash/nearest-bounds.js';
 import { type PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
+import { pointSource, withinHuge } from './extreme.js';
 
 const NONE = -1;
 
@@ -46,11 +49,15 @@ export const nearestWork = { steps: 0, lookups: 0, scanned: 0, scored: 0 };
 let heapSize = 0;
 let heapLimit = 0;
 let radius2 = 0;
+/** The search's maxDistance. */
+let searchMax = 0;
 let lookups = 0;
 /** Cells within this Chebyshev distance of `center` (exclusive) were searched by rings. */
 let searched = 0;
 let mask = -1;
 let predicate: ItemPredicate<unknown> | undefined;
+/** The predicate's verdicts of the search in progress, for an exact end that ranks again (exact-nearest.ts). */
+const verdicts = new Verdicts();
 const point = new Float64Array(3);
 const center = new Float64Array(3);
 const low = new Float64Array(3);
@@ -105,7 +112,11 @@ function accepts<T>(hash: PointHashBase<T>, h: number, d2: number): boolean {
   if ((filters === undefined ? 1 & mask : filters[h * 2] & mask) === 0) return false;
   if (predicate === undefined) return true;
   if (heapSize === heapLimit && !(d2 < hash.heapDistance[0])) return false;
-  return (predicate as ItemPredicate<T>)(hash.items[h] as T, h) === true;
+  // Asked only about points within maxDistance: past a finite one whose square overflows, settled exactly.
+  if (d2 === Number.POSITIVE_INFINITY && !withinHuge(hash, h, point, searchMax)) return false;
+  const verdict = (predicate as ItemPredicate<T>)(hash.items[h] as T, h) === true;
+  verdicts.add(h, verdict);
+  return verdict;
 }
 
 /**
@@ -359,6 +370,7 @@ export function nearestPoints<T>(
   heapSize = 0;
   heapLimit = limit;
   radius2 = maxDistance * maxDistance;
+  searchMax = maxDistance;
   point[0] = x;
   point[1] = y;
   point[2] = hash.dim === 3 ? z : 0;
@@ -370,9 +382,27 @@ export function nearestPoints<T>(
     hash.visiting++;
     hash.callingOut++;
   }
+  verdicts.clear();
+  let answer: number[] | undefined;
   try {
-    if (hash.farCount > 0) scoreSlots(hash, hash.far, 0, hash.farCount);
-    if (hash.occupiedCells > 0) searchCells(hash);
+    const ask = (h: number) =>
+      predicate === undefined || verdicts.ask(h, () => (filter as ItemPredicate<T>)(hash.items[h] as T, h) === true);
+    if (radius2 < LOWEST_ORDINARY_SQUARE) {
+      // A maxDistance whose square is below 2^-896 (0 included): the points near the query, ranked exactly.
+      answer = rankExactly(pointSource(hash, point, m, ask), limit, maxDistance);
+    } else {
+      if (hash.farCount > 0) scoreSlots(hash, hash.far, 0, hash.farCount);
+      if (hash.occupiedCells > 0) searchCells(hash);
+      // Squared distances below 2^-896 or past MAX_VALUE in the heap: settled exactly (core/distance.ts).
+      answer = settleHeap(
+        () => pointSource(hash, point, m, ask),
+        hash.heapDistance,
+        hash.heapHandle,
+        heapSize,
+        limit,
+        maxDistance,
+      );
+    }
   } catch (error) {
     heapSize = 0;
     out.length = 0;
@@ -383,6 +413,12 @@ export function nearestPoints<T>(
       hash.visiting--;
       hash.callingOut--;
     }
+  }
+  if (answer !== undefined) {
+    heapSize = 0;
+    out.length = answer.length;
+    for (let i = 0; i < answer.length; i++) out[i] = hash.items[answer[i]] as T;
+    return out;
   }
   const dist = hash.heapDistance;
   const handles = hash.heapHandle;

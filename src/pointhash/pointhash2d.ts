@@ -5,6 +5,7 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { isOrdinaryRadius } from '../core/distance.js';
 import { checkArray, checkDistance, checkFinite, describe } from '../core/validate.js';
 import { radiusPad } from '../spatialhash/base.js';
 import { checkBox2, type OverlapVisitor } from '../spatialhash/box-args.js';
@@ -20,6 +21,7 @@ import {
 import type { PairVisitor } from '../spatialhash/pairs.js';
 import { PointHashBase, RUN, RUN_COUNT, RUN_START } from './base.js';
 import { checkPointData, type PointHashData, pointsToData, restorePoints } from './data.js';
+import { pairsExtreme, radiusExtreme } from './extreme.js';
 import { nearestPoints } from './nearest.js';
 import type { PointHashOptions } from './options.js';
 import { pairs2 } from './pairs2d.js';
@@ -252,6 +254,11 @@ export class PointHash2D<T> extends PointHashBase<T> {
     checkFinite('y', y);
     checkDistance('radius', radius);
     const m = toBits('mask', mask);
+    if (!isOrdinaryRadius(radius)) {
+      // Its square overflows or is below 2^-896: the cold path (see core/distance.ts).
+      out.length = radiusExtreme(this, [x, y], radius, m, out);
+      return out;
+    }
     const pad = radiusPad(radius, Math.abs(x) + Math.abs(y));
     out.length = this.collect(x - pad, y - pad, x + pad, y + pad, x, y, radius * radius, m, out, undefined);
     return out;
@@ -301,7 +308,8 @@ export class PointHash2D<T> extends PointHashBase<T> {
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
     this.visiting++;
     try {
-      pairs2(this, radius, visit);
+      if (isOrdinaryRadius(radius)) pairs2(this, radius, visit);
+      else pairsExtreme(this, radius, visit);
     } finally {
       this.visiting--;
     }

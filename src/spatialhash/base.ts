@@ -64,12 +64,12 @@ import type { RayWalker } from './ray-walker.js';
 const NONE = -1;
 
 /**
- * Half-width of the cell range a radius query must search around its centre.
- * The distance test is `dx*dx + dy*dy <= r*r` in float64, so besides the radius
- * it allows a few ulps of rounding in `x - r` (relative to the coordinates'
- * magnitude) and any gap below ~1.5e-162, whose square underflows to 0 and so
- * passes even for radius 0. A radius whose square overflows admits every box,
- * so its range is everything.
+ * Half-width of the cell range a radius query must search around its centre:
+ * besides the radius, a few ulps of rounding in `x - r` (relative to the
+ * coordinates' magnitude) and an absolute 1e-150, more than any radius of the
+ * cold path for tiny radii needs (core/distance.ts; that path tests what it
+ * finds exactly). A radius whose square overflows searches everything, and
+ * its cold path tests each item exactly.
  *
  * @internal
  */

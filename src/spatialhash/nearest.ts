@@ -19,9 +19,12 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { checkArray, checkDistance, checkFinite, checkInteger } from '../core/validate.js';
 import type { SpatialHashBase } from './base.js';
 import { SLOT } from './cell-runs.js';
+import { rankExactly, settleHeap, Verdicts } from './exact-nearest.js';
+import { boxSource, withinHuge } from './extreme.js';
 import { checkPredicate, type ItemPredicate, toBits } from './filter.js';
 import { cellGap2, gapOutside } from './nearest-bounds.js';
 
@@ -43,9 +46,13 @@ let heapSize = 0;
 let heapLimit = 0;
 let stamp = 0;
 let radius2 = 0;
+/** The search's maxDistance. */
+let searchMax = 0;
 let lookups = 0;
 let mask = -1;
 let predicate: ItemPredicate<unknown> | undefined;
+/** The predicate's verdicts of the search in progress, for an exact end that ranks again (exact-nearest.ts). */
+const verdicts = new Verdicts();
 const point = new Float64Array(3);
 const center = new Float64Array(3);
 const low = new Float64Array(3);
@@ -133,7 +140,11 @@ function accepts<T>(hash: SpatialHashBase<T>, h: number, d2: number): boolean {
   if ((hash.categories[h] & mask) === 0) return false;
   if (predicate === undefined) return true;
   if (heapSize === heapLimit && !(d2 < hash.heapDistance[0])) return false;
-  return (predicate as ItemPredicate<T>)(hash.items[h] as T, h) === true;
+  // Asked only about items within maxDistance: past a finite one whose square overflows, settled exactly.
+  if (d2 === Number.POSITIVE_INFINITY && !withinHuge(hash, h, point, searchMax)) return false;
+  const verdict = (predicate as ItemPredicate<T>)(hash.items[h] as T, h) === true;
+  verdicts.add(h, verdict);
+  return verdict;
 }
 
 /** Looks cell (kx, ky[, kz]) up and scores it. */
@@ -328,6 +339,7 @@ export function nearest<T>(
   heapSize = 0;
   heapLimit = limit;
   radius2 = maxDistance * maxDistance;
+  searchMax = maxDistance;
   point[0] = x;
   point[1] = y;
   point[2] = z;
@@ -341,14 +353,31 @@ export function nearest<T>(
     hash.visiting++;
     hash.callingOut++;
   }
+  verdicts.clear();
+  let answer: number[] | undefined;
   try {
-    nearestWork.scored += hash.overflowCount;
-    for (let i = 0; i < hash.overflowCount; i++) {
-      const h = hash.overflow[i];
-      const d2 = boxDistance2(boxes, h * stride, hash.dim);
-      if (d2 <= radius2 && accepts(hash, h, d2)) offer(hash, h, d2);
+    const ask = (h: number) => filter === undefined || verdicts.ask(h, () => filter(hash.items[h] as T, h) === true);
+    if (radius2 < LOWEST_ORDINARY_SQUARE) {
+      // A maxDistance whose square is below 2^-896 (0 included): the items near the point, ranked exactly.
+      answer = rankExactly(boxSource(hash, point, m, ask), limit, maxDistance);
+    } else {
+      nearestWork.scored += hash.overflowCount;
+      for (let i = 0; i < hash.overflowCount; i++) {
+        const h = hash.overflow[i];
+        const d2 = boxDistance2(boxes, h * stride, hash.dim);
+        if (d2 <= radius2 && accepts(hash, h, d2)) offer(hash, h, d2);
+      }
+      if (hash.cells.size > 0) searchCells(hash);
+      // Squared distances below 2^-896 or past MAX_VALUE in the heap: settled exactly (core/distance.ts).
+      answer = settleHeap(
+        () => boxSource(hash, point, m, ask),
+        hash.heapDistance,
+        hash.heapHandle,
+        heapSize,
+        limit,
+        maxDistance,
+      );
     }
-    if (hash.cells.size > 0) searchCells(hash);
   } catch (error) {
     heapSize = 0;
     out.length = 0;
@@ -359,6 +388,12 @@ export function nearest<T>(
       hash.visiting--;
       hash.callingOut--;
     }
+  }
+  if (answer !== undefined) {
+    heapSize = 0;
+    out.length = answer.length;
+    for (let i = 0; i < answer.length; i++) out[i] = hash.items[answer[i]] as T;
+    return out;
   }
   const dist = hash.heapDistance;
   const handles = hash.heapHandle;

@@ -7,6 +7,7 @@
  */
 
 import { MAX_CELL_INDEX } from '../core/cell-hash.js';
+import { isOrdinaryRadius } from '../core/distance.js';
 import { checkArray, checkDistance, checkFinite, describe as describeValue } from '../core/validate.js';
 import { radiusPad, SpatialHashBase } from './base.js';
 import { checkBox2, countError, type OverlapVisitor } from './box-args.js';
@@ -28,6 +29,7 @@ import {
   syncSlots,
 } from './cell-runs.js';
 import { checkData, type FromDataOptions, restore, type SpatialHashData, type ToDataOptions, toData } from './data.js';
+import { radiusExtreme } from './extreme.js';
 import { ALL_BITS, type ItemFilter, type ItemPredicate, isDefaultFilter, readFilter, toBits } from './filter.js';
 import { nearest } from './nearest.js';
 import type { SpatialHashOptions } from './options.js';
@@ -423,6 +425,11 @@ export class SpatialHash2D<T> extends SpatialHashBase<T> {
     checkFinite('y', y);
     checkDistance('radius', radius);
     const m = toBits('mask', mask);
+    if (!isOrdinaryRadius(radius)) {
+      // Its square overflows or is below 2^-896: the cold path (see core/distance.ts).
+      out.length = radiusExtreme(this, [x, y], radius, m, out);
+      return out;
+    }
     const pad = radiusPad(radius, Math.abs(x) + Math.abs(y));
     out.length = this.collect(x - pad, y - pad, x + pad, y + pad, x, y, radius * radius, m, out, undefined);
     return out;

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { isOrdinaryRadius } from '../core/distance.js';
 import type { NumericArray } from '../core/validate.js';
 import { clampIndices } from '../pointgrid/bounded.js';
 import { stencilReach } from '../pointgrid/margins.js';
@@ -328,7 +329,9 @@ interface Search {
  * Sets up the half-stencil search of `g` (see pairs2d.ts / pairs3d.ts) with
  * `step` numbers per pair, mirroring the grid and sizing the scratch; the
  * output region starts with room for `room` numbers. Undefined when the
- * kernels are off or out of memory.
+ * radius is not ordinary (see isOrdinaryRadius), the kernels are off or out
+ * of memory: every search on the kernels starts here, so that check is the
+ * one that sends extreme radii to the JavaScript path's cold search.
  */
 function startSearch(
   g: KernelGrid,
@@ -337,6 +340,8 @@ function startSearch(
   step: number,
   room: number,
 ): Search | undefined {
+  // Extreme radii (decision 2: r * r overflows or is below 2^-896) take the JavaScript path's cold search.
+  if (!isOrdinaryRadius(radius)) return undefined;
   const k = kernels();
   if (k === undefined) return undefined;
   const d = g.dimension;
@@ -594,12 +599,13 @@ let queryTarget = 0;
 /**
  * within2D / within3D on the kernels: writes the points within `radius` of
  * (x, y[, z]) into `target` (as far as it fits) exactly as query2d.ts /
- * query3d.ts do and returns how many there are; -1 when the kernels are off,
- * or the grid lives in a SharedArrayBuffer (which would be copied in at
+ * query3d.ts do and returns how many there are; -1 when the radius is not
+ * ordinary (see isOrdinaryRadius), the kernels are off, or the grid lives in a SharedArrayBuffer (which would be copied in at
  * every query), so the caller queries in JavaScript. The first query after a
  * build copies the grid in unless the kernels built it.
  */
 export function within(g: KernelGrid, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
+  if (!isOrdinaryRadius(radius)) return -1;
   const k = kernels();
   // (A transferred buffer reads as empty: the JavaScript query then finds nothing, and the caller throws.)
   if (k === undefined || isShared(g.data) || g.data.byteLength === 0) return -1;
@@ -684,8 +690,9 @@ export function withinWindowForTests(queries: number): number {
  * withinMany on the kernels (see src/pointgrid/within-many.ts): `queries`
  * packed, checked float64 (d per query), answered a window at a time in the
  * grid's cell order and gathered into rows in query order, written into
- * `reuse` where it has room. Undefined when the kernels are off or out of
- * memory. A grid in a SharedArrayBuffer is copied in for the call, once.
+ * `reuse` where it has room. Undefined when the radius is not ordinary (see
+ * isOrdinaryRadius: within2D / within3D answer those) or the kernels are off
+ * or out of memory. A grid in a SharedArrayBuffer is copied in for the call, once.
  */
 export function withinManyOnKernels(
   g: KernelGrid,
@@ -693,6 +700,7 @@ export function withinManyOnKernels(
   radius: number,
   reuse: NeighborLists | undefined,
 ): NeighborLists | undefined {
+  if (!isOrdinaryRadius(radius)) return undefined;
   const k = kernels();
   if (k === undefined) return undefined;
   // (mirror copies a shared grid in every time: another thread may have rebuilt it since.)

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isOrdinaryRadius } from '../core/distance.js';
 import type { NumericArray } from '../core/validate.js';
 import { initialExactSlots } from '../weld/exact.js';
 import { gridParameters, initialSlots, sureDistance2 } from '../weld/near.js';
@@ -34,8 +35,8 @@ export interface KernelWelding {
  * stride`, the layout already checked) by weld's definition, on the kernels.
  * Returns the welding; or the number of the first vertex with a coordinate
  * that is not finite (the caller throws the error naming it); or undefined
- * when the kernels are off or out of memory, or the squared tolerance
- * overflows (the caller welds in JavaScript).
+ * when the kernels are off or out of memory, or the tolerance is neither 0
+ * nor ordinary (see isOrdinaryRadius; the caller welds in JavaScript).
  */
 export function weldOnKernels(
   positions: NumericArray,
@@ -45,8 +46,10 @@ export function weldOnKernels(
   n: number,
   tolerance: number,
 ): KernelWelding | number | undefined {
+  // Tolerance 0 welds equal coordinates (exact.ts); any other must be ordinary (decision 2: weld/extreme.ts welds
+  // the others, in JavaScript; weld.ts sends only those of near.ts here).
+  if (tolerance !== 0 && !isOrdinaryRadius(tolerance)) return undefined;
   const tolerance2 = tolerance * tolerance;
-  if (tolerance2 === Number.POSITIVE_INFINITY) return undefined;
   const k = kernels();
   if (k === undefined) return undefined;
   const exact = tolerance === 0;

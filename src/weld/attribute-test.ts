@@ -8,6 +8,7 @@
  * @module
  */
 
+import { extremeScale, isOrdinaryRadius, scaledGap, scaledLimit } from '../core/distance.js';
 import type { AcceptRepresentative } from './near.js';
 
 /**
@@ -80,8 +81,10 @@ export function readValues(
  * The attribute test: every channel's values packed per vertex in one
  * Float64Array (one cache line or two per vertex), then per channel either
  * equality (tolerance 0: no squaring, so values 1e-200 apart stay apart) or
- * the squared Euclidean distance against the squared tolerance, in float64 as
- * positions are. Weld's vertex k is input vertex `order[k]` (all of them in
+ * the squared Euclidean distance against the squared tolerance by the
+ * library's distance rule, as positions are (core/distance.ts: float64, with
+ * every length scaled by a power of two for a tolerance whose square
+ * overflows or is below 2^-896). Weld's vertex k is input vertex `order[k]` (all of them in
  * order when `order` is undefined): the test reads the same vertices weld does.
  *
  * @param n how many vertices weld takes (order.length when given).
@@ -94,11 +97,17 @@ export function acceptWithin(
   let width = 0;
   const ends = new Int32Array(channels.length);
   const tolerances2 = new Float64Array(channels.length);
+  // Scale and scaled squared tolerance of the channels marked -2: extreme tolerances (see above).
+  const scales = new Float64Array(channels.length);
+  const limits = new Float64Array(channels.length);
   for (const [c, channel] of channels.entries()) {
     width += channel.values.itemSize;
     ends[c] = width;
-    // Exact channels are marked -1, see above.
-    tolerances2[c] = channel.tolerance === 0 ? -1 : channel.tolerance * channel.tolerance;
+    const tolerance = channel.tolerance;
+    // Exact channels are marked -1, extreme ones -2, see above.
+    tolerances2[c] = tolerance === 0 ? -1 : isOrdinaryRadius(tolerance) ? tolerance * tolerance : -2;
+    scales[c] = extremeScale(tolerance);
+    limits[c] = scaledLimit(tolerance, scales[c]);
   }
   const values = new Float64Array(n * width);
   let start = 0;
@@ -114,9 +123,17 @@ export function acceptWithin(
     for (let c = 0; c < channelCount; c++) {
       const end = ends[c]!;
       const tolerance2 = tolerances2[c]!;
-      if (tolerance2 < 0) {
+      if (tolerance2 === -1) {
         // Not !==: NaN never equals, so a vertex with a NaN value merges with none.
         for (; k < end; k++) if (!(values[a + k] === values[b + k])) return false;
+      } else if (tolerance2 < 0) {
+        const scale = scales[c]!;
+        let d2 = 0;
+        for (; k < end; k++) {
+          const d = scaledGap(values[a + k]!, values[b + k]!, scale);
+          d2 += d * d;
+        }
+        if (!(d2 <= limits[c]!)) return false;
       } else {
         let d2 = 0;
         for (; k < end; k++) {

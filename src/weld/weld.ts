@@ -12,6 +12,7 @@
  * @module
  */
 
+import { isOrdinaryRadius } from '../core/distance.js';
 import {
   checkFiniteDistance,
   checkInteger,
@@ -22,6 +23,7 @@ import {
 } from '../core/validate.js';
 import { weldOnKernels } from '../wasm/weld-kernels.js';
 import { weldExact } from './exact.js';
+import { LOWEST_HOT_TOLERANCE, weldHuge, weldTiny } from './extreme.js';
 import { type AcceptRepresentative, weldNear2, weldNear3 } from './near.js';
 
 /** Options of {@link weld}. */
@@ -79,12 +81,15 @@ export interface WeldMeshResult<P extends NumericArray> {
  * representative and no two representatives are within tolerance of each other.
  *
  * Distance test: with `dx = a.x - b.x` (and dy, dz), a pair is within tolerance
- * when `dx * dx + dy * dy + dz * dz <= tolerance * tolerance`, every operation
- * rounded to float64 (Float32Array input is widened exactly first).
- * `tolerance` 0 merges exact duplicates only, +0 equal to -0. Edge cases of
- * the float64 test, kept as is: a tolerance below ~1.5e-154 squares to 0 or a
- * subnormal, so pairs up to ~1e-154 apart may merge; a tolerance above
- * ~1.3e154 squares to Infinity and every vertex merges into vertex 0.
+ * when `dx * dx + dy * dy + dz * dz <= tolerance * tolerance`, evaluated in
+ * float64 as if its exponent range were unbounded (the library's distance
+ * rule: every operation rounded to float64, nothing overflows or underflows;
+ * Float32Array input is widened exactly first), and squared distances so
+ * evaluated decide which representative is nearest. So it is the
+ * mathematical answer up to rounding at any scale: `tolerance` 0 merges exact
+ * duplicates only (+0 equal to -0), 1e-200 merges vertices up to 1e-200 apart
+ * and no farther, and 1e200 does not merge vertices 1e300 apart. Tolerances
+ * below about 3.5e-133 or above about 1.3e154 take a slower exact path.
  *
  * Cost: O(n) time for non-degenerate input (the representatives near any
  * point are few because they are pairwise farther apart than the tolerance):
@@ -206,9 +211,9 @@ function readLayout(options: WeldOptions): Layout {
 /**
  * The coordinates a weld reads, checked, with their bounds in min / max: the
  * input itself (a view of it) when it is a packed Float32Array or Float64Array
- * and the tolerance is > 0 with a finite square, otherwise the packed float64
- * copy of {@link packCoordinates}, which the exact path (it hashes the bits,
- * so -0 must become +0) and the overflowing tolerance need. A soup of a
+ * and the tolerance is > 0, otherwise the packed float64 copy of
+ * {@link packCoordinates}, which the exact path needs (it hashes the bits,
+ * so -0 must become +0). A soup of a
  * million vertices then costs no 24 MB copy: writing its fresh pages took
  * longer than the rest of the weld on a loaded machine.
  */
@@ -222,10 +227,7 @@ function coordinatesOf(
   tolerance: number,
 ): Float32Array | Float64Array {
   const direct =
-    tolerance > 0 &&
-    tolerance * tolerance !== Number.POSITIVE_INFINITY &&
-    stride === dimension &&
-    (positions instanceof Float32Array || positions instanceof Float64Array);
+    tolerance > 0 && stride === dimension && (positions instanceof Float32Array || positions instanceof Float64Array);
   if (!direct) return packCoordinates(positions, dimension, stride, offset, min, max);
   const n = checkLayout(positions, dimension, stride, offset);
   const view = positions.subarray(offset, offset + n * dimension);
@@ -469,7 +471,9 @@ function weldPositions(
   accept: AcceptRepresentative | undefined,
 ): Welding {
   const { dimension, stride, offset } = layout;
-  if (accept === undefined) {
+  // The kernels repeat the hot paths of weldCoordinates only, exact.ts (tolerance 0: equal coordinates, no
+  // arithmetic) and near.ts (ordinary tolerances): extreme ones take weld/extreme.ts's cold paths here (decision 2).
+  if (accept === undefined && (tolerance === 0 || (isOrdinaryRadius(tolerance) && tolerance >= LOWEST_HOT_TOLERANCE))) {
     const n = checkLayout(positions, dimension, stride, offset);
     const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance);
     if (typeof welded === 'number') throw coordinateError(positions, dimension, stride, offset, welded);
@@ -500,51 +504,13 @@ function weldCoordinates(
   else if (tolerance === 0)
     count = weldExact(coords as Float64Array, dimension, remap, representatives, repCoords, accept);
   else if (tolerance * tolerance === Number.POSITIVE_INFINITY) {
-    if (accept === undefined) {
-      // The squared tolerance overflows: every squared distance passes the test, so all join vertex 0.
-      count = 1;
-      repCoords.set(coords.subarray(0, dimension));
-    } else count = weldEverywhere(coords, dimension, remap, representatives, repCoords, accept);
+    // The squared tolerance overflows: near.ts on scaled coordinates (weld/extreme.ts).
+    count = weldHuge(coords, min, max, dimension, tolerance, remap, representatives, repCoords, accept);
+  } else if (tolerance < LOWEST_HOT_TOLERANCE) {
+    // Squared distances that matter would underflow float64: the exact cold path (weld/extreme.ts).
+    count = weldTiny(coords, min, max, dimension, tolerance, remap, representatives, repCoords, accept);
   } else if (dimension === 3) {
     count = weldNear3(coords, min, max, tolerance, remap, representatives, repCoords, accept);
   } else count = weldNear2(coords, min, max, tolerance, remap, representatives, repCoords, accept);
   return { remap, representatives, repCoords, count };
-}
-
-/**
- * The definition with a tolerance whose square overflows (every pair is within
- * it) and an extra test: each vertex scans all representatives. Quadratic, for
- * an input that can only be a mistake, but it answers by the definition.
- */
-function weldEverywhere(
-  coords: Float32Array | Float64Array,
-  dimension: number,
-  remap: Uint32Array,
-  representatives: Uint32Array,
-  repCoords: Float64Array,
-  accept: AcceptRepresentative,
-): number {
-  let count = 0;
-  for (let i = 0; i < remap.length; i++) {
-    let best = -1;
-    let bestDistance2 = Number.POSITIVE_INFINITY;
-    for (let r = 0; r < count; r++) {
-      let d2 = 0;
-      for (let axis = 0; axis < dimension; axis++) {
-        const d = repCoords[r * dimension + axis] - coords[i * dimension + axis];
-        d2 += d * d;
-      }
-      if ((best < 0 || d2 < bestDistance2) && accept(i, representatives[r])) {
-        best = r;
-        bestDistance2 = d2;
-      }
-    }
-    if (best < 0) {
-      best = count++;
-      representatives[best] = i;
-      for (let axis = 0; axis < dimension; axis++) repCoords[best * dimension + axis] = coords[i * dimension + axis];
-    }
-    remap[i] = best;
-  }
-  return count;
 }

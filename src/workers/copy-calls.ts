@@ -102,7 +102,7 @@ export function copyPairs(
   checkDistance('radius', radius);
   const owner = 'PointGridWorkers.pairs';
   const what = 'pairs() search result';
-  const firstRoom = threadRoom(owner, g.points, radius, limit, threads.count);
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   // The threads send original indices; the grid is copied again if a second round searches.
   return reading(g, 'pairs', async () => {
     const n = g.points;
@@ -175,7 +175,7 @@ export function copyNeighbors(
   checkOut(out);
   const owner = 'PointGridWorkers.neighbors';
   const what = 'neighbors() search result';
-  const firstRoom = threadRoom(owner, g.points, radius, limit, threads.count);
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   // The fill reads the grid's order: it must not be rebuilt meanwhile.
   return reading(g, 'neighbors', async () => {
     const n = g.points;

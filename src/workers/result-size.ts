@@ -12,12 +12,12 @@
  * @module
  */
 import { checkResultLength } from '../pointgrid/options.js';
-import { knownPairCount, searchRoom } from '../pointgrid/pair-sink.js';
+import { type CoveredGrid, knownPairCount, searchRoom } from '../pointgrid/pair-sink.js';
 import type { Threads } from './threads.js';
 
 /**
  * Numbers each of `threads` threads may hold in its first search of a call
- * over `points` points (Infinity when the result is known to fit), having
+ * over the grid's points (Infinity when the result is known to fit), having
  * checked a result whose size is known without searching.
  *
  * Twice an even share of the one-thread allowance (searchRoom): the slices
@@ -30,9 +30,9 @@ import type { Threads } from './threads.js';
  * @throws RangeError when `radius` passes every pair and they are more than
  * `limit` numbers hold.
  */
-export function threadRoom(owner: string, points: number, radius: number, limit: number, threads: number): number {
-  const known = knownPairCount(radius, points);
-  if (known < 0) return Math.ceil((2 * searchRoom(points)) / threads);
+export function threadRoom(owner: string, grid: CoveredGrid, radius: number, limit: number, threads: number): number {
+  const known = knownPairCount(grid, radius);
+  if (known < 0) return Math.ceil((2 * searchRoom(grid.points)) / threads);
   checkResultLength(owner, known, limit);
   return Number.POSITIVE_INFINITY;
 }

@@ -241,7 +241,7 @@ export function sharedNeighbors(
   const data = g.data as SharedArrayBuffer;
   const owner = 'PointGridWorkers.neighbors';
   const what = 'neighbors() search result';
-  const firstRoom = threadRoom(owner, g.points, radius, limit, threads.count);
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   return reading(g, 'neighbors', async () => {
     const n = g.points;
     // More slices than threads, handed out one at a time: a thread slowed by anything else on its core
@@ -310,7 +310,7 @@ export function sharedPairs(
   const data = g.data as SharedArrayBuffer;
   const owner = 'PointGridWorkers.pairs';
   const what = 'pairs() search result';
-  const firstRoom = threadRoom(owner, g.points, radius, limit, threads.count);
+  const firstRoom = threadRoom(owner, g, radius, limit, threads.count);
   return reading(g, 'pairs', async () => {
     const parts = threads.count * SLICES_PER_THREAD;
     const search = { data, d, radius, parts, limit };

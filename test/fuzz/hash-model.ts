@@ -18,7 +18,8 @@ import {
   SpatialHash3D,
   type SpatialHashData,
 } from '../../src/index.js';
-import { boxDistance2, boxesIntersect } from '../support/box-oracle.js';
+import { boxesIntersect } from '../support/box-oracle.js';
+import { boxWithinRule, dyadicKey, ruleBoxSquareFast, smallestKeys } from '../support/exact-distance.js';
 import { expectNearestHit, expectSameHits, raycastAllOracle } from '../support/query-oracle.js';
 
 /** Which structure: a box hash or a point hash, in 2 or 3 dimensions. */
@@ -169,9 +170,12 @@ function sorted(items: readonly number[]): number[] {
   return items.map((item) => (Object.is(item, -0) ? 0 : item)).sort(compare);
 }
 
-/** The library's point-in-radius formula for a point hash, its box formula for a box hash (the same squares). */
+/**
+ * The library's point-in-radius test for a point hash, its box test for a box
+ * hash (the same squares), under the distance rule (see exact-distance.ts).
+ */
 function within(box: readonly number[], point: readonly number[], radius: number): boolean {
-  return boxDistance2(box, point) <= radius * radius;
+  return boxWithinRule(box, point, radius);
 }
 
 /** Checks a box query against the model. */
@@ -202,12 +206,12 @@ export function checkNearest(
   const distances = got.map((item) => {
     const box = model.get(item);
     expect(box, `${what}: unknown item ${item}`).toBeDefined();
-    return boxDistance2(box as number[], point);
+    return dyadicKey(ruleBoxSquareFast(box as number[], point));
   });
-  const r2 = maxDistance * maxDistance;
-  const all = [...model.values()].map((box) => boxDistance2(box, point)).filter((d2) => d2 <= r2);
-  all.sort((a, b) => a - b);
-  expect(distances, what).toEqual(all.slice(0, k));
+  const all = [...model.values()]
+    .filter((box) => boxWithinRule(box, point, maxDistance))
+    .map((box) => ruleBoxSquareFast(box, point));
+  expect(distances, what).toEqual(smallestKeys(all, k));
 }
 
 /** Checks raycast and raycastAll (box hashes) against the model. */

@@ -62,15 +62,21 @@ describe('PointGrid2D edge cases', () => {
     }
   });
 
-  it('finds a radius-0 pair whose gap squares to 0 across a cell border', () => {
-    // (1e-170)^2 underflows to 0, so the two points are at "distance 0".
-    const grid = new PointGrid2D([0, 0, 1e-170, 0, 0, 5e-171], { cellSize: 0.7e-170 });
-    const flat = grid.pairs(0);
-    const pairs = [0, 2, 4].map((k) => `${flat[k]},${flat[k + 1]}`).sort();
-    expect(flat.length).toBe(6);
-    expect(pairs).toEqual(['0,1', '0,2', '1,2']);
-    expect(grid.within(0, 0, 0).sort()).toEqual([0, 1, 2]);
-    expect(grid.nearest(1e-170, 0, 3, 0)).toEqual([0, 1, 2]);
+  it('tells apart points whose gaps square below the smallest double, across cell borders (decision 2)', () => {
+    // (1e-170)^2 underflows to 0 in float64; under the distance rule it is 1e-340, not 0.
+    const grid = new PointGrid2D([0, 0, 1e-170, 0, 0, 5e-171, 1e-170, 0], { cellSize: 0.7e-170 });
+    const pairsOf = (flat: Uint32Array) =>
+      Array.from({ length: flat.length / 2 }, (_, k) => `${flat[2 * k]},${flat[2 * k + 1]}`).sort();
+    expect(pairsOf(grid.pairs(0))).toEqual(['1,3']);
+    expect(pairsOf(grid.pairs(1e-170))).toEqual(['0,1', '0,2', '0,3', '1,3']);
+    expect(grid.within(0, 0, 0)).toEqual([0]);
+    expect(grid.within(0, 0, 1e-170).sort()).toEqual([0, 1, 2, 3]);
+    expect(grid.within(1e-170, 0, 5e-171).sort()).toEqual([1, 3]);
+    expect(grid.nearest(1e-170, 0, 3, 0)).toEqual([1, 3]);
+    // Squared distances 0, 0, 1e-340 and 1.25e-340: all 0 in float64, which ordered them by index.
+    expect(grid.nearest(1e-170, 0, 4)).toEqual([1, 3, 0, 2]);
+    expect(grid.nearest(1e-170, 0, 3)).toEqual([1, 3, 0]);
+    expect(grid.nearest(0, 5e-171, 2)).toEqual([2, 0]);
   });
 
   it('grows its hash table while counting: thousands of sparse cells, then more on rebuild', () => {

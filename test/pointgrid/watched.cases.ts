@@ -93,14 +93,19 @@ export const suites = {
         const points = [at(0, -1e300), at(0, 0)];
         expectOracle(d, points, { cellSize: 1e-10 }, [at(0, 0), at(0, -1e300)], [0, 1, 1e-300, 1e150]);
       });
-      example(`${d}D: squared distances that overflow (within(0, 0, 1e300) gave [0], the hashes [0, 1])`, () => {
-        // dx * dx and radius * radius are both Infinity: Infinity <= Infinity, the float64 rule the hashes follow.
-        expect(gridFace(make(d, at(0, 0).concat(at(1e306, 0)), { cellSize: 1 })).within(at(0, 0), 1e300)).toEqual([
-          0, 1,
-        ]);
-        const points = [at(0, 0), at(1e306, 0), at(-1e300, 1e300), at(3, 4)];
-        expectOracle(d, points, { cellSize: 1 }, [at(0, 0), at(1e306, 0)], [1e300, 1e154, 1.4e154, 5]);
-      });
+      example(
+        `${d}D: squared distances that overflow (within(0, 0, 1e300) gave [0], then [0, 1] as the hashes)`,
+        () => {
+          // dx * dx and radius * radius both overflow float64; under the distance rule (decision 2) 1e306 > 1e300.
+          const grid = gridFace(make(d, at(0, 0).concat(at(1e306, 0)), { cellSize: 1 }));
+          expect(grid.within(at(0, 0), 1e300)).toEqual([0]);
+          expect(grid.within(at(0, 0), 1e306)).toEqual([0, 1]);
+          expect(grid.within(at(0, 0), Number.POSITIVE_INFINITY)).toEqual([0, 1]);
+          expect(Array.from(grid.pairs(1e300))).toEqual([]);
+          const points = [at(0, 0), at(1e306, 0), at(-1e300, 1e300), at(3, 4)];
+          expectOracle(d, points, { cellSize: 1 }, [at(0, 0), at(1e306, 0)], [1e300, 1e154, 1.4e154, 5]);
+        },
+      );
       example(`${d}D: coordinates and cell sizes from 1e-300 to 1e300, mixed`, () => {
         const points = [
           at(1e-300, 2e-300),

@@ -11,15 +11,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PointGrid2D } from '../../src/index.js';
+import { withinRule } from '../support/exact-distance.js';
 
-/** Indices within radius of (x, y) by brute force, the grid's float64 test. */
+/** Indices within radius of (x, y) by brute force, under the distance rule (float64 where rounding cannot matter). */
 function bruteWithin(points: number[][], x: number, y: number, radius: number): number[] {
-  const r2 = radius * radius;
   const out: number[] = [];
-  points.forEach(([px, py], i) => {
-    const dx = px - x;
-    const dy = py - y;
-    if (dx * dx + dy * dy <= r2) out.push(i);
+  points.forEach((p, i) => {
+    if (withinRule(p, [x, y], radius)) out.push(i);
   });
   return out;
 }

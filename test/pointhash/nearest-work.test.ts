@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PointHash2D, PointHash3D } from '../../src/index.js';
 import { nearestWork } from '../../src/pointhash/nearest.js';
-import { boxDistance2, expectedNearestDistances, type Scene, sceneArb } from '../spatialhash/far-geometry.js';
+import { answerDistances, expectedNearestDistances, type Scene, sceneArb } from '../spatialhash/far-geometry.js';
 
 type AnyHash = PointHash2D<number> | PointHash3D<number>;
 
@@ -90,8 +90,7 @@ describe('PointHash nearest() cost', () => {
           expect(work(), 'work').toBeLessThanOrEqual(bound(hash));
           expect(new Set(got).size).toBe(got.length);
           for (const i of got) expect(scene.removed[i]).toBe(false);
-          const distances = got.map((i) => boxDistance2(scene.boxes[i], scene.query));
-          expect(distances).toEqual(expectedNearestDistances(scene));
+          expect(answerDistances(scene, got)).toEqual(expectedNearestDistances(scene));
         }),
         { seed: Number(process.env.SEED ?? seed), numRuns: Number(process.env.RUNS ?? 400) },
       );

@@ -1,11 +1,11 @@
 /**
  * Issue 31's extreme numbers, checked in all four dynamic hashes: the
- * distance rule where squares overflow (points at 0 and 1e306 are both
- * within 1e300 of the origin, since 1e300 * 1e300 is Infinity), coordinates
- * near the largest double, cell sizes from 5e-324 to the largest double,
- * and ray casts with far origins and subnormal or huge directions. These
- * already held before the hardening; they are here so they keep holding
- * (the fuzz suite draws such cases at random, test/fuzz/hash-extremes).
+ * distance rule (decision 2, src/core/distance.ts) where squares overflow or
+ * underflow (a point 1e306 from the origin is not within 1e300 of it, one
+ * 5e-324 away not within 0; float64 said both were), coordinates near the
+ * largest double, cell sizes from 5e-324 to the largest double, and ray
+ * casts with far origins and subnormal or huge directions. The fuzz suite
+ * draws such cases at random (test/fuzz/hash-extremes).
  */
 import { describe, expect, it } from 'vitest';
 import { PointHash2D, PointHash3D, SpatialHash2D, SpatialHash3D } from '../../src/index.js';
@@ -30,16 +30,65 @@ describe.each(CLASSES)('%s at the extremes', (_name, dim, make) => {
   const at = (hash: Any, item: string, x: number, y = 0) =>
     (hash.insert as (item: string, ...point: number[]) => number).call(hash, item, ...[x, y, 0].slice(0, dim));
 
-  it('radius 1e300 reaches a point 1e306 away: its square overflows to Infinity, and every distance is within', () => {
+  it('radius 1e300 does not reach a point 1e306 away, though both squares overflow float64 (decision 2)', () => {
     for (const cellSize of [1, 1e300, MAX]) {
       const hash = make(cellSize);
       at(hash, 'origin', 0);
       at(hash, 'far', 1e306);
-      expect((call(hash, dim, 'queryRadius', [0], 1e300) as string[]).sort()).toEqual(['far', 'origin']);
-      expect(call(hash, dim, 'nearest', [0], 2, 1e300)).toEqual(['origin', 'far']);
+      expect(call(hash, dim, 'queryRadius', [0], 1e300)).toEqual(['origin']);
+      expect(call(hash, dim, 'nearest', [0], 2, 1e300)).toEqual(['origin']);
+      expect((call(hash, dim, 'queryRadius', [0], 1e306) as string[]).sort()).toEqual(['far', 'origin']);
+      expect(call(hash, dim, 'nearest', [0], 2, 1e306)).toEqual(['origin', 'far']);
+      expect(call(hash, dim, 'nearest', [0], 2, MAX)).toEqual(['origin', 'far']);
+      expect((call(hash, dim, 'queryRadius', [0], Number.POSITIVE_INFINITY) as string[]).sort()).toEqual([
+        'far',
+        'origin',
+      ]);
       // 1e150 squared is finite (1e300): the far point is out of reach.
       expect(call(hash, dim, 'queryRadius', [0], 1e150)).toEqual(['origin']);
       expect(call(hash, dim, 'nearest', [0], 2, 1e150)).toEqual(['origin']);
+    }
+  });
+
+  it('orders nearest by the distance itself where the squares overflow or underflow (decision 2)', () => {
+    for (const cellSize of [1, 1e-300, 1e300]) {
+      const hash = make(cellSize);
+      // Inserted farthest first, so neither insertion order nor ids give the answer.
+      at(hash, 'e300', 1e300);
+      at(hash, 'e200', 1e200);
+      at(hash, 'm1e200', 0, -1.5e200);
+      // Squared distances 1e400, 2.25e400 and 1e600: all Infinity in float64.
+      expect(call(hash, dim, 'nearest', [0], 3)).toEqual(['e200', 'm1e200', 'e300']);
+      expect(call(hash, dim, 'nearest', [0], 1)).toEqual(['e200']);
+      expect(call(hash, dim, 'nearest', [0], 2, 1.2e200)).toEqual(['e200']);
+      const tiny = make(cellSize);
+      at(tiny, 'b', 2e-200);
+      at(tiny, 'c', 3e-200);
+      at(tiny, 'a', 1e-200);
+      // Squared distances 1e-400, 4e-400 and 9e-400: all 0 in float64.
+      expect(call(tiny, dim, 'nearest', [0], 3)).toEqual(['a', 'b', 'c']);
+      expect(call(tiny, dim, 'nearest', [0], 1)).toEqual(['a']);
+      expect(call(tiny, dim, 'nearest', [0], 2, 2.5e-200)).toEqual(['a', 'b']);
+      expect(call(tiny, dim, 'nearest', [3e-200], 2)).toEqual(['c', 'b']);
+      expect(call(tiny, dim, 'nearest', [0], 3, 0)).toEqual([]);
+      expect(call(tiny, dim, 'nearest', [1e-200], 3, 0)).toEqual(['a']);
+      // With a predicate, asked at most once per item, and a mask.
+      const asked: string[] = [];
+      const predicate = (item: string) => {
+        asked.push(item);
+        return item !== 'a';
+      };
+      const near = (tiny as unknown as Record<string, (...a: unknown[]) => string[]>).nearest.call(
+        tiny,
+        ...[0, 0, 0].slice(0, dim),
+        2,
+        Number.POSITIVE_INFINITY,
+        [],
+        -1,
+        predicate,
+      );
+      expect(near).toEqual(['b', 'c']);
+      expect(new Set(asked).size).toBe(asked.length);
     }
   });
 
@@ -53,11 +102,14 @@ describe.each(CLASSES)('%s at the extremes', (_name, dim, make) => {
       hash.validate();
       expect(call(hash, dim, 'nearest', [MAX, MAX], 1)).toEqual(['high']);
       expect(call(hash, dim, 'nearest', [-MAX, -MAX], 1)).toEqual(['low']);
-      // Their squared distances from 1e-320 both underflow to 0: a tie, in any order.
-      expect((call(hash, dim, 'nearest', [1e-320, 0], 2) as string[]).sort()).toEqual(['tiny', 'zero']);
-      // 5e-324 squared underflows to 0: within radius 0 of the origin, as the rule says.
-      expect((call(hash, dim, 'queryRadius', [0, 0], 0) as string[]).sort()).toEqual(['tiny', 'zero']);
-      expect((call(hash, dim, 'queryRadius', [5e-324, 0], 0) as string[]).sort()).toEqual(['tiny', 'zero']);
+      // Their squared distances from 1e-320 both underflow to 0 in float64; the rule orders them.
+      expect(call(hash, dim, 'nearest', [1e-320, 0], 2)).toEqual(['tiny', 'zero']);
+      // 5e-324 squared underflows to 0, but 5e-324 is not within radius 0 of the origin (decision 2).
+      expect(call(hash, dim, 'queryRadius', [0, 0], 0)).toEqual(['zero']);
+      expect(call(hash, dim, 'queryRadius', [5e-324, 0], 0)).toEqual(['tiny']);
+      expect((call(hash, dim, 'queryRadius', [5e-324, 0], 5e-324) as string[]).sort()).toEqual(['tiny', 'zero']);
+      expect(call(hash, dim, 'queryRadius', [-MAX, -MAX], MAX)).toEqual(['low']);
+      expect(call(hash, dim, 'nearest', [MAX, MAX], 4, MAX)).toEqual(['high']);
       const box = [-MAX, -MAX, -MAX, MAX, MAX, MAX];
       const all = dim === 2 ? [box[0], box[1], box[3], box[4]] : box;
       expect(

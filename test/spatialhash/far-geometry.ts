@@ -10,6 +10,7 @@
  */
 
 import fc from 'fast-check';
+import { boxWithinRule, dyadicKey, ruleBoxSquareFast, smallestKeys } from '../support/exact-distance.js';
 
 /** Cell sizes: ordinary, tiny, subnormal and huge. */
 export const EXTREME_CELL_SIZES = [
@@ -141,14 +142,19 @@ export function boxDistance2(box: readonly number[], p: readonly number[]): numb
 /**
  * The squared distances a nearest() answer must have, ascending: the k
  * smallest of every item still stored within maxDistance (ties may pick any
- * of the items at the same distance, so answers are compared by distance).
+ * of the items at the same distance, so answers are compared by distance),
+ * under the distance rule (as dyadicKey strings, see exact-distance.ts).
  */
-export function expectedNearestDistances(scene: Scene): number[] {
-  const r2 = scene.maxDistance * scene.maxDistance;
-  const all = scene.boxes
-    .filter((_, i) => !scene.removed[i])
-    .map((b) => boxDistance2(b, scene.query))
-    .filter((d2) => d2 <= r2);
-  all.sort((a, b) => a - b);
-  return all.slice(0, scene.k);
+export function expectedNearestDistances(scene: Scene): string[] {
+  return smallestKeys(
+    scene.boxes
+      .filter((b, i) => !scene.removed[i] && boxWithinRule(b, scene.query, scene.maxDistance))
+      .map((b) => ruleBoxSquareFast(b, scene.query)),
+    scene.k,
+  );
+}
+
+/** The rule's squared distances of a nearest() answer (indices into scene.boxes), as dyadicKey strings. */
+export function answerDistances(scene: Scene, got: readonly number[]): string[] {
+  return got.map((i) => dyadicKey(ruleBoxSquareFast(scene.boxes[i], scene.query)));
 }

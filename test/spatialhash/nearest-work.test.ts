@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
 import { nearestWork } from '../../src/spatialhash/nearest.js';
-import { boxDistance2, expectedNearestDistances, type Scene, sceneArb } from './far-geometry.js';
+import { answerDistances, expectedNearestDistances, type Scene, sceneArb } from './far-geometry.js';
 
 type AnyHash = SpatialHash2D<number> | SpatialHash3D<number>;
 
@@ -105,8 +105,7 @@ describe('SpatialHash nearest() cost', () => {
           expect(work(), 'work').toBeLessThanOrEqual(bound(hash));
           expect(new Set(got).size).toBe(got.length);
           for (const i of got) expect(scene.removed[i]).toBe(false);
-          const distances = got.map((i) => boxDistance2(scene.boxes[i], scene.query));
-          expect(distances).toEqual(expectedNearestDistances(scene));
+          expect(answerDistances(scene, got)).toEqual(expectedNearestDistances(scene));
         }),
         { seed: Number(process.env.SEED ?? seed), numRuns: Number(process.env.RUNS ?? 400) },
       );

@@ -162,13 +162,15 @@ describe('SpatialHash2D rays: cases', () => {
   });
 
   it('nearest keeps what queryRadius keeps when squared distances overflow', () => {
-    // maxDistance 1e300 squares to Infinity, and so does the distance of the
-    // item at 0 from (5e303, 0): both count as in range, as in queryRadius.
+    // maxDistance 1e300 squares to Infinity in float64, and so does the distance of the item at 0 from
+    // (5e303, 0); under the distance rule (decision 2) it is out of range in both, and within 1e304.
     const hash = new SpatialHash2D<string>({ cellSize: 1e300 });
     hash.insert('origin', 0, 0);
     hash.insert('here', 5e303, 0);
-    expect(hash.queryRadius(5e303, 0, 1e300).sort()).toEqual(['here', 'origin']);
-    expect(hash.nearest(5e303, 0, 2, 1e300)).toEqual(['here', 'origin']);
+    expect(hash.queryRadius(5e303, 0, 1e300)).toEqual(['here']);
+    expect(hash.nearest(5e303, 0, 2, 1e300)).toEqual(['here']);
+    expect(hash.queryRadius(5e303, 0, 1e304).sort()).toEqual(['here', 'origin']);
+    expect(hash.nearest(5e303, 0, 2, 1e304)).toEqual(['here', 'origin']);
     // With a radius whose square is finite, the far item is out of range again.
     expect(hash.nearest(5e303, 0, 2, 1e150)).toEqual(['here']);
   });

@@ -67,8 +67,11 @@ describe('SpatialHash3D rays: cases', () => {
     const hash = new SpatialHash3D<string>({ cellSize: 1e300 });
     hash.insert('origin', 0, 0, 0);
     hash.insert('here', 0, 0, -5e303);
-    expect(hash.queryRadius(0, 0, -5e303, 1e300).sort()).toEqual(['here', 'origin']);
-    expect(hash.nearest(0, 0, -5e303, 2, 1e300)).toEqual(['here', 'origin']);
+    // Out of range under the distance rule (decision 2), though both squares overflow float64.
+    expect(hash.queryRadius(0, 0, -5e303, 1e300)).toEqual(['here']);
+    expect(hash.nearest(0, 0, -5e303, 2, 1e300)).toEqual(['here']);
+    expect(hash.queryRadius(0, 0, -5e303, 1e304).sort()).toEqual(['here', 'origin']);
+    expect(hash.nearest(0, 0, -5e303, 2, 1e304)).toEqual(['here', 'origin']);
     expect(hash.nearest(0, 0, -5e303, 2, 1e150)).toEqual(['here']);
   });
 

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { boxWithinRule } from './exact-distance.js';
+
 /** A box in argument order (all mins, then all maxes). */
 export type Box = readonly number[];
 /** A point, one coordinate per axis. */
@@ -67,9 +69,13 @@ export function boxDistance2(box: Box, point: Point): number {
   return sum;
 }
 
-/** The radius test of the library, exactly: `boxDistance2 <= r*r` in float64. */
+/**
+ * The radius test of the library, exactly: `boxDistance2 <= r*r` under the
+ * distance rule (float64 as if its exponent range were unbounded; see
+ * exact-distance.ts).
+ */
 export function boxWithinRadius(box: Box, point: Point, radius: number): boolean {
-  return boxDistance2(box, point) <= radius * radius;
+  return boxWithinRule(box, point, radius);
 }
 
 /** The oracle itself: same operations and answers as the hashes, O(n) per query. */

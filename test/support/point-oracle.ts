@@ -13,8 +13,10 @@
  *
  * The model states the semantics in the most obvious code: a point is in a
  * closed box when `min <= p <= max` on every axis; within radius r of q when
- * `sum over axes of (p - q)^2 <= r * r`, summed left to right in float64 (so
- * past r ~ 1.3e154, r * r is Infinity and everything is within); two points
+ * `sum over axes of (p - q)^2 <= r * r`, evaluated in float64 as if the
+ * exponent range were unbounded (the distance rule of src/core/distance.ts,
+ * decided by exact-distance.ts: a point 1e306 away is not within 1e300, one
+ * 1e-200 away not within 0); two points
  * pair when within the radius and `(a.category & b.mask) !== 0 && (b.category
  * & a.mask) !== 0`; a query mask keeps points with `(category & mask) !== 0`.
  *
@@ -24,6 +26,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Box, Point } from './box-oracle.js';
+import { dyadicKey, ruleSquareFast, smallestKeys, withinRule } from './exact-distance.js';
 import { everythingBox, expectRangeError, ItemIds, makeItemPool, nextDown, nextUp } from './hash-properties.js';
 
 // ---------------------------------------------------------------------------
@@ -160,30 +163,31 @@ export class PointModel {
   }
 
   queryRadius(p: Point, radius: number, mask = -1): number[] {
-    const r2 = radius * radius;
-    return this.passing(mask, (id) => distance2((this.byId.get(id) as StoredPoint).point, p) <= r2);
+    return this.passing(mask, (id) => withinRule((this.byId.get(id) as StoredPoint).point, p, radius));
   }
 
-  /** Squared distances of the k nearest passing points within maxDistance, ascending. */
-  nearestDistances(p: Point, k: number, maxDistance: number, mask: number, keep: (id: number) => boolean): number[] {
-    const r2 = maxDistance * maxDistance;
-    return this.passing(mask, keep)
-      .map((id) => distance2((this.byId.get(id) as StoredPoint).point, p))
-      .filter((d2) => d2 <= r2)
-      .sort((a, b) => a - b)
-      .slice(0, k);
+  /**
+   * The rule's squared distances (as dyadicKey strings) of the k nearest
+   * passing points within maxDistance, ascending.
+   */
+  nearestDistances(p: Point, k: number, maxDistance: number, mask: number, keep: (id: number) => boolean): string[] {
+    return smallestKeys(
+      this.passing(mask, keep)
+        .filter((id) => withinRule((this.byId.get(id) as StoredPoint).point, p, maxDistance))
+        .map((id) => ruleSquareFast((this.byId.get(id) as StoredPoint).point, p)),
+      k,
+    );
   }
 
   /** Every unordered pair within `radius` whose filters accept each other, as sorted "a|b" keys of ids. */
   pairs(radius: number): string[] {
-    const r2 = radius * radius;
     const ids = this.ids();
     const keys: string[] = [];
     for (let i = 0; i < ids.length; i++) {
       const a = this.byId.get(ids[i]) as StoredPoint;
       for (let j = i + 1; j < ids.length; j++) {
         const b = this.byId.get(ids[j]) as StoredPoint;
-        if (!(distance2(a.point, b.point) <= r2)) continue;
+        if (!withinRule(a.point, b.point, radius)) continue;
         if ((a.category & b.mask) === 0 || (b.category & a.mask) === 0) continue;
         keys.push(pairKey(ids[i], ids[j]));
       }
@@ -976,7 +980,7 @@ export function runPointCommands(dim: 2 | 3, factory: PointHashFactory, run: Poi
           expect(keep(id), `${what}: id ${id} was rejected by the predicate`).toBe(true);
         }
         // Ties may be broken either way: compare the distances, which must also come nearest first.
-        const distances = (gotIds as number[]).map((id) => distance2(stored(id).point, p));
+        const distances = (gotIds as number[]).map((id) => dyadicKey(ruleSquareFast(stored(id).point, p)));
         expect(distances, what).toEqual(model.nearestDistances(p, k, maxDistance, m, keep));
         // The predicate is asked at most once per point and query, only of points passing the mask and the distance.
         for (const [id, n] of calls) {
@@ -984,7 +988,7 @@ export function runPointCommands(dim: 2 | 3, factory: PointHashFactory, run: Poi
           expect(model.byId.has(id), `${what}: predicate called for a free id ${id}`).toBe(true);
           expect((stored(id).category & m) !== 0, `${what}: predicate called for id ${id} outside the mask`).toBe(true);
           expect(
-            distance2(stored(id).point, p) <= maxDistance * maxDistance,
+            withinRule(stored(id).point, p, maxDistance),
             `${what}: predicate called for id ${id} beyond maxDistance`,
           ).toBe(true);
         }
@@ -1565,12 +1569,15 @@ export function describePointHashExamples(dim: 2 | 3, factory: PointHashFactory)
 
     it('nearest keeps what queryRadius keeps when squared distances overflow', () => {
       for (const at of embeddings(dim)) {
-        // 1e300 squares to Infinity, and so does the origin's distance from the query.
+        // 1e300 squares to Infinity in float64, and so does the origin's distance from the query; under the
+        // distance rule (decision 2) the origin, 5e303 away, is beyond 1e300 and within 1e304.
         const hash = factory({ cellSize: 1e300 });
         hash.insert('origin', at(0, 0));
         hash.insert('here', at(5e303, 0));
-        expect(sorted(hash.queryRadius(at(5e303, 0), 1e300))).toEqual(['here', 'origin']);
-        expect(hash.nearest(at(5e303, 0), 2, 1e300)).toEqual(['here', 'origin']);
+        expect(sorted(hash.queryRadius(at(5e303, 0), 1e300))).toEqual(['here']);
+        expect(hash.nearest(at(5e303, 0), 2, 1e300)).toEqual(['here']);
+        expect(sorted(hash.queryRadius(at(5e303, 0), 1e304))).toEqual(['here', 'origin']);
+        expect(hash.nearest(at(5e303, 0), 2, 1e304)).toEqual(['here', 'origin']);
         expect(hash.nearest(at(5e303, 0), 2, 1e150)).toEqual(['here']);
       }
     });

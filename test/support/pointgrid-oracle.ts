@@ -3,9 +3,12 @@
  * PointGrid3D. The grid is seen through {@link GridUnderTest}, written once per
  * dimension in the test files, so queries take a flat point array here.
  *
- * Distances in the oracle are computed exactly as the grid documents them:
- * `dx * dx + dy * dy (+ dz * dz) <= radius * radius` in float64, so results
- * must agree bit for bit, borders included.
+ * Distances in the oracle follow the library's rule (src/core/distance.ts):
+ * `dx * dx + dy * dy (+ dz * dz) <= radius * radius` evaluated in float64 as
+ * if the exponent range were unbounded, decided by exact-distance.ts (in
+ * float64 where rounding cannot matter, with BigInt otherwise), so results
+ * must agree exactly, borders included. The squared distances handed to a
+ * visitor are float64's own.
  *
  * @module
  */
@@ -14,6 +17,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NumericArray } from '../../src/core/validate.js';
 import { type NeighborLists, PointGrid2D, PointGrid3D, type PointGridOptions } from '../../src/index.js';
+import { nearestRule, withinRule } from './exact-distance.js';
 
 /** One grid seen through flat query points. */
 export interface GridUnderTest {
@@ -59,7 +63,7 @@ export function pointAt(positions: NumericArray, dimension: number, layout: Layo
   return Array.from({ length: dimension }, (_, a) => positions[p + a]);
 }
 
-/** Squared distance as the grid computes it. */
+/** Squared distance in float64, as a forEachPair visitor gets it. */
 export function distanceSquared(a: number[], b: number[]): number {
   let sum = 0;
   for (let k = 0; k < a.length; k++) {
@@ -78,33 +82,24 @@ export class PointOracle {
   }
 
   within(q: number[], radius: number): number[] {
-    const r2 = radius * radius;
     const out: number[] = [];
     this.points.forEach((p, i) => {
-      if (distanceSquared(p, q) <= r2) out.push(i);
+      if (withinRule(p, q, radius)) out.push(i);
     });
     return out;
   }
 
   nearest(q: number[], k: number, maxDistance: number): number[] {
-    const max2 = maxDistance * maxDistance;
-    return this.points
-      .map((p, i) => ({ i, d: distanceSquared(p, q) }))
-      .filter((e) => e.d <= max2)
-      .sort((a, b) => a.d - b.d || a.i - b.i)
-      .slice(0, k)
-      .map((e) => e.i);
+    return nearestRule(this.points, q, k, maxDistance);
   }
 
-  /** Pairs i < j within radius, as "i,j,d2" strings sorted. */
+  /** Pairs i < j within radius, as "i,j,d2" strings sorted (d2 in float64, as a visitor gets it). */
   pairs(radius: number): string[] {
-    const r2 = radius * radius;
     const out: string[] = [];
     const pts = this.points;
     for (let i = 0; i < pts.length; i++) {
       for (let j = i + 1; j < pts.length; j++) {
-        const d = distanceSquared(pts[i], pts[j]);
-        if (d <= r2) out.push(`${i},${j},${d}`);
+        if (withinRule(pts[i], pts[j], radius)) out.push(`${i},${j},${distanceSquared(pts[i], pts[j])}`);
       }
     }
     return out.sort();

@@ -11,7 +11,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Box, boxDistance2, boxesIntersect } from './box-oracle.js';
+import { type Box, boxesIntersect } from './box-oracle.js';
+import { boxWithinRule, dyadicKey, ruleBoxSquareFast, smallestKeys } from './exact-distance.js';
 
 export type { Box } from './box-oracle.js';
 
@@ -91,19 +92,20 @@ export function raycastAllOracle<T>(
   return hits.sort((p, q) => p.distance - q.distance);
 }
 
-/** Squared distances of the k nearest items within maxDistance, ascending. */
+/**
+ * The rule's squared distances (dyadicKey strings, see exact-distance.ts) of
+ * the k nearest items within maxDistance, ascending.
+ */
 export function nearestDistancesOracle<T>(
   entries: readonly Entry<T>[],
   point: Vec,
   k: number,
   maxDistance: number,
-): number[] {
-  const r2 = maxDistance * maxDistance;
-  return entries
-    .map(([, box]) => boxDistance2(box, point))
-    .filter((d2) => d2 <= r2)
-    .sort((p, q) => p - q)
-    .slice(0, k);
+): string[] {
+  return smallestKeys(
+    entries.filter(([, box]) => boxWithinRule(box, point, maxDistance)).map(([, box]) => ruleBoxSquareFast(box, point)),
+    k,
+  );
 }
 
 /** Every unordered intersecting pair, as sorted "a|b" keys of the items' string forms. */
@@ -199,7 +201,7 @@ export function expectNearest<T>(
   const distances = got.map((item) => {
     const box = boxes.get(item);
     expect(box, `unknown item ${String(item)}`).toBeDefined();
-    return boxDistance2(box as Box, point);
+    return dyadicKey(ruleBoxSquareFast(box as Box, point));
   });
   expect(distances).toEqual(nearestDistancesOracle(entries, point, k, maxDistance));
 }

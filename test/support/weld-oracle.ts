@@ -2,13 +2,15 @@
  * The brute-force definition of weld, shared by its tests and the fuzz
  * suite: vertices in index order, each joins the nearest earlier
  * representative within tolerance (ties: the lowest representative number)
- * or founds a new one, with the library's float64 distance test.
+ * or founds a new one, by the library's distance rule (float64 as if its
+ * exponent range were unbounded, decided by exact-distance.ts).
  *
  * @module
  */
 
 import { expect } from 'vitest';
 import type { weld } from '../../src/index.js';
+import { compareDyadic, type Dyadic, ruleSquareFast, withinRule } from './exact-distance.js';
 
 type Point = number[];
 
@@ -23,26 +25,16 @@ export interface Expected {
 export function oracle(points: readonly Point[], tolerance: number): Expected {
   const remap: number[] = [];
   const representatives: number[] = [];
-  const tolerance2 = tolerance * tolerance;
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
     let best = -1;
-    let bestDistance2 = Number.POSITIVE_INFINITY;
+    let bestDistance2: Dyadic | undefined;
     for (let c = 0; c < representatives.length; c++) {
       const q = points[representatives[c]];
-      let within: boolean;
-      let d2 = 0;
-      if (tolerance === 0) {
-        within = p.every((v, axis) => v === q[axis]);
-      } else {
-        for (let axis = 0; axis < p.length; axis++) {
-          const d = q[axis] - p[axis];
-          d2 += d * d;
-        }
-        within = d2 <= tolerance2;
-      }
+      if (!withinRule(q, p, tolerance)) continue;
+      const d2 = ruleSquareFast(q, p);
       // Strict: an equal distance keeps the lower representative number.
-      if (within && (best < 0 || d2 < bestDistance2)) {
+      if (best < 0 || compareDyadic(d2, bestDistance2 as Dyadic) < 0) {
         best = c;
         bestDistance2 = d2;
       }

@@ -4,10 +4,14 @@
  * position is within the tolerance and whose every compared channel is within
  * its own tolerance (Euclidean over its components, exact equality at 0);
  * else it founds a representative. Values are the float64 numbers the shader
- * sees (float32 widened, normalized integers divided).
+ * sees (float32 widened, normalized integers divided). Distances follow the
+ * library's rule (float64 as if its exponent range were unbounded, decided
+ * by test/support/exact-distance.ts).
  *
  * @module
  */
+
+import { compareDyadic, type Dyadic, ruleSquareFast, withinRule } from '../support/exact-distance.js';
 
 /** One compared attribute or morph target: per-vertex values and its tolerance. */
 export interface OracleChannel {
@@ -20,14 +24,11 @@ export interface OracleWeld {
   representatives: number[];
 }
 
-function within(p: readonly number[], q: readonly number[], tolerance: number): { ok: boolean; d2: number } {
-  if (tolerance === 0) return { ok: p.every((v, k) => v === q[k]), d2: 0 };
-  let d2 = 0;
-  for (let k = 0; k < p.length; k++) {
-    const d = p[k] - q[k];
-    d2 += d * d;
-  }
-  return { ok: d2 <= tolerance * tolerance, d2 };
+function within(p: readonly number[], q: readonly number[], tolerance: number): { ok: boolean; d2?: Dyadic } {
+  if (tolerance === 0) return { ok: p.every((v, k) => v === q[k]) };
+  // A value that is not finite (NaN, Infinity) is within no tolerance of anything.
+  if (!p.every(Number.isFinite) || !q.every(Number.isFinite)) return { ok: false };
+  return { ok: withinRule(p, q, tolerance), d2: ruleSquareFast(p, q) };
 }
 
 export function oracleWeld(
@@ -39,14 +40,14 @@ export function oracleWeld(
   const representatives: number[] = [];
   for (let i = 0; i < positions.length; i++) {
     let best = -1;
-    let bestDistance2 = Number.POSITIVE_INFINITY;
+    let bestDistance2: Dyadic | undefined;
     for (let r = 0; r < representatives.length; r++) {
       const founder = representatives[r];
       const { ok, d2 } = within(positions[i], positions[founder], tolerance);
       if (!ok) continue;
       if (!channels.every((c) => within(c.values[i], c.values[founder], c.tolerance).ok)) continue;
       // Strict: an equal distance keeps the lower representative number.
-      if (best < 0 || d2 < bestDistance2) {
+      if (best < 0 || compareDyadic(d2 as Dyadic, bestDistance2 as Dyadic) < 0) {
         best = r;
         bestDistance2 = d2;
       }

@@ -336,30 +336,61 @@ describe('weld edge cases', () => {
     expect(weld([1, 2], 0, { dimension: 2 }).count).toBe(1);
   });
 
-  it('follows the float64 test for tolerances whose square underflows (seed 61)', () => {
-    // tolerance^2 is 0; squared distances below ~2.5e-324 round to 0 too and pass.
+  it('welds by the distance itself where squares underflow: tolerances from 5e-324 to 1e-133 (seed 61)', () => {
+    // Float64 squared 1e-170 and every gap below ~1e-162 to 0, so all of these merged; under the distance rule
+    // (decision 2) only gaps up to the tolerance do.
     fc.assert(
       fc.property(
         fc.array(integerPoint(3, 4), { maxLength: 40 }),
-        fc.constantFrom(1e-163, 1e-162, 3e-162),
-        (cells, step) => {
-          const points = cells.map((k) => k.map((v) => v * step));
-          expectMatches(weld(flat(points), 1e-170), oracle(points, 1e-170));
+        fc.constantFrom(1e-163, 1e-162, 3e-162, 1e-170, 5e-324, 1e-140),
+        fc.constantFrom(1e-170, 2e-170, 1e-162, 5e-324, 1e-140, 2 ** -441, 2 ** -440),
+        fc.constantFrom(0, 1, -1e-300),
+        (cells, step, tolerance, origin) => {
+          const points = cells.map((k) => k.map((v) => origin + v * step));
+          for (const dimension of [2, 3] as const) {
+            const used = points.map((p) => p.slice(0, dimension));
+            expectMatches(weld(flat(used), tolerance, { dimension }), oracle(used, tolerance));
+          }
         },
       ),
-      { seed: 61, numRuns: 60 },
+      { seed: 61, numRuns: 80 },
     );
   });
 
-  it('merges everything when the squared tolerance overflows, as the float64 test says', () => {
+  it('welds by the distance itself where squares overflow: 1e300 is not within 1e200 (decision 2)', () => {
     const points = [
       [1e300, 0, 0],
       [-1e300, 5, 0],
       [0, 0, 0],
+      [1e300, 1e199, 0],
+      [9e199, 0, 0],
+      [-1e300, 1e200, 0],
     ];
     const result = weld(flat(points), 1e200);
     expectMatches(result, oracle(points, 1e200));
-    expect(result.count).toBe(1);
+    // Float64 squared 1e200 to Infinity and merged everything into vertex 0.
+    expect(Array.from(result.remap)).toEqual([0, 1, 2, 0, 2, 1]);
+    expect(weld([-1e308, 0, 1e308, 0], Number.MAX_VALUE, { dimension: 2 }).count).toBe(2);
+    expect(weld([-1e308, 0, 1e308, 0, 0, 0], 1e308, { dimension: 2 }).remap).toEqual(new Uint32Array([0, 1, 0]));
+  });
+
+  it('welds at huge tolerances as the definition says (seed 63)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(integerPoint(3, 6), { maxLength: 40 }),
+        fc.constantFrom(1e200, 1e300, 2e307, 1e-200),
+        fc.constantFrom(1e200, 1e250, 1e300, 1.3e154, Number.MAX_VALUE),
+        (cells, step, tolerance) => {
+          const points = cells.map((k) =>
+            k.map((v) => Math.max(-Number.MAX_VALUE, Math.min(v * step, Number.MAX_VALUE))),
+          );
+          expectMatches(weld(flat(points), tolerance), oracle(points, tolerance));
+          const plane = points.map((p) => p.slice(0, 2));
+          expectMatches(weld(flat(plane), tolerance, { dimension: 2 }), oracle(plane, tolerance));
+        },
+      ),
+      { seed: 63, numRuns: 60 },
+    );
   });
 
   it('welds near far-away coordinates and across a huge extent (seed 62)', () => {
