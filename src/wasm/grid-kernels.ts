@@ -595,21 +595,37 @@ export function neighborRows(
 let queryGrid: KernelGrid | undefined;
 /** Where within2 writes its result, after that grid's mirror. */
 let queryTarget = 0;
+/** within calls since one copied its grid into the kernels' memory (see within). */
+let queriesSinceCopy = Number.POSITIVE_INFINITY;
 
 /**
  * within2D / within3D on the kernels: writes the points within `radius` of
  * (x, y[, z]) into `target` (as far as it fits) exactly as query2d.ts /
  * query3d.ts do and returns how many there are; -1 when the radius is not
- * ordinary (see isOrdinaryRadius), the kernels are off, or the grid lives in a SharedArrayBuffer (which would be copied in at
- * every query), so the caller queries in JavaScript. The first query after a
- * build copies the grid in unless the kernels built it.
+ * ordinary (see isOrdinaryRadius), the kernels are off, the grid lives in
+ * a SharedArrayBuffer (which would be copied in at every query), or another
+ * grid was copied in for a query too recently, so the caller queries in
+ * JavaScript. The first query after a build copies the grid in unless the
+ * kernels built it.
  */
 export function within(g: KernelGrid, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
   if (!isOrdinaryRadius(radius)) return -1;
   const k = kernels();
   // (A transferred buffer reads as empty: the JavaScript query then finds nothing, and the caller throws.)
   if (k === undefined || isShared(g.data) || g.data.byteLength === 0) return -1;
-  if ((queryGrid !== g || !current(k, g)) && !setQueries(k, g)) return -1;
+  if (queryGrid !== g || !current(k, g)) {
+    const copies = !current(k, g);
+    // Queries that alternate between grids would copy a grid in at every call (about 50 µs at 1e5 points, against
+    // a query of a microsecond or two): after a copy, the next one waits until enough queries came between to
+    // pay for it (copies grow with the points), and the queries meanwhile run in JavaScript.
+    if (copies && queriesSinceCopy < Math.max(64, g.points >> 6)) {
+      queriesSinceCopy++;
+      return -1;
+    }
+    if (!setQueries(k, g)) return -1;
+    if (copies) queriesSinceCopy = 0;
+  }
+  queriesSinceCopy++;
   const e = k.exports;
   const float32 = g.coords instanceof Float32Array;
   let found: number;

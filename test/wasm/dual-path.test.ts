@@ -229,3 +229,27 @@ describe('kernel batches and re-entry', () => {
     }
   });
 });
+
+describe('within on grids queried in turn', () => {
+  it('answers as the JavaScript path while queries alternate between grids, and after one grid is kept', () => {
+    // Two grids of 10,000 points: alternating queries copy a grid in at most once per 156 of them, answering the
+    // others in JavaScript; then the queries stay on one grid, which is copied in and answered on the kernels.
+    const a = Float64Array.from({ length: 20_000 }, (_, k) => ((k * 7919) % 10_007) / 100);
+    const b = Float64Array.from({ length: 20_000 }, (_, k) => ((k * 104_729) % 10_009) / 100);
+    const run = (mode: 'wasm' | 'javascript') => {
+      setKernelMode(mode);
+      const grids = [new PointGrid2D(a, { cellSize: 1 }), new PointGrid2D(b, { cellSize: 1 })];
+      const out = new Uint32Array(200);
+      const found: number[] = [];
+      for (let q = 0; q < 1200; q++) {
+        const grid = q < 800 ? grids[q % 2] : grids[(q >> 7) % 2];
+        const count = grid.withinInto((q * 13) % 100, (q * 29) % 100, 1.5, out);
+        found.push(count, ...out.subarray(0, Math.min(count, out.length)));
+      }
+      return found;
+    };
+    const wasm = run('wasm');
+    expect(wasm.length).toBeGreaterThan(3000);
+    expect(wasm).toEqual(run('javascript'));
+  });
+});
