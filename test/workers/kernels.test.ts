@@ -68,9 +68,13 @@ function realWorker(prefix = ''): Worker {
 /** A prefix that makes every instantiation of a WebAssembly module throw in that worker. */
 const NO_INSTANCE = "WebAssembly.Instance = function () { throw new Error('instantiation refused by the test'); };";
 
-/** A real worker whose tasks are recorded (whether each carried a compiled module) before it gets them. */
-function recorded(prefix: string, seen: { module: boolean }[]): WorkerLike {
+/**
+ * A real worker whose tasks are recorded (whether each carried a compiled module) before it gets them; the
+ * worker itself goes into `made` when given.
+ */
+function recorded(prefix: string, seen: { module: boolean }[], made?: Worker[]): WorkerLike {
   const worker = realWorker(prefix);
+  made?.push(worker);
   return {
     postMessage(task: unknown, transfer?: unknown[]) {
       seen.push({ module: (task as { kernels?: { module?: unknown } }).kernels?.module !== undefined });
@@ -101,18 +105,7 @@ describe('PointGridWorkers kernels', () => {
       createWorker: () => {
         const tasks: { module: boolean }[] = [];
         seen.push(tasks);
-        const w = realWorker();
-        workers.push(w);
-        return {
-          postMessage(task: unknown, transfer?: unknown[]) {
-            tasks.push({ module: (task as { kernels?: { module?: unknown } }).kernels?.module !== undefined });
-            w.postMessage(task, transfer as never);
-          },
-          terminate: () => w.terminate(),
-          on: (event: string, listener: (value: unknown) => void) => w.on(event, listener),
-          ref: () => w.ref(),
-          unref: () => w.unref(),
-        };
+        return recorded('', tasks, workers);
       },
     });
     try {
