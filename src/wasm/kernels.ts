@@ -29,7 +29,11 @@ import { KERNELS_BASE64 } from './binary.js';
  */
 export type KernelMode = 'auto' | 'wasm' | 'javascript';
 
-/** The functions the module exports (see src/wasm/assembly/index.ts). */
+/**
+ * The functions the module exports (see src/wasm/assembly/index.ts).
+ *
+ * @internal
+ */
 export interface KernelExports {
   bounds64(pos: number, n: number, d: number, out: number): number;
   bounds32(pos: number, n: number, d: number, out: number): number;
@@ -92,10 +96,18 @@ interface Flags {
 }
 
 const PAGE = 65536;
-/** Bytes below this are left to the module (it has no data; the bounds scratch lives at 0). */
+/**
+ * Bytes below this are left to the module (it has no data; the bounds scratch lives at 0).
+ *
+ * @internal
+ */
 export const KERNEL_BASE = 1024;
 
-/** One instance of the kernels and its memory, with typed views that follow the memory as it grows. */
+/**
+ * One instance of the kernels and its memory, with typed views that follow the memory as it grows.
+ *
+ * @internal
+ */
 export class Kernels {
   readonly exports: KernelExports;
   readonly memory: WebAssembly.Memory;
@@ -254,6 +266,8 @@ function load(): Kernels | undefined {
  * called back into JavaScript).
  *
  * @throws Error in mode 'wasm' when the module cannot be compiled.
+ *
+ * @internal
  */
 export function kernels(): Kernels | undefined {
   if (mode === 'javascript') return undefined;
@@ -267,12 +281,20 @@ export function kernels(): Kernels | undefined {
   return k;
 }
 
-/** The compiled module, for handing to workers (undefined where it cannot be compiled, or not yet). */
+/**
+ * The compiled module, for handing to workers (undefined where it cannot be compiled, or not yet).
+ *
+ * @internal
+ */
 export function kernelModule(): WebAssembly.Module | undefined {
   return load()?.module;
 }
 
-/** The mode {@link setKernelMode} set last on this thread (forwarded to the pool's threads with each task). */
+/**
+ * The mode {@link setKernelMode} set last on this thread (forwarded to the pool's threads with each task).
+ *
+ * @internal
+ */
 export function kernelMode(): KernelMode {
   return mode;
 }
@@ -282,6 +304,8 @@ export function kernelMode(): KernelMode {
  * here), unless this thread has them already: how a PointGridWorkers thread
  * gets them without compiling, or carrying, a module of its own. Where the
  * module cannot be instantiated the JavaScript path stays.
+ *
+ * @internal
  */
 export function useKernelModule(module: WebAssembly.Module): void {
   if (instance !== undefined && instance !== null) return;
@@ -320,6 +344,8 @@ export function releaseKernelMemory(): number {
 /**
  * Runs `work` (calls into the kernels for `what`), turning a trap of the
  * WebAssembly machine into an Error that names the call (see {@link trapError}).
+ *
+ * @internal
  */
 export function guarded<T>(what: string, work: () => T): T {
   try {
@@ -333,6 +359,8 @@ export function guarded<T>(what: string, work: () => T): T {
  * A trap of the WebAssembly machine (an access past the kernels' memory,
  * which their own bounds should never let happen) as an Error naming the
  * call `what`; any other error as it is.
+ *
+ * @internal
  */
 export function trapError(what: string, error: unknown): unknown {
   if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) {

@@ -155,7 +155,8 @@ interface Together {
  */
 export interface KernelSetting {
   mode: KernelMode;
-  module?: WebAssembly.Module;
+  /** A WebAssembly.Module (typed as an object so that the package's declarations need no WebAssembly types). */
+  module?: object;
 }
 
 /** The tasks a worker runs, by `op`, each with the caller's {@link KernelSetting}. */
@@ -377,7 +378,7 @@ function open(data: ArrayBuffer | SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D 
 /** Runs one task; throws what the kernel throws (having broken its barrier, so no other thread waits for ever). */
 export function runTask(task: Task): Done {
   if (task.kernels !== undefined) {
-    if (task.kernels.module !== undefined) useKernelModule(task.kernels.module);
+    if (task.kernels.module !== undefined) useKernelModule(task.kernels.module as WebAssembly.Module);
     setKernelMode(task.kernels.mode);
   }
   switch (task.op) {
