@@ -6,14 +6,21 @@
  * @module
  */
 import { octree } from 'd3-octree';
-import { PointGrid3D } from '../src/index.js';
+import { type NeighborLists, PointGrid3D, setKernelMode } from '../src/index.js';
 import { jitteredLattice3D, sizeLabel } from './data.js';
-import { answerCount, type Contender, csrFingerprint, measure, timingTable } from './harness.js';
+import { answerCount, type Contender, csrFingerprint, fingerprint, measure, timingTable } from './harness.js';
 import { type Csr, neighbors002 } from './peers/article002.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { probeThing, thingNote } from './peers/thing.js';
 
-const OURS = 'PointGrid3D.neighbors';
+const OURS = 'PointGrid3D.neighbors (wasm)';
+
+/** Every pair of PointGrid3D.pairs as the fingerprint of CSR rows (each pair in both directions). */
+function pairsFingerprint(pairs: Uint32Array): bigint {
+  let sum = 0;
+  for (let k = 0; k < pairs.length; k += 2) sum = (sum + 2 * Math.imul(pairs[k] + 1, pairs[k + 1] + 1)) | 0;
+  return fingerprint(pairs.length, sum);
+}
 
 /** d3-octree: `addAll` of point ids, then a pruned `visit` per point, rows appended to a growing CSR. */
 function d3OctreeNeighbors(pos: Float64Array, radius: number): Csr {
@@ -79,23 +86,56 @@ export function neighbors3d(quick: boolean): string {
   const radius = 2;
   const parts = [
     '## 3. 3D neighbour lists (CSR), shuffled jittered lattice',
-    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows. Build + all rows per run. PointGrid3D cellSize = r; the Ten Minute Physics hash's spacing = r.`,
+    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows (PointGrid3D.pairs: every pair once, flat). Build + all rows per run. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode); the C floors' timed run reuses the memory of an untimed one, as the "reused" row does. PointGrid3D cellSize = r; the Ten Minute Physics hash's spacing = r.`,
   ];
   for (const n of sizes) {
     const pos = jitteredLattice3D(n, 3);
-    const contenders: Contender[] = [
+    const contenders: Contender[] = [];
+    for (const path of ['wasm', 'javascript'] as const) {
+      const tag = path === 'wasm' ? 'wasm' : 'JS';
+      contenders.push(
+        {
+          name: `PointGrid3D.neighbors (${tag})`,
+          run: () => {
+            setKernelMode(path);
+            return csrFingerprint(new PointGrid3D(pos, { cellSize: radius }).neighbors(radius));
+          },
+        },
+        {
+          name: `PointGrid3D.pairs (${tag})`,
+          run: () => {
+            setKernelMode(path);
+            return pairsFingerprint(new PointGrid3D(pos, { cellSize: radius }).pairs(radius));
+          },
+        },
+      );
+    }
+    // Grid and result kept between runs, as the C floors reuse their memory.
+    let grid: PointGrid3D | undefined;
+    let out: NeighborLists | undefined;
+    contenders.push(
       {
-        name: OURS,
-        run: () => csrFingerprint(new PointGrid3D(pos, { cellSize: radius }).neighbors(radius)),
+        name: 'PointGrid3D rebuild + neighbors({ out }) (grid and result reused, wasm)',
+        run: () => {
+          setKernelMode('wasm');
+          if (grid) grid.rebuild(pos);
+          else grid = new PointGrid3D(pos, { cellSize: radius });
+          out = grid.neighbors(radius, { out });
+          return csrFingerprint(out);
+        },
       },
       { name: 'Ten Minute Physics hash (reimplemented)', run: () => csrFingerprint(neighbors002(pos, radius)) },
-    ];
+    );
     if (n <= 1e5)
       contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });
-    const floor = cFloor('csr3', writePoints(`lattice3d-${n}`, pos), radius);
+    const file = writePoints(`lattice3d-${n}`, pos);
+    const floor = cFloor('csr3', file, radius);
     if (floor) contenders.push(floor);
+    const pairFloor = cFloor('collect3', file, radius, 'C floor, pairs collected as pairs() (gcc -O3)');
+    if (pairFloor) contenders.push(pairFloor);
     console.log(`  lattice ${sizeLabel(n)}: ${contenders.length} contenders`);
     const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
+    setKernelMode('auto');
     const links = answerCount(timings[0].answer);
     parts.push(
       `### ${sizeLabel(n)} points (${(links / n).toFixed(1)} neighbours per point on average)`,

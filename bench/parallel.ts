@@ -11,6 +11,9 @@
  * thread's own time, so an uneven split or the time on the calling thread
  * shows up.
  *
+ * Each case runs on the WebAssembly kernels and on the JavaScript path
+ * (setKernelMode on the calling thread, which the pool's threads follow).
+ *
  * Threads: `SPATIALHASH_BENCH_THREADS=2,4,8` (default: the available cores).
  * Sizes: 1e6 points (`--quick`: 2e5). On a quiet machine with N cores,
  * `SPATIALHASH_BENCH_THREADS=N npm run bench -- parallel` is the number to quote.
@@ -18,7 +21,7 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
-import { PointGrid2D, PointGrid3D } from '../src/index.js';
+import { PointGrid2D, PointGrid3D, setKernelMode } from '../src/index.js';
 import { PointGridWorkers } from '../src/workers/index.js';
 import { jitteredLattice3D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
 import { consume, gc, median, ms, table } from './harness.js';
@@ -225,9 +228,18 @@ export async function parallel(quick: boolean): Promise<string> {
   const sections: string[] = [];
   for (const c of cases) {
     for (const threads of threadList) {
-      console.log(`  parallel: ${c.label}, ${threads} threads, ${frames} frames`);
-      sections.push(await runCase(c, threads, frames));
+      // Both implementations, every thread on the same one (the pool posts the caller's choice to its threads).
+      for (const path of ['wasm', 'javascript'] as const) {
+        const tag = path === 'wasm' ? 'WebAssembly kernels' : 'JavaScript path';
+        console.log(`  parallel: ${c.label}, ${threads} threads, ${frames} frames, ${tag}`);
+        setKernelMode(path);
+        try {
+          sections.push(await runCase({ ...c, label: `${c.label}, ${tag}` }, threads, frames));
+        } finally {
+          setKernelMode('auto');
+        }
+      }
     }
   }
-  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first; then both again writing over their last result (out); then flat pairs on the built grids (grid.pairs against pool.pairs); then the pool in copy mode (shared: false, a grid in an ArrayBuffer: what a page without cross-origin isolation gets), rebuild + neighbors and pairs. Speedups are against the one-thread rows. Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
+  return `## 8. Parallel neighbour lists (PointGridWorkers)\n\nPer frame: rebuild of every point, then every point's neighbour list (CSR), one thread against the pool on a shared grid over the same points; results checked equal first; then both again writing over their last result (out); then flat pairs on the built grids (grid.pairs against pool.pairs); then the pool in copy mode (shared: false, a grid in an ArrayBuffer: what a page without cross-origin isolation gets), rebuild + neighbors and pairs. Each case runs twice: on the WebAssembly kernels (the calling thread compiles them and posts the module to every worker) and on the JavaScript path (setKernelMode), every thread on the same one. Speedups are against the one-thread rows. Runs interleaved, median of ${frames}. Machine: ${availableParallelism()} cores available.\n\n${sections.join('\n\n')}`;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PointGrid2D } from '../src/index.js';
+import { type NeighborLists, PointGrid2D, setKernelMode } from '../src/index.js';
 import { cities2D, clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
 import { answerCount, type Contender, consume, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
@@ -17,7 +17,11 @@ import { probeThing, thingNote } from './peers/thing.js';
  * The reference row: the fastest way to get every point's neighbours from a
  * PointGrid2D, the job the other contenders do with a query per point.
  */
-const OURS = 'PointGrid2D.forEachPair (each pair once)';
+const OURS = 'PointGrid2D.forEachPair (each pair once, wasm)';
+
+/** Which implementation a row runs (see setKernelMode): rows name it, and each run sets it first. */
+type Path = 'wasm' | 'javascript';
+const PATH_LABEL: Record<Path, string> = { wasm: 'wasm', javascript: 'JS' };
 
 /** PointGrid2D `within`, reusing one output array across queries. */
 function gridWithin(pos: Float64Array, radius: number): bigint {
@@ -78,19 +82,62 @@ function flatbushNote(radius: number): string {
 }
 
 /**
+ * PointGrid2D `withinMany`: every point as a query in one call, CSR rows in
+ * query order (on the kernels, answered in the grid's cell order).
+ */
+function gridWithinMany(pos: Float64Array, radius: number): bigint {
+  const { offsets, indices } = new PointGrid2D(pos, { cellSize: radius }).withinMany(pos, radius);
+  const n = pos.length / 2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
+  }
+  return fingerprint(indices.length, sum);
+}
+
+/**
  * PointGrid2D `neighbors`: every point's neighbour list in one pass (half
  * stencil, each pair tested once). Rows exclude the point itself, so the
  * self pairs are added to the fingerprint to compare with the queries.
  */
 function gridNeighbors(pos: Float64Array, radius: number): bigint {
-  const { offsets, indices } = new PointGrid2D(pos, { cellSize: radius }).neighbors(radius);
-  const n = pos.length / 2;
+  return neighborsFingerprint(new PointGrid2D(pos, { cellSize: radius }).neighbors(radius), pos.length / 2);
+}
+
+/** The fingerprint of CSR rows that exclude each point itself, with the self pairs added (see gridNeighbors). */
+function neighborsFingerprint({ offsets, indices }: NeighborLists, n: number): bigint {
   let sum = 0;
   for (let i = 0; i < n; i++) {
     sum = (sum + Math.imul(i + 1, i + 1)) | 0;
     for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
   }
   return fingerprint(indices.length + n, sum);
+}
+
+/**
+ * {@link gridNeighbors} on a grid kept between runs and rebuilt, writing over
+ * its last result (`out`): what a simulation loop does each frame, and what
+ * the C floor's CSR row does (its timed run reuses the memory of an untimed one).
+ */
+function reusedNeighbors(): (pos: Float64Array, radius: number) => bigint {
+  let grid: PointGrid2D | undefined;
+  let out: NeighborLists | undefined;
+  return (pos, radius) => {
+    if (grid) grid.rebuild(pos);
+    else grid = new PointGrid2D(pos, { cellSize: radius });
+    out = grid.neighbors(radius, { out });
+    return neighborsFingerprint(out, pos.length / 2);
+  };
+}
+
+/** PointGrid2D `pairs`: every pair once, flat, as the fingerprint of the queries (both directions and self pairs). */
+function gridPairs(pos: Float64Array, radius: number): bigint {
+  const pairs = new PointGrid2D(pos, { cellSize: radius }).pairs(radius);
+  const n = pos.length / 2;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum = (sum + Math.imul(i + 1, i + 1)) | 0;
+  for (let k = 0; k < pairs.length; k += 2) sum = (sum + 2 * Math.imul(pairs[k] + 1, pairs[k + 1] + 1)) | 0;
+  return fingerprint(pairs.length + n, sum);
 }
 
 /**
@@ -153,31 +200,56 @@ function timeSet(
   kind: 'uniform' | 'clustered',
 ): string[] {
   const n = pos.length / 2;
-  const reused = reusedForEachPair();
-  const contenders: Contender[] = [
-    { name: OURS, run: () => gridForEachPair(pos, radius) },
-    {
-      name: 'PointGrid2D rebuild + forEachPair (grid reused, as the C floors reuse memory)',
-      run: () => reused(pos, radius),
-    },
-    { name: 'PointGrid2D.neighbors (CSR, one pass)', run: () => gridNeighbors(pos, radius) },
-    { name: 'PointGrid2D.withinInto', run: () => gridWithinInto(pos, radius) },
-    { name: 'PointGrid2D.within', run: () => gridWithin(pos, radius) },
+  const contenders: Contender[] = [];
+  // Every row of ours both ways (see setKernelMode).
+  for (const path of ['wasm', 'javascript'] as const) {
+    const on = (run: (pos: Float64Array, radius: number) => bigint) => () => {
+      setKernelMode(path);
+      return run(pos, radius);
+    };
+    const tag = PATH_LABEL[path];
+    const reused = reusedForEachPair();
+    contenders.push(
+      { name: `PointGrid2D.forEachPair (each pair once, ${tag})`, run: on(gridForEachPair) },
+      {
+        name: `PointGrid2D rebuild + forEachPair (grid reused, as the C floors reuse memory, ${tag})`,
+        run: on(reused),
+      },
+      { name: `PointGrid2D.pairs (${tag})`, run: on(gridPairs) },
+      { name: `PointGrid2D.neighbors (CSR, one pass, ${tag})`, run: on(gridNeighbors) },
+    );
+    if (path === 'wasm') {
+      contenders.push({
+        name: 'PointGrid2D rebuild + neighbors({ out }) (grid and result reused, wasm)',
+        run: on(reusedNeighbors()),
+      });
+    }
+    contenders.push(
+      { name: `PointGrid2D.withinMany (every point a query, CSR, ${tag})`, run: on(gridWithinMany) },
+      { name: `PointGrid2D.withinInto (${tag})`, run: on(gridWithinInto) },
+      { name: `PointGrid2D.within (${tag})`, run: on(gridWithin) },
+    );
+  }
+  contenders.push(
     { name: 'kdbush.withinInto', run: () => kdbushWithinInto(pos, radius) },
     { name: 'kdbush.within', run: () => kdbushWithin(pos, radius) },
-  ];
+  );
   // rbush and d3-quadtree take tens of seconds per run at 1e6; 1e5 shows their standing.
   if (n <= 2e5) contenders.push({ name: 'rbush search + filter', run: () => rbushSearch(pos, radius) });
   // On clustered data flatbush degenerates (see flatbushNote): one run at 1e5 takes minutes.
   if (kind === 'uniform') contenders.push({ name: 'flatbush search + filter', run: () => flatbushSearch(pos, radius) });
   if (n <= 2e5) contenders.push({ name: 'd3-quadtree visit', run: () => d3QuadtreeVisit(pos, radius) });
   const points = writePoints(file, pos);
-  const floor = cFloor('within2', points, radius, 'C floor, a query per point (gcc -O3)');
-  if (floor) contenders.push(floor);
-  const pairFloor = cFloor('pairs2', points, radius, 'C floor, half-stencil pairs (gcc -O3)');
-  if (pairFloor) contenders.push(pairFloor);
+  const floors = [
+    cFloor('within2', points, radius, 'C floor, a query per point (gcc -O3)'),
+    cFloor('pairs2', points, radius, 'C floor, half-stencil pairs (gcc -O3)'),
+    cFloor('collect2', points, radius, 'C floor, pairs collected as pairs() (gcc -O3)'),
+    cFloor('csr2', points, radius, 'C floor, CSR rows as neighbors() (gcc -O3)'),
+  ];
+  for (const floor of floors) if (floor) contenders.push(floor);
   console.log(`  ${label}: ${contenders.length} contenders`);
   const timings = measure(label, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
+  setKernelMode('auto');
   const results = answerCount(timings[0].answer);
   return [
     `### ${heading} (${(Math.floor(results) / n).toFixed(1)} results per query on average)`,
@@ -195,8 +267,13 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
       : '## 2. 2D fixed-radius search, clustered points (gaussian blobs + heavy tail)';
   const parts = [
     title,
-    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once). PointGrid2D cellSize = r. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
+    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed run reuses the memory of an untimed one, as the rows marked "reused" do. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
   ];
+  if (kind === 'clustered') {
+    parts.push(
+      "Issue 32's clustered `within` target (a query per point, at least 2x kdbush's `within`) is the withinMany row: every point a query in one call, which the kernels answer in the grid's cell order (queries sorted by the cell holding them, 65,536 at a time) and return in query order; `within` and `withinInto` answer one query per call in the caller's order.",
+    );
+  }
   for (const n of sizes) {
     const pos = kind === 'uniform' ? uniform2D(n, 1) : clustered2D(n, 2);
     parts.push(...timeSet(`${kind}2d-${n}`, `${kind} ${sizeLabel(n)}`, `${sizeLabel(n)} points`, pos, radius, kind));

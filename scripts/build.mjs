@@ -12,6 +12,9 @@
 // file's own URL (`pathToFileURL(__filename)`); none is left in dist/ (checked below, with `new URL(` and
 // `import(`: what bundlers try to resolve).
 //
+// Before both, scripts/build-wasm.mjs compiles the AssemblyScript kernels (src/wasm/assembly/) into the
+// base64 module of src/wasm/binary.ts.
+//
 // Usage: node scripts/build.mjs (npm run build; prepack and prepare run it too).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +34,9 @@ function walk(dir) {
     entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
   );
 }
+
+// The WebAssembly kernels first: src/wasm/binary.ts embeds them (a step of its own, see build-wasm.mjs).
+execFileSync(process.execPath, [join(root, 'scripts/build-wasm.mjs')], { cwd: root, stdio: 'inherit' });
 
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {

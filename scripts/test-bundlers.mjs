@@ -204,6 +204,10 @@ async function checkPage(context, url, isolated, shot) {
       if (result.isolated !== isolated)
         problems.unshift(`crossOriginIsolated is ${result.isolated}, expected ${isolated}`);
       if (result.shared !== isolated) problems.unshift(`pool.shared is ${result.shared}, expected ${isolated}`);
+      // The WebAssembly kernels load from the bundle (embedded, nothing to resolve) and reach every worker.
+      if (result.kernels !== 'wasm') problems.unshift(`the page's thread runs on ${result.kernels}, expected wasm`);
+      if (result.poolKernels?.join() !== 'wasm')
+        problems.unshift(`the pool's threads searched on ${result.poolKernels?.join(' and ')}, expected wasm`);
     }
   } catch (error) {
     problems.unshift(error instanceof Error ? error.message.split('\n')[0] : String(error));

@@ -21,6 +21,7 @@ export type {
 } from './pointgrid/options.js';
 export { PointGrid2D } from './pointgrid/pointgrid2d.js';
 export { PointGrid3D } from './pointgrid/pointgrid3d.js';
+export type { WithinManyOptions } from './pointgrid/within-many.js';
 export type { PointHashData } from './pointhash/data.js';
 export type { PointHashOptions } from './pointhash/options.js';
 export { PointHash2D } from './pointhash/pointhash2d.js';
@@ -34,5 +35,7 @@ export type { PairOptions, PairVisitor } from './spatialhash/pairs.js';
 export type { CellOnRayVisitor2D, CellOnRayVisitor3D, RayHit } from './spatialhash/raycast.js';
 export { SpatialHash2D } from './spatialhash/spatialhash2d.js';
 export { SpatialHash3D } from './spatialhash/spatialhash3d.js';
+export type { KernelMode } from './wasm/kernels.js';
+export { activeKernels, releaseKernelMemory, setKernelMode } from './wasm/kernels.js';
 export type { WeldedPositions, WeldMeshOptions, WeldMeshResult, WeldOptions, WeldResult } from './weld/weld.js';
 export { weld, weldMesh } from './weld/weld.js';

@@ -15,6 +15,15 @@
  *   compare with within2.
  * mode "csr3": every point's neighbours within radius (itself excluded) as
  *   CSR rows in index order, as workload 3.
+ * mode "collect2": the pairs of "pairs2" written out as PointGrid2D.pairs
+ *   writes them: flat (i, j) original indices with i < j, into one buffer.
+ * mode "csr2": those pairs turned into CSR rows in index order (rows counted,
+ *   then each pair written into both rows), as PointGrid2D.neighbors.
+ * mode "collect3": the pairs of the 3D half stencil of "csr3" (dense) written
+ *   out flat as PointGrid3D.pairs writes them; no CSR.
+ * The fingerprints of collect2 and csr2 are those of pairs2 (each pair in
+ * both directions plus every point with itself), that of collect3 the one of
+ * csr3 (each pair in both directions), so each compares with its JS rows.
  *
  * points.bin holds little-endian float64 coordinates, interleaved. The job
  * runs once untimed (page faults, caches) then once timed; the program prints
@@ -255,37 +264,155 @@ static inline void sweep2(const grid_t *g, int32_t s, int32_t *from, int32_t to,
   }
 }
 
+/* The half stencil of cell c (non-empty): the end of the run holding the rest of the cell and the next cell in its
+ * row (dense), and the [start, end) ranges of the other cells (the row above; hashed: 4 cells looked up). Returns
+ * how many numbers it wrote into ranges. */
+static inline int gather2(const grid_t *g, int32_t c, int32_t *runEnd, int32_t *ranges) {
+  int count = 0;
+  int64_t ex = g->extent[0], ey = g->extent[1];
+  if (g->dense) {
+    int64_t cx = c % ex, cy = c / ex;
+    int64_t left = cx > 0 ? cx - 1 : 0, right = (cx + 1 < ex ? cx + 1 : ex - 1) + 1;
+    *runEnd = g->start[cy * ex + right];
+    if (cy + 1 < ey) {
+      ranges[count++] = g->start[(cy + 1) * ex + left];
+      ranges[count++] = g->start[(cy + 1) * ex + right];
+    }
+  } else {
+    *runEnd = g->start[c + 1];
+    const int64_t *k = g->keys + 2 * (int64_t)c;
+    int64_t near[4][3] = {{k[0] + 1, k[1], 0}, {k[0] - 1, k[1] + 1, 0}, {k[0], k[1] + 1, 0}, {k[0] + 1, k[1] + 1, 0}};
+    for (int q = 0; q < 4; q++) {
+      int32_t id = find_cell(g, near[q]);
+      if (id < 0) continue;
+      ranges[count++] = g->start[id];
+      ranges[count++] = g->start[id + 1];
+    }
+  }
+  return count;
+}
+
+static int32_t *pair_buffer;
+static int64_t pair_capacity;
+static int64_t pair_used;
+static int32_t *row_count;
+/* Whether test_range counts each pair into row_count as it goes (csr3). */
+static int count_rows = 1;
+
+static void grow_pairs(int64_t more) {
+  if (pair_used + more <= pair_capacity) return;
+  while (pair_used + more > pair_capacity) pair_capacity *= 2;
+  pair_buffer = realloc(pair_buffer, sizeof(int32_t) * pair_capacity);
+  if (!pair_buffer) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+}
+
+/* sweep2, writing each pair found into pair_buffer as original indices, lower first (as PointGrid2D.pairs). */
+static inline void collect_sweep2(const grid_t *g, int32_t s, int32_t *from, int32_t to, double r2) {
+  const double *p = g->sortedPos;
+  double x = p[2 * s], y = p[2 * s + 1];
+  int32_t i = g->sorted[s];
+  int32_t t = *from;
+  while (t < to && p[2 * t] < x && (p[2 * t] - x) * (p[2 * t] - x) > r2) t++;
+  *from = t;
+  for (; t < to; t++) {
+    double dx = p[2 * t] - x;
+    if (dx * dx > r2) break;
+    double dy = p[2 * t + 1] - y;
+    if (dx * dx + dy * dy <= r2) {
+      grow_pairs(2);
+      int32_t j = g->sorted[t];
+      pair_buffer[pair_used++] = i < j ? i : j;
+      pair_buffer[pair_used++] = i < j ? j : i;
+    }
+  }
+}
+
+/* The half stencil of run_pairs2, every pair collected into pair_buffer. */
+static void collect_pairs2(grid_t *g, const double *pos, double r) {
+  grid_build(g, pos);
+  sort_cells_by_x(g);
+  double r2 = r * r;
+  pair_used = 0;
+  for (int32_t c = 0; c < g->cells; c++) {
+    int32_t from = g->start[c], to = g->start[c + 1];
+    if (from == to) continue;
+    int32_t runEnd, ranges[8];
+    int count = gather2(g, c, &runEnd, ranges);
+    for (int32_t s = from; s < to; s++) {
+      int32_t next = s + 1;
+      collect_sweep2(g, s, &next, runEnd, r2);
+      for (int q = 0; q < count; q += 2) collect_sweep2(g, s, &ranges[q], ranges[q + 1], r2);
+    }
+  }
+}
+
+/* CSR rows in index order from the collected pairs: count the rows, prefix sums, write each pair into both. */
+static void csr_from_pairs(int64_t n) {
+  memset(row_count, 0, sizeof(int32_t) * n);
+  for (int64_t k = 0; k < pair_used; k++) row_count[pair_buffer[k]]++;
+  int64_t used = 0;
+  csr_offsets[0] = 0;
+  for (int64_t i = 0; i < n; i++) {
+    used += row_count[i];
+    csr_offsets[i + 1] = (int32_t)used;
+    row_count[i] = csr_offsets[i];
+  }
+  if (used > csr_capacity) {
+    csr_capacity = used;
+    csr_indices = realloc(csr_indices, sizeof(int32_t) * csr_capacity);
+    if (!csr_indices) {
+      fprintf(stderr, "out of memory\n");
+      exit(1);
+    }
+  }
+  for (int64_t k = 0; k < pair_used; k += 2) {
+    int32_t i = pair_buffer[k], j = pair_buffer[k + 1];
+    csr_indices[row_count[i]++] = j;
+    csr_indices[row_count[j]++] = i;
+  }
+}
+
+/* Fingerprint of pairs2 over the collected pairs (both directions, plus every point with itself). */
+static void pairs_fingerprint(int64_t n) {
+  uint32_t sum = 0;
+  for (int64_t k = 0; k < pair_used; k += 2)
+    sum += 2u * ((uint32_t)pair_buffer[k] + 1) * ((uint32_t)pair_buffer[k + 1] + 1);
+  for (int64_t i = 0; i < n; i++) sum += (uint32_t)(i + 1) * (uint32_t)(i + 1);
+  result_count = (uint64_t)pair_used + (uint64_t)n;
+  result_sum = sum;
+}
+
+static void run_collect2(grid_t *g, const double *pos, double r) {
+  collect_pairs2(g, pos, r);
+  pairs_fingerprint(g->n);
+}
+
+static void run_csr2(grid_t *g, const double *pos, double r) {
+  collect_pairs2(g, pos, r);
+  csr_from_pairs(g->n);
+  uint32_t sum = 0;
+  for (int64_t i = 0; i < g->n; i++) {
+    sum += (uint32_t)(i + 1) * (uint32_t)(i + 1);
+    for (int32_t k = csr_offsets[i]; k < csr_offsets[i + 1]; k++) sum += (uint32_t)(i + 1) * (uint32_t)(csr_indices[k] + 1);
+  }
+  result_count = (uint64_t)csr_offsets[g->n] + (uint64_t)g->n;
+  result_sum = sum;
+}
+
 static void run_pairs2(grid_t *g, const double *pos, double r) {
   grid_build(g, pos);
   sort_cells_by_x(g);
   double r2 = r * r;
   uint64_t pairs = 0;
   uint32_t sum = 0;
-  int64_t ex = g->extent[0], ey = g->extent[1];
   for (int32_t c = 0; c < g->cells; c++) {
     int32_t from = g->start[c], to = g->start[c + 1];
     if (from == to) continue;
     int32_t runEnd, ranges[8];
-    int count = 0;
-    if (g->dense) {
-      int64_t cx = c % ex, cy = c / ex;
-      int64_t left = cx > 0 ? cx - 1 : 0, right = (cx + 1 < ex ? cx + 1 : ex - 1) + 1;
-      runEnd = g->start[cy * ex + right];
-      if (cy + 1 < ey) {
-        ranges[count++] = g->start[(cy + 1) * ex + left];
-        ranges[count++] = g->start[(cy + 1) * ex + right];
-      }
-    } else {
-      runEnd = to;
-      const int64_t *k = g->keys + 2 * (int64_t)c;
-      int64_t near[4][3] = {{k[0] + 1, k[1], 0}, {k[0] - 1, k[1] + 1, 0}, {k[0], k[1] + 1, 0}, {k[0] + 1, k[1] + 1, 0}};
-      for (int q = 0; q < 4; q++) {
-        int32_t id = find_cell(g, near[q]);
-        if (id < 0) continue;
-        ranges[count++] = g->start[id];
-        ranges[count++] = g->start[id + 1];
-      }
-    }
+    int count = gather2(g, c, &runEnd, ranges);
     for (int32_t s = from; s < to; s++) {
       int32_t next = s + 1;
       sweep2(g, s, &next, runEnd, r2, &pairs, &sum);
@@ -296,11 +423,6 @@ static void run_pairs2(grid_t *g, const double *pos, double r) {
   result_count = 2 * pairs + (uint64_t)g->n;
   result_sum = sum;
 }
-
-static int32_t *pair_buffer;
-static int64_t pair_capacity;
-static int64_t pair_used;
-static int32_t *row_count;
 
 static inline void test_range(const grid_t *g, int32_t s, int32_t from, int32_t to, double r2) {
   const double *p = g->sortedPos;
@@ -317,10 +439,15 @@ static inline void test_range(const grid_t *g, int32_t s, int32_t from, int32_t 
         }
       }
       int32_t i = g->sorted[s], j = g->sorted[t];
-      pair_buffer[pair_used++] = i;
-      pair_buffer[pair_used++] = j;
-      row_count[i]++;
-      row_count[j]++;
+      if (count_rows) {
+        pair_buffer[pair_used++] = i;
+        pair_buffer[pair_used++] = j;
+        row_count[i]++;
+        row_count[j]++;
+      } else {
+        pair_buffer[pair_used++] = i < j ? i : j;
+        pair_buffer[pair_used++] = i < j ? j : i;
+      }
     }
   }
 }
@@ -328,7 +455,34 @@ static inline void test_range(const grid_t *g, int32_t s, int32_t from, int32_t 
 /* Dense half stencil with reach 1: the rest of the cell and the next cell in
  * its row (one run), the row above (x - 1 .. x + 1, one run), and the 3 rows
  * of the layer above (one run each). Each unordered pair is tested once. */
+/* The search of csr3_dense, pairs only (into pair_buffer; row counts when count_rows). */
+static void pairs3_dense(grid_t *g, double r);
+
 static void csr3_dense(grid_t *g, double r) {
+  pairs3_dense(g, r);
+  int64_t used = 0;
+  csr_offsets[0] = 0;
+  for (int64_t i = 0; i < g->n; i++) {
+    used += row_count[i];
+    csr_offsets[i + 1] = (int32_t)used;
+    row_count[i] = csr_offsets[i]; /* now the row's write cursor */
+  }
+  if (used > csr_capacity) {
+    csr_capacity = used;
+    csr_indices = realloc(csr_indices, sizeof(int32_t) * csr_capacity);
+    if (!csr_indices) {
+      fprintf(stderr, "out of memory\n");
+      exit(1);
+    }
+  }
+  for (int64_t k = 0; k < pair_used; k += 2) {
+    int32_t i = pair_buffer[k], j = pair_buffer[k + 1];
+    csr_indices[row_count[i]++] = j;
+    csr_indices[row_count[j]++] = i;
+  }
+}
+
+static void pairs3_dense(grid_t *g, double r) {
   double r2 = r * r;
   int64_t ex = g->extent[0], ey = g->extent[1], ez = g->extent[2], layer = ex * ey;
   int32_t *start = g->start;
@@ -360,26 +514,21 @@ static void csr3_dense(grid_t *g, double r) {
           for (int k = 0; k < count; k += 2) test_range(g, s, ranges[k], ranges[k + 1], r2);
         }
       }
-  int64_t used = 0;
-  csr_offsets[0] = 0;
-  for (int64_t i = 0; i < g->n; i++) {
-    used += row_count[i];
-    csr_offsets[i + 1] = (int32_t)used;
-    row_count[i] = csr_offsets[i]; /* now the row's write cursor */
+}
+
+static void run_collect3(grid_t *g, const double *pos, double r) {
+  grid_build(g, pos);
+  if (!g->dense) {
+    fprintf(stderr, "collect3 needs a dense grid\n");
+    exit(2);
   }
-  if (used > csr_capacity) {
-    csr_capacity = used;
-    csr_indices = realloc(csr_indices, sizeof(int32_t) * csr_capacity);
-    if (!csr_indices) {
-      fprintf(stderr, "out of memory\n");
-      exit(1);
-    }
-  }
-  for (int64_t k = 0; k < pair_used; k += 2) {
-    int32_t i = pair_buffer[k], j = pair_buffer[k + 1];
-    csr_indices[row_count[i]++] = j;
-    csr_indices[row_count[j]++] = i;
-  }
+  count_rows = 0;
+  pairs3_dense(g, r);
+  uint32_t sum = 0;
+  for (int64_t k = 0; k < pair_used; k += 2)
+    sum += 2u * ((uint32_t)pair_buffer[k] + 1) * ((uint32_t)pair_buffer[k + 1] + 1);
+  result_count = (uint64_t)pair_used;
+  result_sum = sum;
 }
 
 static void csr3_hashed(grid_t *g, const double *pos, double r);
@@ -436,11 +585,14 @@ static void csr3_hashed(grid_t *g, const double *pos, double r) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: %s within2|pairs2|csr3 <points.bin> <radius>\n", argv[0]);
+    fprintf(stderr, "usage: %s within2|pairs2|collect2|csr2|csr3|collect3 <points.bin> <radius>\n", argv[0]);
     return 2;
   }
-  int pairs2 = strcmp(argv[1], "pairs2") == 0;
-  int dim = strcmp(argv[1], "within2") == 0 || pairs2 ? 2 : strcmp(argv[1], "csr3") == 0 ? 3 : 0;
+  const char *mode = argv[1];
+  int pairs2 = strcmp(mode, "pairs2") == 0;
+  int collect2 = strcmp(mode, "collect2") == 0, csr2 = strcmp(mode, "csr2") == 0;
+  int collect3 = strcmp(mode, "collect3") == 0;
+  int dim = strcmp(mode, "within2") == 0 || pairs2 || collect2 || csr2 ? 2 : strcmp(mode, "csr3") == 0 || collect3 ? 3 : 0;
   if (!dim) {
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 2;
@@ -483,6 +635,9 @@ int main(int argc, char **argv) {
   for (int run = 0; run < 2; run++) {
     double t0 = now_ms();
     if (pairs2) run_pairs2(&g, pos, r);
+    else if (collect2) run_collect2(&g, pos, r);
+    else if (csr2) run_csr2(&g, pos, r);
+    else if (collect3) run_collect3(&g, pos, r);
     else if (dim == 2) run_within2(&g, pos, r);
     else run_csr3(&g, pos, r);
     ms = now_ms() - t0;

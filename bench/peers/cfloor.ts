@@ -62,14 +62,14 @@ export function writePoints(name: string, points: Float64Array): string {
 }
 
 /**
- * A contender running the floor in `mode` ('within2', 'pairs2' or 'csr3',
- * see grid.c) over the points in `file`, or null when the floor is
+ * A contender running the floor in `mode` ('within2', 'pairs2', 'collect2',
+ * 'csr2', 'csr3' or 'collect3', see grid.c) over the points in `file`, or null when the floor is
  * unavailable. Its answer is the harness fingerprint computed in C; its time
  * is the one C measured around the job (process start and file reading
  * excluded).
  */
 export function cFloor(
-  mode: 'within2' | 'pairs2' | 'csr3',
+  mode: 'within2' | 'pairs2' | 'collect2' | 'csr2' | 'csr3' | 'collect3',
   file: string,
   radius: number,
   name = 'C floor (gcc -O3)',

@@ -13,6 +13,7 @@ import { CellTable } from '../core/cell-table.js';
 import { hugeRadiusCovers } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
+import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
 import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
@@ -54,6 +55,8 @@ import { sortCellsByX } from './sort-cells.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
 export class Grid3D {
+  /** Numbers per point. */
+  readonly dimension = 3;
   readonly cellSize: number;
   readonly stride: number;
   readonly offset: number;
@@ -257,6 +260,8 @@ export class Grid3D {
   publish(): void {
     this.use = undefined;
     const h = this.header;
+    // A build changed what the buffer holds: the kernels' copy of it, if any, is stale.
+    published(this.data);
     h[H_POINTS] = this.points;
     h[H_CELL_TOTAL] = this.cellTotal;
     h[H_CELLS_X] = this.cellsX;
@@ -317,6 +322,17 @@ export class Grid3D {
     this.cellsZ = cellsZ;
     this.width = width;
     this.dense = dense;
+    // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    if (dense) {
+      this.cellTotal = boxCells;
+      if (buildDense(this, 3, positions)) {
+        this.publish();
+        return;
+      }
+    } else if (buildHashed(this, positions, (cells) => this.reserveCells(cells))) {
+      this.publish();
+      return;
+    }
 
     const scratch = this.scratch;
     let cells: number;

@@ -4,7 +4,9 @@
  *
  * @module
  */
+import { isOrdinaryRadius } from '../core/distance.js';
 import { checkDistance, describe } from '../core/validate.js';
+import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
 import {
   checkResultLength,
   type NeighborLists,
@@ -104,6 +106,8 @@ export function knownPairCount(grid: CoveredGrid, radius: number, from = 0, to =
 
 /** What a pair search needs of a grid besides its own dimension's data. */
 export interface SearchedGrid {
+  /** 2 or 3. */
+  readonly dimension: 2 | 3;
   /** Throws when the grid's buffer was transferred away (Grid2D.attached). */
   attached(method: string): void;
   /**
@@ -347,6 +351,22 @@ export class PairSink {
     this.start(COLLECT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     try {
+      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
+      // in no more memory than the search here may take before it counts (see bounded), else the search here.
+      if (isOrdinaryRadius(radius)) {
+        const found = collectPairs(
+          grid as unknown as KernelGrid,
+          radius,
+          this,
+          this.guess,
+          this.ceilingFor(searchRoom(grid.points), limit),
+        );
+        if (found !== undefined) {
+          this.length = found.length;
+          checkResultLength(`${owner}.pairs`, found.length / 2, limit);
+          return found;
+        }
+      }
       this.bounded(`${owner}.pairs`, grid, radius, limit, () => search(grid, this, radius), search);
       return this.collected(grid.points);
     } finally {
@@ -482,6 +502,21 @@ export class PairSink {
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
     try {
+      if (isOrdinaryRadius(radius)) {
+        const rows = neighborRows(
+          grid as unknown as KernelGrid,
+          radius,
+          this,
+          this.guess,
+          out,
+          this.ceilingFor(searchRoom(grid.points), limit),
+        );
+        if (rows !== undefined) {
+          this.length = rows.indices.length >>> 1;
+          checkResultLength(`${owner}.neighbors`, this.length, limit);
+          return rows;
+        }
+      }
       this.bounded(`${owner}.neighbors`, grid, radius, limit, () => this.rows(grid, radius, search), search);
       const n = grid.points;
       const offsets = reuseArray(out?.offsets, n + 1) ?? roomyArray(n + 1, false);

@@ -8,6 +8,7 @@
  */
 import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
+import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { clampRanges } from './bounded.js';
 import { extremeGrid2, pairsExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
@@ -27,6 +28,13 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
     // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
     pairsExtreme(extremeGrid2(g), sink, radius, () => visitBatch(g, sink));
   } else {
+    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+    if (
+      sink.mode === VISIT
+        ? visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))
+        : sink.mode !== COUNT && searchIntoSink(g, radius, sink)
+    )
+      return;
     const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY));
     if (g.dense) densePairs(g, sink, reach, r2);
     else hashedPairs(g, sink, reach, r2);

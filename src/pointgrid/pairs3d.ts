@@ -8,6 +8,7 @@
  */
 import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
+import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { clampRanges } from './bounded.js';
 import { extremeGrid3, pairsExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
@@ -27,6 +28,13 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
     // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
     pairsExtreme(extremeGrid3(g), sink, radius, () => visitBatch(g, sink));
   } else {
+    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+    if (
+      sink.mode === VISIT
+        ? visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))
+        : sink.mode !== COUNT && searchIntoSink(g, radius, sink)
+    )
+      return;
     const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY, g.cellsZ));
     if (g.dense) densePairs(g, sink, reach, r2);
     else hashedPairs(g, sink, reach, r2);

@@ -26,6 +26,7 @@ import { forEachPair3D } from './pairs3d.js';
 import { checkQuery, checkRebuild } from './pool-use.js';
 import { nearest3D, within3D } from './query3d.js';
 import { pinShapes } from './shape-pins.js';
+import { type WithinManyOptions, withinMany } from './within-many.js';
 
 /** Set by PointGrid3D.from() while its constructor adopts an already made grid. */
 let adopted: Grid3D | undefined;
@@ -277,6 +278,27 @@ export class PointGrid3D {
     checkDistance('maxDistance', maxDistance);
     this.grid.attached('nearest');
     return nearest3D(this.grid, x, y, z, k, maxDistance, out);
+  }
+
+  /**
+   * The points within `radius` of each of many query points, as rows in
+   * compressed sparse row form: row q (`indices[offsets[q]]` to
+   * `indices[offsets[q + 1] - 1]`) lists what {@link within} answers for query
+   * q, in the same order. Faster than a call per query: on the WebAssembly
+   * kernels the queries are answered in the grid's cell order (a counting sort
+   * by the cell holding each), so neighbouring queries read the same cells
+   * from cache whatever order they are listed in; the rows still come in query
+   * order. Allocates the two returned arrays (reused from `options.out` where
+   * they have room) and a float64 copy of the queries.
+   *
+   * @param queries the query points' coordinates, x, y and z of query q at `offset + q * stride`.
+   * @param radius largest distance included, >= 0 (Infinity finds every point).
+   * @param options `stride` (default 3), `offset` (default 0), `out` (an earlier result to write into).
+   * @throws RangeError for a radius < 0 or NaN, bad options, a queries array whose length leaves a
+   * partial query, or a query coordinate that is not a finite number (naming the query).
+   */
+  withinMany(queries: NumericArray, radius: number, options?: WithinManyOptions): NeighborLists {
+    return withinMany(this.grid, 3, queries, radius, options);
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { within } from '../wasm/grid-kernels.js';
 import { clampIndices } from './bounded.js';
 import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
@@ -25,6 +26,10 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
   if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid2(g), [x, y], radius, target);
   const r2 = radius * radius;
+  // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
+  // order (src/wasm/grid-kernels.ts).
+  const fast = within(g, x, y, 0, radius, target);
+  if (fast >= 0) return fast;
   const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;

@@ -7,6 +7,7 @@
  */
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { within } from '../wasm/grid-kernels.js';
 import { clampIndices } from './bounded.js';
 import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
@@ -22,6 +23,10 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
   if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid3(g), [x, y, z], radius, target);
   const r2 = radius * radius;
+  // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
+  // order (src/wasm/grid-kernels.ts).
+  const fast = within(g, x, y, z, radius, target);
+  if (fast >= 0) return fast;
   const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;

@@ -19,6 +19,11 @@ function hashWords(bits: Uint32Array, start: number, words: number): number {
   return mix32(h) >>> 0;
 }
 
+/** Slot count the table starts with: small, it doubles (a table sized for the distinct positions stays in cache). */
+export function initialExactSlots(n: number): number {
+  return nextPowerOfTwo(Math.min(n, 1024) * 2);
+}
+
 /**
  * Welds exact duplicates: open-addressing table (linear probing, load <= 1/2)
  * from coordinate bits to representative number. Representatives' coordinates
@@ -47,7 +52,7 @@ export function weldExact(
   const bits = new Uint32Array(coords.buffer, coords.byteOffset, coords.length * 2);
   const repBits = new Uint32Array(repCoords.buffer, repCoords.byteOffset, repCoords.length * 2);
   const words = dimension * 2;
-  let slots = new Int32Array(nextPowerOfTwo(Math.min(n, 1024) * 2)).fill(-1);
+  let slots = new Int32Array(initialExactSlots(n)).fill(-1);
   let mask = slots.length - 1;
   let count = 0;
   for (let i = 0; i < n; i++) {

@@ -94,6 +94,15 @@ function nearerReach(reach: number, best2: number): number {
 }
 
 /**
+ * The squared distance within which a representative is surely the answer
+ * (see SURE_FRACTION), or -1 when none is: with an extra test,
+ * representatives may sit at one place (differing in what the test reads).
+ */
+export function sureDistance2(tolerance2: number, accept: AcceptRepresentative | undefined): number {
+  return accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+}
+
+/**
  * Cells per axis at most: cells grow past 2 * reach only when the data spans
  * more than 2^50 of them, so cell coordinates stay exact consecutive integers
  * in float64. The table keys on their low 32 bits (int32, fast to hash and
@@ -144,7 +153,7 @@ export function gridParameters(min: Float64Array, max: Float64Array, tolerance: 
  */
 
 /** Slot count the table starts with: small, it doubles (soups hold about one distinct position per six vertices). */
-function initialSlots(n: number): number {
+export function initialSlots(n: number): number {
   return nextPowerOfTwo(Math.max(64, Math.min(n, 1024) * 2));
 }
 
@@ -195,8 +204,7 @@ export function weldNear3(
 ): number {
   const n = coords.length / 3;
   const tolerance2 = tolerance * tolerance;
-  // With an extra test, representatives may sit at one place (differing in what the test reads), so no distance is sure.
-  const sure2 = accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+  const sure2 = sureDistance2(tolerance2, accept);
   const grid = gridParameters(min, max, tolerance);
   const reach = grid[0];
   const inv = grid[1];
@@ -373,8 +381,7 @@ export function weldNear2(
 ): number {
   const n = coords.length / 2;
   const tolerance2 = tolerance * tolerance;
-  // With an extra test, representatives may sit at one place (differing in what the test reads), so no distance is sure.
-  const sure2 = accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
+  const sure2 = sureDistance2(tolerance2, accept);
   const grid = gridParameters(min, max, tolerance);
   const reach = grid[0];
   const inv = grid[1];

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { isOrdinaryRadius } from '../core/distance.js';
 import {
   checkFiniteDistance,
   checkInteger,
@@ -20,6 +21,7 @@ import {
   type NumericArray,
   pointError,
 } from '../core/validate.js';
+import { weldOnKernels } from '../wasm/weld-kernels.js';
 import { weldExact } from './exact.js';
 import { LOWEST_HOT_TOLERANCE, weldHuge, weldTiny } from './extreme.js';
 import { type AcceptRepresentative, weldNear2, weldNear3 } from './near.js';
@@ -108,12 +110,8 @@ export interface WeldMeshResult<P extends NumericArray> {
 export function weld(positions: NumericArray, tolerance: number, options: WeldOptions = {}): WeldResult {
   checkFiniteDistance('tolerance', tolerance);
   const layout = readLayout(options);
-  const { dimension, stride, offset } = layout;
-  const min = new Float64Array(dimension);
-  const max = new Float64Array(dimension);
-  const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
-  const { remap, representatives, count } = weldCoordinates(coords, min, max, dimension, tolerance);
-  return { remap, representatives: representatives.slice(0, count), count };
+  const { remap, representatives, count } = weldPositions(positions, layout, tolerance, undefined);
+  return { remap, representatives: exactly(representatives, count), count };
 }
 
 /**
@@ -160,19 +158,16 @@ export function weldMesh<P extends NumericArray>(
   if (typeof removeDegenerate !== 'boolean') {
     throw new RangeError(`removeDegenerate must be a boolean, got ${describe(removeDegenerate)}`);
   }
-  const { dimension, stride, offset } = layout;
-  const min = new Float64Array(dimension);
-  const max = new Float64Array(dimension);
-  const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
-  const vertexCount = coords.length / dimension;
+  const { dimension } = layout;
+  // Coordinates are checked first (their errors come before the indices'), by the weld itself.
+  const { remap, representatives, repCoords, count } = weldPositions(positions, layout, tolerance, undefined);
+  const vertexCount = remap.length;
   if (indices !== undefined) checkIndices(indices, vertexCount);
   else if (vertexCount % 3 !== 0) {
     throw new RangeError(
       `positions: a triangle soup (indices undefined) needs a multiple of 3 vertices, got ${vertexCount}`,
     );
   }
-
-  const { remap, representatives, repCoords, count } = weldCoordinates(coords, min, max, dimension, tolerance);
   const cornerCount = indices === undefined ? vertexCount : indices.length;
   const welded = new Uint32Array(cornerCount);
   const written = remapTriangles(remap, indices, welded, removeDegenerate);
@@ -182,9 +177,14 @@ export function weldMesh<P extends NumericArray>(
     indices: written === cornerCount ? welded : welded.slice(0, written),
     removedTriangles: (cornerCount - written) / 3,
     remap,
-    representatives: representatives.slice(0, count),
+    representatives: exactly(representatives, count),
     count,
   };
+}
+
+/** The first `count` of `array`: itself when that is all of it, else a copy. */
+function exactly(array: Uint32Array, count: number): Uint32Array {
+  return array.length === count ? array : array.slice(0, count);
 }
 
 interface Layout {
@@ -428,9 +428,9 @@ function convertPositions<P extends NumericArray>(positions: P, packed: Float64A
 /** @internal */
 export interface Welding {
   remap: Uint32Array;
-  /** Room for one representative per vertex; the first `count` are set. */
+  /** The representatives: the first `count` entries (it may be longer). */
   representatives: Uint32Array;
-  /** Representatives' coordinates packed in representative order; the first `count * dimension` are set. */
+  /** Representatives' coordinates packed in representative order: the first `count * dimension` entries. */
   repCoords: Float64Array;
   count: number;
 }
@@ -451,15 +451,37 @@ export function weldWithTest(
   accept: AcceptRepresentative | undefined,
 ): Welding {
   checkFiniteDistance('tolerance', tolerance);
-  const min = new Float64Array(dimension);
-  const max = new Float64Array(dimension);
-  let coords: Float32Array | Float64Array;
   try {
-    coords = coordinatesOf(positions, dimension, dimension, 0, min, max, tolerance);
+    return weldPositions(positions, { dimension, stride: dimension, offset: 0 }, tolerance, accept);
   } catch (error) {
     if (error instanceof RangeError) throw new RangeError(error.message.replace(/^positions/, name));
     throw error;
   }
+}
+
+/**
+ * Checks and welds `positions` (tolerance already checked): on the
+ * WebAssembly kernels where they run and there is no extra test (see
+ * src/wasm/weld-kernels.ts), else here; both give the same result.
+ */
+function weldPositions(
+  positions: NumericArray,
+  layout: Layout,
+  tolerance: number,
+  accept: AcceptRepresentative | undefined,
+): Welding {
+  const { dimension, stride, offset } = layout;
+  // The kernels repeat the hot paths of weldCoordinates only, exact.ts (tolerance 0: equal coordinates, no
+  // arithmetic) and near.ts (ordinary tolerances): extreme ones take weld/extreme.ts's cold paths here (decision 2).
+  if (accept === undefined && (tolerance === 0 || (isOrdinaryRadius(tolerance) && tolerance >= LOWEST_HOT_TOLERANCE))) {
+    const n = checkLayout(positions, dimension, stride, offset);
+    const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance);
+    if (typeof welded === 'number') throw coordinateError(positions, dimension, stride, offset, welded);
+    if (welded !== undefined) return welded;
+  }
+  const min = new Float64Array(dimension);
+  const max = new Float64Array(dimension);
+  const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
   return weldCoordinates(coords, min, max, dimension, tolerance, accept);
 }
 

@@ -61,6 +61,8 @@ export class Channel {
   failure: Error | undefined = undefined;
   /** Whether the worker's script greeted the pool (it loaded and runs). */
   loaded = false;
+  /** Whether the worker was sent the calling thread's compiled kernels (see withKernels in threads.ts). */
+  kernelsSent = false;
   private pending: { resolve: (reply: Reply) => void; reject: (error: Error) => void; call: string } | undefined;
 
   constructor(

@@ -14,10 +14,15 @@ export interface Hello {
 }
 
 /** Names this package's worker protocol (bumped when tasks or replies change shape). */
-export const PROTOCOL = 'spatialhash-workers/1';
+export const PROTOCOL = 'spatialhash-workers/2';
 
-/** What a worker posts back for each task: its result and time (ms), or the Error it threw. */
-export type Reply = { ok: true; result: unknown; ms: number } | { ok: false; error: string; name: string };
+/**
+ * What a worker posts back for each task: its result, time (ms) and which
+ * kernels ran it (see activeKernels; absent: JavaScript), or the Error it threw.
+ */
+export type Reply =
+  | { ok: true; result: unknown; ms: number; kernels?: 'wasm' | 'javascript' }
+  | { ok: false; error: string; name: string };
 
 /** Whether `message` is a worker's greeting. */
 export function isHello(message: unknown): boolean {
@@ -28,6 +33,7 @@ export function isHello(message: unknown): boolean {
 export function isReply(message: unknown): message is Reply {
   if (typeof message !== 'object' || message === null) return false;
   const m = message as Record<string, unknown>;
-  if (m.ok === true) return typeof m.ms === 'number' && 'result' in m;
+  if (m.ok === true)
+    return typeof m.ms === 'number' && 'result' in m && (m.kernels === 'wasm' || m.kernels === 'javascript');
   return m.ok === false && typeof m.error === 'string' && typeof m.name === 'string';
 }

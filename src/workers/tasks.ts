@@ -32,6 +32,8 @@ import { COLLECT, fillRows, isOutgrown, PairSink, ROWS, writePairs } from '../po
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
 import { sortCellsByX } from '../pointgrid/sort-cells.js';
+import { pinGrid, unpinGrid } from '../wasm/grid-kernels.js';
+import { type KernelMode, setKernelMode, useKernelModule } from '../wasm/kernels.js';
 import { arriveAndWait, breakBarrier } from './barrier.js';
 
 // The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
@@ -145,8 +147,20 @@ interface Together {
   totals: Float64Array;
 }
 
-/** The tasks a worker runs, by `op`. */
-export type Task =
+/**
+ * The calling thread's kernel choice, sent with every task: its mode (see
+ * setKernelMode) and, with a worker's first task, its compiled WebAssembly
+ * module, so that the worker runs the same kernels without compiling, or
+ * carrying, a module of its own (the worker's script has none).
+ */
+export interface KernelSetting {
+  mode: KernelMode;
+  /** A WebAssembly.Module (typed as an object so that the package's declarations need no WebAssembly types). */
+  module?: object;
+}
+
+/** The tasks a worker runs, by `op`, each with the caller's {@link KernelSetting}. */
+export type Task = { kernels?: KernelSetting } & (
   | PairsTask
   | CopyPairsTask
   | CopyRowsTask
@@ -186,7 +200,8 @@ export type Task =
       scratch: Uint32Array;
       /** Every thread's histogram, at least the box's cells long. */
       hists: Int32Array[];
-    } & Together);
+    } & Together)
+);
 
 /** The names of a `build` task's steps, in order (one timing each). */
 export const BUILD_STEPS = ['histogram', 'cellTotals', 'offsets', 'scatter', 'sortCells'];
@@ -362,9 +377,13 @@ function open(data: ArrayBuffer | SharedArrayBuffer, d: 2 | 3): Grid2D | Grid3D 
 
 /** Runs one task; throws what the kernel throws (having broken its barrier, so no other thread waits for ever). */
 export function runTask(task: Task): Done {
+  if (task.kernels !== undefined) {
+    if (task.kernels.module !== undefined) useKernelModule(task.kernels.module as WebAssembly.Module);
+    setKernelMode(task.kernels.mode);
+  }
   switch (task.op) {
     case 'pairs':
-      return { result: searchPairs(task), transfer: [] };
+      return { result: pinned(task.data, () => searchPairs(task)), transfer: [] };
     case 'place': {
       const { order, buffer, slices } = collected!;
       collected = undefined;
@@ -375,11 +394,11 @@ export function runTask(task: Task): Done {
       return { result: null, transfer: [] };
     }
     case 'rows':
-      return { result: searchRows(task), transfer: [] };
+      return { result: pinned(task.data, () => searchRows(task)), transfer: [] };
     case 'copyPairs':
-      return copyPairs(task);
+      return pinned(task.data, () => copyPairs(task));
     case 'copyRows':
-      return copyRows(task);
+      return pinned(task.data, () => copyRows(task));
     case 'build':
     case 'fill':
       try {
@@ -390,6 +409,19 @@ export function runTask(task: Task): Done {
       }
     default:
       throw new Error(`PointGridWorkers: unknown task ${JSON.stringify((task as { op?: unknown }).op)}`);
+  }
+}
+
+/**
+ * Runs a task's searches of the grid in `data` with the kernels keeping one
+ * copy of it for all its slices (no thread rebuilds it while they run).
+ */
+function pinned<T>(data: ArrayBuffer | SharedArrayBuffer, search: () => T): T {
+  pinGrid(data);
+  try {
+    return search();
+  } finally {
+    unpinGrid();
   }
 }
 

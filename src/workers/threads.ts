@@ -7,6 +7,8 @@
  *
  * @module
  */
+
+import { kernelMode, kernelModule } from '../wasm/kernels.js';
 import { breakBarrier, isBrokenBarrier, resetBarrier } from './barrier.js';
 import { Channel, type ChannelOwner, type WorkerLike } from './channel.js';
 import { CUSTOM_ORIGIN, defaultWorker } from './host.js';
@@ -44,6 +46,29 @@ export interface PointGridWorkersPhase {
   wallMs: number;
   /** Each thread's own time on its task, ms, by thread. */
   threadMs: number[];
+  /**
+   * Which implementation each thread's batch paths were on when it ran its
+   * task (its activeKernels()), by thread: the WebAssembly kernels, which
+   * the calling thread compiles once and posts to every worker, or the
+   * JavaScript path (the calling thread's mode is 'javascript' or it has no
+   * kernels, or the worker could not instantiate the module). A build's
+   * steps run in JavaScript whatever this says; its searches follow it.
+   */
+  threadKernels: ('wasm' | 'javascript')[];
+}
+
+/**
+ * `task` with this thread's kernel choice (see KernelSetting in tasks.ts):
+ * the mode always, the compiled module once per worker, so that every
+ * thread runs the kernels this one runs (or the JavaScript path where this
+ * one does), compiled once, here.
+ */
+function withKernels(task: Task, channel: Channel): Task {
+  const mode = kernelMode();
+  // In mode 'javascript' nothing is compiled here (a page may have chosen it because it must not compile).
+  const module = channel.kernelsSent || mode === 'javascript' ? undefined : kernelModule();
+  if (module !== undefined) channel.kernelsSent = true;
+  return { ...task, kernels: module === undefined ? { mode } : { mode, module } };
 }
 
 /** The workers of a pool and the call they run. */
@@ -55,6 +80,8 @@ export class Threads implements ChannelOwner {
   /** The call running now (for Errors) and its timings so far. */
   call: string | undefined = undefined;
   timings: PointGridWorkersTimings | undefined = undefined;
+  /** Which kernels each thread's reply of the last phase said it ran. */
+  private lastKernels: ('wasm' | 'javascript')[] = [];
 
   /**
    * Starts `count` workers (from `createWorker`, or the host's default).
@@ -122,7 +149,7 @@ export class Threads implements ChannelOwner {
     const started = performance.now();
     const call = this.call ?? 'a call';
     // Every task is made before any is sent, so that a throw here leaves no thread busy.
-    const tasks = this.channels.map((_, k) => task(k));
+    const tasks = this.channels.map((channel, k) => withKernels(task(k), channel));
     const moved = this.channels.map((_, k) => transfer?.(k) ?? []);
     // Waits for every thread, even after one failed: none is still working on this call when it settles.
     const settled = await Promise.allSettled(this.channels.map((channel, k) => channel.run(tasks[k], moved[k], call)));
@@ -136,12 +163,15 @@ export class Threads implements ChannelOwner {
     }
     const results: R[] = [];
     const threadMs: number[] = [];
+    const threadKernels: ('wasm' | 'javascript')[] = [];
     for (const reply of replies) {
       if (!reply.ok) continue;
       results.push(reply.result as R);
       threadMs.push(reply.ms);
+      threadKernels.push(reply.kernels ?? 'javascript');
     }
-    if (name !== '') this.timings?.phases.push({ name, wallMs, threadMs });
+    this.lastKernels = threadKernels;
+    if (name !== '') this.timings?.phases.push({ name, wallMs, threadMs, threadKernels });
     return results;
   }
 
@@ -171,7 +201,12 @@ export class Threads implements ChannelOwner {
     const ran = Math.min(steps.length, ...times.map((t) => t.done.length));
     for (let j = 0; j < ran; j++) {
       const end = Math.max(...times.map((t) => t.done[j]));
-      this.timings?.phases.push({ name: steps[j], wallMs: end - start, threadMs: times.map((t) => t.work[j]) });
+      this.timings?.phases.push({
+        name: steps[j],
+        wallMs: end - start,
+        threadMs: times.map((t) => t.work[j]),
+        threadKernels: this.lastKernels,
+      });
       start = end;
     }
     return times.some((t) => t.stopped === true);

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { activeKernels } from '../wasm/kernels.js';
 import { type Hello, PROTOCOL, type Reply } from './protocol.js';
 import { runTask, type Task } from './tasks.js';
 
@@ -21,7 +22,7 @@ function handler(post: Post): (task: Task) => void {
     const started = performance.now();
     try {
       const done = runTask(task);
-      post({ ok: true, result: done.result, ms: performance.now() - started }, done.transfer);
+      post({ ok: true, result: done.result, ms: performance.now() - started, kernels: activeKernels() }, done.transfer);
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       post({ ok: false, error: e.message, name: e.name }, []);

@@ -2,7 +2,7 @@
 // a user's code that imports the package's two entries, runs the pool's searches and checks them against the
 // same searches on this thread. It reports to the test runner through window.__spatialhashConsumer and the
 // page's #result text, and never throws past that report.
-import { PointGrid2D, PointGrid3D } from 'spatialhash';
+import { activeKernels, PointGrid2D, PointGrid3D } from 'spatialhash';
 import { PointGridWorkers } from 'spatialhash/workers';
 
 /** A seeded generator (an LCG), so every run and every bundler searches the same points. */
@@ -29,8 +29,24 @@ function sameArray(what, got, want) {
   }
 }
 
+/**
+ * Waits (at most about 5 s) for the WebAssembly kernels, which a page's main thread compiles in the background,
+ * so that the pool's calls below post the compiled module to the workers; says which path this thread is on.
+ */
+async function kernelsReady() {
+  for (let k = 0; k < 100 && activeKernels() !== 'wasm'; k++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return activeKernels();
+}
+
+/** Which path the pool's threads searched on in its last call (see PointGridWorkersPhase.threadKernels). */
+function threadKernels(pool) {
+  const phases = pool.lastTimings?.phases ?? [];
+  return [...new Set(phases.filter((p) => p.name === 'search' || p.name === 'pairs').flatMap((p) => p.threadKernels))];
+}
+
 async function check() {
   const radius = 0.5;
+  const kernels = await kernelsReady();
   // The pool shares memory where the page has SharedArrayBuffer (cross-origin isolated) and works on copies
   // elsewhere: grids built with `shared: pool.shared` run either way, the same code on every page.
   const pool = new PointGridWorkers({ threads: 2 });
@@ -44,6 +60,7 @@ async function check() {
     const pairs3 = await pool.pairs(grid3, radius);
     const wantPairs3 = grid3.pairs(radius);
     sameArray('pool.pairs (3D)', pairs3, wantPairs3);
+    const poolKernels = threadKernels(pool);
     const pairs2 = await pool.pairs(grid2, radius);
     const wantPairs2 = grid2.pairs(radius);
     sameArray('pool.pairs (2D)', pairs2, wantPairs2);
@@ -53,6 +70,8 @@ async function check() {
       isolated: globalThis.crossOriginIsolated === true,
       shared: pool.shared,
       threads: pool.threads,
+      kernels,
+      poolKernels,
       neighbors: want.indices.length,
       pairs: wantPairs3.length / 2 + wantPairs2.length / 2,
     };

@@ -13,7 +13,8 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
+    // src/wasm/assembly is AssemblyScript, compiled on its own into src/wasm/binary.ts (imports without .js).
+    if (entry.isDirectory()) return path.endsWith(join('wasm', 'assembly')) ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }

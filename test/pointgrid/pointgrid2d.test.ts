@@ -2,13 +2,20 @@
  * PointGrid2D: seeded property tests against brute force (shared with 3D in
  * support/pointgrid-oracle.ts), plus the edge cases and bad input spelled out.
  */
-import { describe, expect, it } from 'vitest';
-import { PointGrid2D } from '../../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PointGrid2D, setKernelMode } from '../../src/index.js';
 import { type GridFactory, gridFace, PointOracle, pointGridProperties } from '../support/pointgrid-oracle.js';
 
 const make: GridFactory = (positions, options) => gridFace(new PointGrid2D(positions, options));
 
-pointGridProperties('PointGrid2D', 2, make);
+// Both paths against brute force: the WebAssembly kernels and the JavaScript loops (test/wasm checks them equal).
+for (const mode of ['wasm', 'javascript'] as const) {
+  describe(`kernels: ${mode}`, () => {
+    beforeAll(() => setKernelMode(mode));
+    afterAll(() => setKernelMode('auto'));
+    pointGridProperties(`PointGrid2D (${mode})`, 2, make);
+  });
+}
 
 describe('PointGrid2D edge cases', () => {
   it('handles 0 and 1 points', () => {

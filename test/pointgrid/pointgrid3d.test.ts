@@ -2,13 +2,20 @@
  * PointGrid3D: seeded property tests against brute force (shared with 2D in
  * support/pointgrid-oracle.ts), plus the edge cases and bad input spelled out.
  */
-import { describe, expect, it } from 'vitest';
-import { PointGrid3D } from '../../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PointGrid3D, setKernelMode } from '../../src/index.js';
 import { type GridFactory, gridFace, PointOracle, pointGridProperties } from '../support/pointgrid-oracle.js';
 
 const make: GridFactory = (positions, options) => gridFace(new PointGrid3D(positions, options));
 
-pointGridProperties('PointGrid3D', 3, make);
+// Both paths against brute force: the WebAssembly kernels and the JavaScript loops (test/wasm checks them equal).
+for (const mode of ['wasm', 'javascript'] as const) {
+  describe(`kernels: ${mode}`, () => {
+    beforeAll(() => setKernelMode(mode));
+    afterAll(() => setKernelMode('auto'));
+    pointGridProperties(`PointGrid3D (${mode})`, 3, make);
+  });
+}
 
 /** A jittered lattice, the particle block of an SPH scene. */
 function lattice(side: number, jitter: number): number[] {

@@ -8,8 +8,8 @@
 
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { weld, weldMesh } from '../../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setKernelMode, weld, weldMesh } from '../../src/index.js';
 import { random } from '../support/random.js';
 import { expectMatches, oracle } from '../support/weld-oracle.js';
 
@@ -198,7 +198,16 @@ const anyScene = (dimension: 2 | 3) =>
 const SEED = 0x5eed06;
 const RUNS = 150;
 
-describe.each([2, 3] as const)('weld in %iD matches the brute-force definition', (dimension) => {
+// Both paths: the WebAssembly kernels and the JavaScript loops (test/wasm/weld-dual-path.test.ts compares them).
+describe.each([
+  ['wasm', 2],
+  ['wasm', 3],
+  ['javascript', 2],
+  ['javascript', 3],
+] as const)('weld (%s) in %iD matches the brute-force definition', (mode, dimension) => {
+  beforeAll(() => setKernelMode(mode));
+  afterAll(() => setKernelMode('auto'));
+
   it(`on lattice points with exact-tolerance distances and coincident copies (seed ${SEED})`, () => {
     fc.assert(
       fc.property(latticeScene(dimension), ({ tolerance, points }) => {

@@ -1,0 +1,310 @@
+// The loops of a point grid build (see src/pointgrid/build-steps.ts, whose
+// results these reproduce bit for bit): bounds, count, prefix sums, scatter
+// and the per-cell sort by (x, index). Positions come packed (2 or 3 numbers
+// per point) as float64 (P = f64) or float32 (P = f32); coordinates are kept
+// as C. Every pointer is a byte offset into the imported memory.
+
+// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
+
+/** Cells up to this many points are insertion-sorted, larger ones heap-sorted (as sort-cells.ts). */
+const SMALL_CELL: i32 = 24;
+
+// Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
+// lanes' lows and highs (3 vectors each), then the bounds they make (min x, y, z, max x, y, z as f64).
+const LOWS: usize = 0;
+const HIGHS: usize = 48;
+const BULK: usize = 96;
+
+/**
+ * Reduces the d vectors of lows and highs (lanes of type P; element e holds
+ * axis e % d, as the positions do) to bounds per axis at BULK.
+ */
+function reduceLanes<P>(d: i32): void {
+  const count = <i32>(16 / sizeof<P>()) * d;
+  for (let axis = 0; axis < d; axis++) {
+    let lo: f64 = Infinity;
+    let hi: f64 = -Infinity;
+    for (let e = axis; e < count; e += d) {
+      lo = min(lo, <f64>load<P>(LOWS + <usize>e * sizeof<P>()));
+      hi = max(hi, <f64>load<P>(HIGHS + <usize>e * sizeof<P>()));
+    }
+    store<f64>(BULK + (<usize>axis << 3), lo);
+    store<f64>(BULK + (<usize>(3 + axis) << 3), hi);
+  }
+}
+
+/**
+ * The bounds of the first `rounds` * 4 points of float32 positions (d
+ * vectors a round, each lane always the same axis) into BULK; false when one
+ * of them has a coordinate that is not finite.
+ */
+function simdBounds32(pos: usize, rounds: i32, d: i32): bool {
+  let lo0 = f32x4.splat(Infinity);
+  let lo1 = lo0;
+  let lo2 = lo0;
+  let hi0 = f32x4.splat(-Infinity);
+  let hi1 = hi0;
+  let hi2 = hi0;
+  let nan = f32x4.splat(0);
+  const step = <usize>(16 * d);
+  const end = pos + <usize>rounds * step;
+  for (let p = pos; p < end; p += step) {
+    const a = v128.load(p);
+    const b = v128.load(p, 16);
+    lo0 = f32x4.min(lo0, a);
+    hi0 = f32x4.max(hi0, a);
+    lo1 = f32x4.min(lo1, b);
+    hi1 = f32x4.max(hi1, b);
+    nan = f32x4.add(nan, f32x4.add(f32x4.sub(a, a), f32x4.sub(b, b)));
+    if (d == 3) {
+      const c = v128.load(p, 32);
+      lo2 = f32x4.min(lo2, c);
+      hi2 = f32x4.max(hi2, c);
+      nan = f32x4.add(nan, f32x4.sub(c, c));
+    }
+  }
+  // v - v is 0 for finite v, NaN for NaN and the infinities; their sum stays 0 only if every one is.
+  if (!i32x4.all_true(f32x4.eq(nan, f32x4.splat(0)))) return false;
+  v128.store(LOWS, lo0);
+  v128.store(LOWS, lo1, 16);
+  v128.store(LOWS, lo2, 32);
+  v128.store(HIGHS, hi0);
+  v128.store(HIGHS, hi1, 16);
+  v128.store(HIGHS, hi2, 32);
+  reduceLanes<f32>(d);
+  return true;
+}
+
+/** {@link simdBounds32} for float64 positions, 2 points a round. */
+function simdBounds64(pos: usize, rounds: i32, d: i32): bool {
+  let lo0 = f64x2.splat(Infinity);
+  let lo1 = lo0;
+  let lo2 = lo0;
+  let hi0 = f64x2.splat(-Infinity);
+  let hi1 = hi0;
+  let hi2 = hi0;
+  let nan = f64x2.splat(0);
+  const step = <usize>(16 * d);
+  const end = pos + <usize>rounds * step;
+  for (let p = pos; p < end; p += step) {
+    const a = v128.load(p);
+    const b = v128.load(p, 16);
+    lo0 = f64x2.min(lo0, a);
+    hi0 = f64x2.max(hi0, a);
+    lo1 = f64x2.min(lo1, b);
+    hi1 = f64x2.max(hi1, b);
+    nan = f64x2.add(nan, f64x2.add(f64x2.sub(a, a), f64x2.sub(b, b)));
+    if (d == 3) {
+      const c = v128.load(p, 32);
+      lo2 = f64x2.min(lo2, c);
+      hi2 = f64x2.max(hi2, c);
+      nan = f64x2.add(nan, f64x2.sub(c, c));
+    }
+  }
+  if (!i64x2.all_true(f64x2.eq(nan, f64x2.splat(0)))) return false;
+  v128.store(LOWS, lo0);
+  v128.store(LOWS, lo1, 16);
+  v128.store(LOWS, lo2, 32);
+  v128.store(HIGHS, hi0);
+  v128.store(HIGHS, hi1, 16);
+  v128.store(HIGHS, hi2, 32);
+  reduceLanes<f64>(d);
+  return true;
+}
+
+/**
+ * Bounds of the points into out (min per axis, then max per axis, d numbers
+ * each); returns -1, or the index of the first point with a coordinate that
+ * is not finite (the caller throws the error naming it).
+ */
+export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
+  let minX = Infinity, minY = Infinity, minZ = Infinity;
+  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  const size = sizeof<P>();
+  // The bulk 128 bits at a time (lanes vertices a round, d vectors, each lane always the same axis); a
+  // coordinate that is not finite sends the whole scan to the scalar loops below, which name the first.
+  const lanes = 16 / <i32>size;
+  const rounds = n / lanes;
+  let first = 0;
+  if (rounds > 0 && (size == 4 ? simdBounds32(pos, rounds, d) : simdBounds64(pos, rounds, d))) {
+    first = rounds * lanes;
+    minX = load<f64>(BULK); minY = load<f64>(BULK, 8); minZ = load<f64>(BULK, 16);
+    maxX = load<f64>(BULK, 24); maxY = load<f64>(BULK, 32); maxZ = load<f64>(BULK, 40);
+  }
+  if (d == 2) {
+    for (let i = first; i < n; i++) {
+      const p = pos + <usize>(2 * i) * size;
+      const x = <f64>load<P>(p);
+      const y = <f64>load<P>(p + size);
+      if (x - x != 0 || y - y != 0) return i;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    store<f64>(out, minX); store<f64>(out, minY, 8);
+    store<f64>(out, maxX, 16); store<f64>(out, maxY, 24);
+  } else {
+    for (let i = first; i < n; i++) {
+      const p = pos + <usize>(3 * i) * size;
+      const x = <f64>load<P>(p);
+      const y = <f64>load<P>(p + size);
+      const z = <f64>load<P>(p + 2 * size);
+      if (x - x != 0 || y - y != 0 || z - z != 0) return i;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    store<f64>(out, minX); store<f64>(out, minY, 8); store<f64>(out, minZ, 16);
+    store<f64>(out, maxX, 24); store<f64>(out, maxY, 32); store<f64>(out, maxZ, 40);
+  }
+  return -1;
+}
+
+/**
+ * Dense layout: each point's row-major cell into cellOf, and the count per
+ * cell into cellStart (zeroed here, cells + 1 entries).
+ */
+export function countDense<P>(
+  pos: usize, n: i32, d: i32,
+  originX: f64, originY: f64, originZ: f64, width: f64,
+  cellsX: i32, layer: i32, cells: i32,
+  cellOf: usize, cellStart: usize,
+): void {
+  memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
+  const size = sizeof<P>();
+  if (d == 2) {
+    for (let i = 0; i < n; i++) {
+      const p = pos + <usize>(2 * i) * size;
+      const c = <i32>(Math.floor((<f64>load<P>(p) - originX) / width) +
+        Math.floor((<f64>load<P>(p + size) - originY) / width) * <f64>cellsX);
+      store<i32>(cellOf + (<usize>i << 2), c);
+      const at = cellStart + (<usize>c << 2);
+      store<i32>(at, load<i32>(at) + 1);
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const p = pos + <usize>(3 * i) * size;
+      const c = <i32>(Math.floor((<f64>load<P>(p) - originX) / width) +
+        Math.floor((<f64>load<P>(p + size) - originY) / width) * <f64>cellsX +
+        Math.floor((<f64>load<P>(p + 2 * size) - originZ) / width) * <f64>layer);
+      store<i32>(cellOf + (<usize>i << 2), c);
+      const at = cellStart + (<usize>c << 2);
+      store<i32>(at, load<i32>(at) + 1);
+    }
+  }
+}
+
+/** Inclusive prefix sums of the counts (entry c becomes the end of cell c), entry `cells` = n. */
+export function prefixSums(cellStart: usize, cells: i32, n: i32): void {
+  let sum = 0;
+  for (let c = 0; c < cells; c++) {
+    const at = cellStart + (<usize>c << 2);
+    sum += load<i32>(at);
+    store<i32>(at, sum);
+  }
+  store<i32>(cellStart + (<usize>cells << 2), n);
+}
+
+/** Copies each point's index and coordinates to its place in cell order, from the last point back. */
+export function scatter<P, C>(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  const ps = sizeof<P>();
+  const cs = sizeof<C>();
+  for (let i = n - 1; i >= 0; i--) {
+    const at = cellStart + (<usize>load<i32>(cellOf + (<usize>i << 2)) << 2);
+    const s = load<i32>(at) - 1;
+    store<i32>(at, s);
+    store<u32>(sortedIndex + (<usize>s << 2), i);
+    const p = pos + <usize>(d * i) * ps;
+    const q = coords + <usize>(d * s) * cs;
+    store<C>(q, <C>load<P>(p));
+    store<C>(q + cs, <C>load<P>(p + ps));
+    if (d == 3) store<C>(q + 2 * cs, <C>load<P>(p + 2 * ps));
+  }
+}
+
+/** (x, index) of sorted position a comes before that of b. */
+// @ts-ignore: decorator
+@inline function before<C>(coords: usize, order: usize, d: i32, a: i32, b: i32): bool {
+  const xa = load<C>(coords + <usize>(d * a) * sizeof<C>());
+  const xb = load<C>(coords + <usize>(d * b) * sizeof<C>());
+  return xa < xb || (xa == xb && load<u32>(order + (<usize>a << 2)) < load<u32>(order + (<usize>b << 2)));
+}
+
+// @ts-ignore: decorator
+@inline function swap<C>(coords: usize, order: usize, d: i32, a: i32, b: i32): void {
+  const ia = order + (<usize>a << 2);
+  const ib = order + (<usize>b << 2);
+  const i = load<u32>(ia);
+  store<u32>(ia, load<u32>(ib));
+  store<u32>(ib, i);
+  for (let k = 0; k < d; k++) {
+    const pa = coords + <usize>(d * a + k) * sizeof<C>();
+    const pb = coords + <usize>(d * b + k) * sizeof<C>();
+    const v = load<C>(pa);
+    store<C>(pa, load<C>(pb));
+    store<C>(pb, v);
+  }
+}
+
+function siftDown<C>(coords: usize, order: usize, d: i32, base: i32, root: i32, size: i32): void {
+  for (;;) {
+    let child = 2 * root + 1;
+    if (child >= size) return;
+    if (child + 1 < size && before<C>(coords, order, d, base + child, base + child + 1)) child++;
+    if (!before<C>(coords, order, d, base + root, base + child)) return;
+    swap<C>(coords, order, d, base + root, base + child);
+    root = child;
+  }
+}
+
+/**
+ * Sorts every cell's points by (x, index), a total order, so the result is
+ * the one sort-cells.ts and build-steps.ts give: insertion sort for the usual
+ * handful, heapsort for crowded cells (coincident points stay O(k log k)).
+ */
+export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32): void {
+  const cs = sizeof<C>();
+  for (let c = 0; c < cells; c++) {
+    const start = load<i32>(cellStart + (<usize>c << 2));
+    const end = load<i32>(cellStart + (<usize>c << 2), 4);
+    const size = end - start;
+    if (size < 2) continue;
+    if (size > SMALL_CELL) {
+      for (let root = (size >> 1) - 1; root >= 0; root--) siftDown<C>(coords, order, d, start, root, size);
+      for (let last = size - 1; last > 0; last--) {
+        swap<C>(coords, order, d, start, start + last);
+        siftDown<C>(coords, order, d, start, 0, last);
+      }
+      continue;
+    }
+    for (let s = start + 1; s < end; s++) {
+      const q = coords + <usize>(d * s) * cs;
+      const x = load<C>(q);
+      const y = load<C>(q + cs);
+      const z = d == 3 ? load<C>(q + 2 * cs) : <C>0;
+      const index = load<u32>(order + (<usize>s << 2));
+      let t = s;
+      for (; t > start; t--) {
+        const pq = coords + <usize>(d * (t - 1)) * cs;
+        const px = load<C>(pq);
+        if (px < x || (px == x && load<u32>(order + (<usize>(t - 1) << 2)) < index)) break;
+        const tq = coords + <usize>(d * t) * cs;
+        store<C>(tq, px);
+        store<C>(tq + cs, load<C>(pq + cs));
+        if (d == 3) store<C>(tq + 2 * cs, load<C>(pq + 2 * cs));
+        store<u32>(order + (<usize>t << 2), load<u32>(order + (<usize>(t - 1) << 2)));
+      }
+      if (t != s) {
+        const tq = coords + <usize>(d * t) * cs;
+        store<C>(tq, x);
+        store<C>(tq + cs, y);
+        if (d == 3) store<C>(tq + 2 * cs, z);
+        store<u32>(order + (<usize>t << 2), index);
+      }
+    }
+  }
+}

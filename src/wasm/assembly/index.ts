@@ -1,0 +1,91 @@
+// The WebAssembly kernels of spatialhash (src/wasm/kernels.ts loads them):
+// the concrete instances of the generic loops, one per coordinate type.
+// Positions P and coordinate copies C are float64 or float32.
+
+// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
+
+import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
+import { searchPairs2, searchPairs3 } from './pairs';
+import { countHashed } from './hashed';
+import { within2, within3, withinMany } from './within';
+import { weldNear2, weldNear3 } from './weld';
+
+export { prefixSums } from './build';
+export { length, needed, setGrid, setOutput, startSearch } from './pairs';
+export { fillRows, originalPairs, rowStarts } from './rows';
+export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
+export { fillLookup, orderCells } from './hashed';
+export { setWeldTable, weldExact } from './weld';
+
+export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
+  return bounds<f64>(pos, n, d, out);
+}
+export function bounds32(pos: usize, n: i32, d: i32, out: usize): i32 {
+  return bounds<f32>(pos, n, d, out);
+}
+export function countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
+  countDense<f64>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
+}
+export function countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
+  countDense<f32>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
+}
+export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  scatter<f64, f64>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
+}
+export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  scatter<f32, f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
+}
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32): void {
+  sortCells<f64>(coords, order, cellStart, cells, d);
+}
+export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32): void {
+  sortCells<f32>(coords, order, cellStart, cells, d);
+}
+export function searchPairs2d64(): i32 {
+  return searchPairs2<f64>();
+}
+export function searchPairs2d32(): i32 {
+  return searchPairs2<f32>();
+}
+export function searchPairs3d64(): i32 {
+  return searchPairs3<f64>();
+}
+export function searchPairs3d32(): i32 {
+  return searchPairs3<f32>();
+}
+export function within2d64(x: f64, y: f64, radius: f64, target: usize): i32 {
+  return within2<f64>(x, y, radius, target);
+}
+export function within2d32(x: f64, y: f64, radius: f64, target: usize): i32 {
+  return within2<f32>(x, y, radius, target);
+}
+export function within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
+  return within3<f64>(x, y, z, radius, target);
+}
+export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
+  return within3<f32>(x, y, z, radius, target);
+}
+export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
+  return countHashed<f64>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
+}
+export function countHashed32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
+  return countHashed<f32>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
+}
+export function weldNear3d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear3<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, hz, remap, representatives, repCoords);
+}
+export function weldNear3d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear3<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, hz, remap, representatives, repCoords);
+}
+export function weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear2<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
+}
+export function weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
+  return weldNear2<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
+}
+export function withinMany64(queries: usize, d: i32, order: usize, k: i32, end: i32, first: i32, radius: f64, results: usize, capacity: i32, rowStart: usize, rowCount: usize): i32 {
+  return withinMany<f64>(queries, d, order, k, end, first, radius, results, capacity, rowStart, rowCount);
+}
+export function withinMany32(queries: usize, d: i32, order: usize, k: i32, end: i32, first: i32, radius: f64, results: usize, capacity: i32, rowStart: usize, rowCount: usize): i32 {
+  return withinMany<f32>(queries, d, order, k, end, first, radius, results, capacity, rowStart, rowCount);
+}

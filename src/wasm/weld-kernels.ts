@@ -1,0 +1,140 @@
+/**
+ * weld's searches (src/weld/near.ts for a tolerance > 0, exact.ts for 0) on
+ * the WebAssembly kernels: the vertices are copied into the kernels' memory,
+ * checked and bounded there, welded step for step as the JavaScript loops
+ * do, and the remap, representatives and their coordinates copied out.
+ * Welds with an extra test per representative (weldGeometry's and
+ * weldByDistance's attribute tolerances, a JavaScript callback) and
+ * tolerances whose square overflows stay in JavaScript.
+ *
+ * A weld uses the kernels' memory from its start, so whatever grid they held
+ * a copy of is copied in again by its next search (see grid-kernels.ts).
+ *
+ * @module
+ */
+import { isOrdinaryRadius } from '../core/distance.js';
+import type { NumericArray } from '../core/validate.js';
+import { initialExactSlots } from '../weld/exact.js';
+import { gridParameters, initialSlots, sureDistance2 } from '../weld/near.js';
+import { KERNEL_BASE, kernels } from './kernels.js';
+
+function align8(bytes: number): number {
+  return Math.ceil(bytes / 8) * 8;
+}
+
+/** A weld's result (see Welding in src/weld/weld.ts), arrays exactly `count` representatives long. */
+export interface KernelWelding {
+  remap: Uint32Array;
+  representatives: Uint32Array;
+  repCoords: Float64Array;
+  count: number;
+}
+
+/**
+ * Welds `n` vertices of `positions` (dimension `d` at `offset + i *
+ * stride`, the layout already checked) by weld's definition, on the kernels.
+ * Returns the welding; or the number of the first vertex with a coordinate
+ * that is not finite (the caller throws the error naming it); or undefined
+ * when the kernels are off or out of memory, or the tolerance is neither 0
+ * nor ordinary (see isOrdinaryRadius; the caller welds in JavaScript).
+ */
+export function weldOnKernels(
+  positions: NumericArray,
+  d: 2 | 3,
+  stride: number,
+  offset: number,
+  n: number,
+  tolerance: number,
+): KernelWelding | number | undefined {
+  // Tolerance 0 welds equal coordinates (exact.ts); any other must be ordinary (decision 2: weld/extreme.ts welds
+  // the others, in JavaScript; weld.ts sends only those of near.ts here).
+  if (tolerance !== 0 && !isOrdinaryRadius(tolerance)) return undefined;
+  const tolerance2 = tolerance * tolerance;
+  const k = kernels();
+  if (k === undefined) return undefined;
+  const exact = tolerance === 0;
+  // Float32 input is welded as float32 (widened exactly as it is read); the exact path hashes float64 bits.
+  const float32 = !exact && positions instanceof Float32Array;
+  const size = float32 ? 4 : 8;
+  const first = exact ? initialExactSlots(n) : initialSlots(n);
+  // The table starts at `first` slots and doubles until it holds a cell per vertex at load 1/2.
+  let maxSlots = first;
+  while (maxSlots < 2 * n) maxSlots *= 2;
+  // Below KERNEL_BASE: the module's scratch (see kernels.ts).
+  const bounds = 0;
+  const coords = KERNEL_BASE;
+  const remap = coords + align8(n * d * size);
+  const representatives = remap + align8(4 * n);
+  const repCoords = representatives + align8(4 * n);
+  const next = repCoords + 8 * d * n;
+  const keys = next + align8(4 * n);
+  const heads = keys + align8(4 * d * n);
+  const slots = heads + align8(4 * n);
+  const occupied = slots + 8 * maxSlots;
+  if (!k.reserve(occupied + maxSlots)) return undefined;
+  // The weld writes over whatever grid the memory held.
+  k.forgetGrid();
+  const target = float32 ? k.f32 : k.f64;
+  const base = coords / size;
+  if (stride === d && (positions instanceof Float64Array || positions instanceof Float32Array)) {
+    target.set(positions.subarray(offset, offset + d * n), base);
+  } else {
+    for (let i = 0, p = offset, q = base; i < n; i++, p += stride, q += d) {
+      target[q] = positions[p];
+      target[q + 1] = positions[p + 1];
+      if (d === 3) target[q + 2] = positions[p + 2];
+    }
+  }
+  const e = k.exports;
+  const bad = (float32 ? e.bounds32 : e.bounds64)(coords, n, d, bounds);
+  if (bad >= 0) return bad;
+  e.setWeldTable(slots, occupied, keys, heads, next, first);
+  let count: number;
+  if (exact) count = e.weldExact(coords, n, d, remap, representatives, repCoords);
+  else {
+    const min = new Float64Array(d);
+    const max = new Float64Array(d);
+    for (let axis = 0; axis < d; axis++) {
+      // + 0: weld's bounds never hold -0.
+      min[axis] = k.f64[(bounds >> 3) + axis] + 0;
+      max[axis] = k.f64[(bounds >> 3) + d + axis] + 0;
+    }
+    const grid = gridParameters(min, max, tolerance);
+    const sure2 = sureDistance2(tolerance2, undefined);
+    count =
+      d === 3
+        ? (float32 ? e.weldNear3d32 : e.weldNear3d64)(
+            coords,
+            n,
+            tolerance2,
+            sure2,
+            grid[0],
+            grid[1],
+            grid[2],
+            grid[3],
+            grid[4],
+            remap,
+            representatives,
+            repCoords,
+          )
+        : (float32 ? e.weldNear2d32 : e.weldNear2d64)(
+            coords,
+            n,
+            tolerance2,
+            sure2,
+            grid[0],
+            grid[1],
+            grid[2],
+            grid[3],
+            remap,
+            representatives,
+            repCoords,
+          );
+  }
+  return {
+    remap: k.u32.slice(remap >> 2, (remap >> 2) + n),
+    representatives: k.u32.slice(representatives >> 2, (representatives >> 2) + count),
+    repCoords: k.f64.slice(repCoords >> 3, (repCoords >> 3) + count * d),
+    count,
+  };
+}
