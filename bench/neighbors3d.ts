@@ -113,7 +113,19 @@ export function neighbors3d(quick: boolean): string {
     // Grid and result kept between runs, as the C floors reuse their memory.
     let grid: PointGrid3D | undefined;
     let out: NeighborLists | undefined;
+    let pairGrid: PointGrid3D | undefined;
+    let pairsOut: Uint32Array | undefined;
     contenders.push(
+      {
+        name: 'PointGrid3D rebuild + pairs({ out }) (grid and result reused, wasm)',
+        run: () => {
+          setKernelMode('wasm');
+          if (pairGrid) pairGrid.rebuild(pos);
+          else pairGrid = new PointGrid3D(pos, { cellSize: radius });
+          pairsOut = pairGrid.pairs(radius, { out: pairsOut });
+          return pairsFingerprint(pairsOut);
+        },
+      },
       {
         name: 'PointGrid3D rebuild + neighbors({ out }) (grid and result reused, wasm)',
         run: () => {

@@ -18,6 +18,7 @@ export type {
   PointGridLayout,
   PointGridOptions,
   PointPairVisitor,
+  ResultLengthOptions,
 } from './pointgrid/options.js';
 export { PointGrid2D } from './pointgrid/pointgrid2d.js';
 export { PointGrid3D } from './pointgrid/pointgrid3d.js';

@@ -109,13 +109,16 @@ export interface PairSearchOptions {
 
 /**
  * Most numbers a `pairs()` or `neighbors()` result holds, and the default of
- * {@link PairsOptions.maxResultLength}: 2^31 - 1 (the searches count in
+ * {@link ResultLengthOptions.maxResultLength}: 2^31 - 1 (the searches count in
  * int32), about a billion pairs, 8 GiB of them.
  */
 export const MAX_RESULT_LENGTH = 2 ** 31 - 1;
 
-/** Options of `pairs()` on {@link PointGrid2D} and {@link PointGrid3D}. */
-export interface PairsOptions extends PairSearchOptions {
+/**
+ * Options that `pairs()` and `neighbors()` on {@link PointGrid2D} and
+ * {@link PointGrid3D} share: the slice and the longest result.
+ */
+export interface ResultLengthOptions extends PairSearchOptions {
   /**
    * Longest result the call may return, in numbers: 2 per pair, both for
    * `pairs()` (flat) and `neighbors()` (each pair in two rows; `offsets`
@@ -128,8 +131,24 @@ export interface PairsOptions extends PairSearchOptions {
   maxResultLength?: number;
 }
 
+/** Options of `pairs()` on {@link PointGrid2D} and {@link PointGrid3D}. */
+export interface PairsOptions extends ResultLengthOptions {
+  /**
+   * An earlier result of `pairs()` (of this grid or another) to write into:
+   * its buffer is reused, from where the array starts, when it has room for
+   * the new pairs (the returned array is then a new view of the same buffer,
+   * and the earlier result's contents are overwritten), else fresh memory is
+   * taken. Fresh memory costs a page fault per 4 KiB on first touch: for a
+   * million 2D points (21 million pairs, 168 MB) about a quarter of the call
+   * on the benchmark VM. A loop that hands each frame's result back in takes
+   * no result memory once warm. A call that throws may leave the buffer
+   * partly overwritten.
+   */
+  out?: Uint32Array;
+}
+
 /** Options of `neighbors()` on {@link PointGrid2D} and {@link PointGrid3D}. */
-export interface NeighborsOptions extends PairsOptions {
+export interface NeighborsOptions extends ResultLengthOptions {
   /**
    * An earlier result of `neighbors()` (of this grid or another) to write
    * into: each of its two arrays is reused when its buffer has room for the
@@ -188,8 +207,15 @@ export function checkOut(out: NeighborLists | undefined): NeighborLists | undefi
   return out;
 }
 
+/** The `out` of pairs() options, checked: undefined or a Uint32Array. */
+export function resolvePairsOut(options: PairsOptions | undefined): Uint32Array | undefined {
+  const out = options?.out;
+  if (out === undefined || out instanceof Uint32Array) return out;
+  throw new RangeError(`out must be an earlier pairs() result (a Uint32Array), got ${describe(out)}`);
+}
+
 /** The `maxResultLength` of pairs() / neighbors() options, checked: an integer >= 0 (default and at most MAX_RESULT_LENGTH). */
-export function resolveMaxResultLength(options: PairsOptions | undefined): number {
+export function resolveMaxResultLength(options: ResultLengthOptions | undefined): number {
   const value = options?.maxResultLength;
   if (value === undefined) return MAX_RESULT_LENGTH;
   if (typeof value !== 'number' || !(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < 0) {

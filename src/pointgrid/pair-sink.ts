@@ -17,6 +17,7 @@ import {
   partCell,
   resolveMaxResultLength,
   resolveOut,
+  resolvePairsOut,
   resolvePart,
   reuseArray,
   roomyArray,
@@ -160,7 +161,7 @@ export class PairSink {
    * numbers used: the growing result of a COLLECT search, or the batch a
    * VISIT search hands to the visitor whenever it fills up.
    */
-  buffer = EMPTY;
+  buffer: Uint32Array = EMPTY;
   length = 0;
   /**
    * Numbers written per pair: 2 (both sorted positions), or 1 in ROWS mode.
@@ -177,7 +178,7 @@ export class PairSink {
    * mispredict (about half the candidates pass), and the visitor is then
    * called from a short loop of its own that V8 can inline it into.
    */
-  private batch = new Uint32Array(4096);
+  private batch: Uint32Array = new Uint32Array(4096);
   /** Cells the search handles: cellFrom to cellTo - 1 (a slice, see PairSearchOptions). */
   cellFrom = 0;
   cellTo = 0;
@@ -211,7 +212,7 @@ export class PairSink {
   retain = false;
   /** Whether the running ROWS search keeps its scratch (retain, or a neighbors() call given `out`). */
   private keeping = false;
-  private keptBuffer = EMPTY;
+  private keptBuffer: Uint32Array = EMPTY;
   private keptRowEnd: Uint32Array = EMPTY;
   /** neighborRows' row cursors, kept with the rest of the scratch. */
   private keptCursor: Uint32Array = EMPTY;
@@ -347,9 +348,17 @@ export class PairSink {
     checkDistance('radius', radius);
     const [part, parts] = resolvePart(options);
     const limit = resolveMaxResultLength(options);
+    const out = resolvePairsOut(options);
     grid.attached('pairs');
+    if (out !== undefined && out.buffer === grid.sortedIndex.buffer) {
+      throw new RangeError(`${owner}.pairs: out must not be a view of the grid's own buffer (data)`);
+    }
     this.start(COLLECT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
+    // An earlier result's buffer is where the search writes (and grows out of, when a frame has more pairs): pages
+    // already touched, where fresh memory would cost a page fault per 4 KiB.
+    const reuse = out === undefined ? undefined : reuseArray(out, (out.buffer.byteLength - out.byteOffset) >>> 2);
+    if (reuse !== undefined && reuse.length > 0) this.buffer = reuse;
     try {
       // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.
@@ -360,6 +369,7 @@ export class PairSink {
           this,
           this.guess,
           this.ceilingFor(searchRoom(grid.points), limit),
+          reuse,
         );
         if (found !== undefined) {
           this.length = found.length;
@@ -368,7 +378,7 @@ export class PairSink {
         }
       }
       this.bounded(`${owner}.pairs`, grid, radius, limit, () => search(grid, this, radius), search);
-      return this.collected(grid.points);
+      return this.collected(grid.points, reuse);
     } finally {
       this.finish();
     }
@@ -547,12 +557,22 @@ export class PairSink {
    * their own: the search's buffer itself when it is at most an eighth
    * longer (as it is when sized by the last search's count), handed over as
    * a view rather than copied into fresh memory, whose first touch alone
-   * (a page fault per 4 KiB) would cost as much as the search.
+   * (a page fault per 4 KiB) would cost as much as the search. Always a
+   * view when the buffer is `reuse`, an earlier result given as `out`.
    */
-  collected(points: number): Uint32Array {
+  collected(points: number, reuse?: Uint32Array): Uint32Array {
+    if (reuse !== undefined && this.buffer !== reuse && reuse.length >= this.length) {
+      // The search outgrew `reuse` while reserving ahead (a crowded cell, the cold path of extreme radii), yet the
+      // pairs fit: they go there, as out's contract says.
+      const target = reuse.subarray(0, this.length);
+      writePairs(this.order, this.buffer, this.length, target, 0, points);
+      return target;
+    }
     const spare = this.buffer.length - this.length;
     const pairs =
-      spare <= (this.length >>> 3) + 64 ? this.buffer.subarray(0, this.length) : this.buffer.slice(0, this.length);
+      spare <= (this.length >>> 3) + 64 || this.buffer === reuse
+        ? this.buffer.subarray(0, this.length)
+        : this.buffer.slice(0, this.length);
     writePairs(this.order, pairs, pairs.length, pairs, 0, points);
     return pairs;
   }

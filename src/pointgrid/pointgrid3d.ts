@@ -342,6 +342,9 @@ export class PointGrid3D {
    * call and from PointGridWorkers whatever its thread count.
    * Allocates the returned array, growing it while searching; it may be a
    * view of a buffer up to an eighth longer (the search's own, not copied).
+   * A loop that passes its last result as `options.out` (see
+   * {@link PairsOptions}) has the pairs written into that buffer when they
+   * fit, and takes no result memory once warm.
    * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
    * slice's pairs, in the full search's order: the slices' results
    * concatenated in part order are the full result. 8 bytes per pair; a
@@ -349,7 +352,8 @@ export class PointGrid3D {
    * throws before its memory is taken (see {@link PairsOptions}).
    *
    * @throws RangeError for a radius < 0 or NaN, a bad part / parts or
-   * maxResultLength, or a result longer than maxResultLength (naming its
+   * maxResultLength, an `out` that is not a Uint32Array or is a view of the
+   * grid's own buffer, or a result longer than maxResultLength (naming its
    * pairs and bytes). Error when the grid's buffer was transferred away.
    */
   pairs(radius: number, options?: PairsOptions): Uint32Array {

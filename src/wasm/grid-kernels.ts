@@ -531,8 +531,9 @@ export function searchIntoSink(g: KernelGrid, radius: number, sink: KernelSink):
 /**
  * pairs() on the kernels: every pair within the radius, as original indices
  * with i < j in each (clamped to the last point, as writePairs clamps them),
- * in the JavaScript search's order. Undefined when the kernels are off or out
- * of memory, or the pairs would take more than `ceiling` numbers.
+ * in the JavaScript search's order, written into `reuse` when its buffer has
+ * room (an earlier result given as `out`). Undefined when the kernels are off
+ * or out of memory, or the pairs would take more than `ceiling` numbers.
  */
 export function collectPairs(
   g: KernelGrid,
@@ -540,6 +541,7 @@ export function collectPairs(
   slice: KernelSlice,
   guess: number,
   ceiling: number,
+  reuse?: Uint32Array,
 ): Uint32Array | undefined {
   const search = startSearch(g, radius, slice, 2, Math.min(2 * guess, ceiling));
   if (search === undefined) return undefined;
@@ -547,7 +549,11 @@ export function collectPairs(
   if (length < 0) return undefined;
   const { k, out, layout } = search;
   k.exports.originalPairs(layout.sortedIndex, out, length, g.points);
-  return k.u32.slice(out >> 2, (out >> 2) + length);
+  const found = k.u32.subarray(out >> 2, (out >> 2) + length);
+  const target = reuseArray(reuse, length);
+  if (target === undefined) return found.slice();
+  target.set(found);
+  return target;
 }
 
 /**
