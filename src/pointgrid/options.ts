@@ -176,6 +176,11 @@ export function reuseArray(array: Uint32Array | undefined, length: number): Uint
   return room >= length ? new Uint32Array(array.buffer, array.byteOffset, length) : undefined;
 }
 
+/** All of `array`'s buffer from where `array` starts: its room for a result written over it. */
+export function roomView(array: Uint32Array): Uint32Array {
+  return new Uint32Array(array.buffer, array.byteOffset, (array.buffer.byteLength - array.byteOffset) >>> 2);
+}
+
 /** Fresh memory for `length` numbers, with an eighth to spare for a later, longer result written over it. */
 export function roomyArray(length: number, shared: boolean): Uint32Array {
   const capacity = Math.max(1, length + (length >>> 3));

@@ -20,6 +20,7 @@ import {
   resolvePairsOut,
   resolvePart,
   reuseArray,
+  roomView,
   roomyArray,
 } from './options.js';
 
@@ -223,9 +224,17 @@ export class PairSink {
    * kept one when `keep` (default: {@link retain}); with `append` (after a
    * kept search in the same mode) it also keeps that one's pairs or partner
    * runs and row ends, and adds its own after them (another slice of the same
-   * grid, by the same thread).
+   * grid, by the same thread). A COLLECT or ROWS search that keeps nothing
+   * writes into `initial` (an earlier result's room) when it is not empty.
    */
-  start(mode: number, order: Uint32Array, owner: string, keep = this.retain, append = false): void {
+  start(
+    mode: number,
+    order: Uint32Array,
+    owner: string,
+    keep = this.retain,
+    append = false,
+    initial?: Uint32Array,
+  ): void {
     if (this.busy) throw new Error(`${owner}: a pair search cannot start inside another pair search`);
     this.busy = true;
     this.mode = mode;
@@ -253,7 +262,12 @@ export class PairSink {
       this.buffer = this.keptBuffer.length > 0 ? this.keptBuffer : new Uint32Array(this.guess);
     } else {
       this.rowEnd = mode === ROWS ? new Uint32Array(order.length) : EMPTY;
-      this.buffer = mode === VISIT ? this.batch : new Uint32Array(this.guess * this.step);
+      this.buffer =
+        mode === VISIT
+          ? this.batch
+          : initial !== undefined && initial.length > 0
+            ? initial
+            : new Uint32Array(this.guess * this.step);
     }
   }
 
@@ -353,12 +367,11 @@ export class PairSink {
     if (out !== undefined && out.buffer === grid.sortedIndex.buffer) {
       throw new RangeError(`${owner}.pairs: out must not be a view of the grid's own buffer (data)`);
     }
-    this.start(COLLECT, grid.sortedIndex, owner);
-    this.slice(grid, part, parts);
     // An earlier result's buffer is where the search writes (and grows out of, when a frame has more pairs): pages
     // already touched, where fresh memory would cost a page fault per 4 KiB.
-    const reuse = out === undefined ? undefined : reuseArray(out, (out.buffer.byteLength - out.byteOffset) >>> 2);
-    if (reuse !== undefined && reuse.length > 0) this.buffer = reuse;
+    const reuse = out === undefined ? undefined : roomView(out);
+    this.start(COLLECT, grid.sortedIndex, owner, this.retain, false, reuse);
+    this.slice(grid, part, parts);
     try {
       // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.

@@ -5,16 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { NumericArray } from '../../src/core/validate.js';
-import { type NeighborLists, PointGrid2D, PointGrid3D, type PointGridOptions } from '../../src/index.js';
-import { type GridFactory, scenarios, setUp } from '../support/pointgrid-oracle.js';
-
-type Grid = PointGrid2D | PointGrid3D;
-
-const makers: Record<2 | 3, (positions: NumericArray, options: PointGridOptions) => Grid> = {
-  2: (positions, options) => new PointGrid2D(positions, options),
-  3: (positions, options) => new PointGrid3D(positions, options),
-};
+import { type NeighborLists, PointGrid2D, PointGrid3D } from '../../src/index.js';
+import { twinGrids } from '../support/grid-twins.js';
+import { scenarios } from '../support/pointgrid-oracle.js';
 
 function roomOf(array: Uint32Array): number {
   return (array.buffer.byteLength - array.byteOffset) / 4;
@@ -35,16 +28,8 @@ for (const d of [2, 3] as const) {
           fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: 1, maxLength: 5 }),
           fc.integer({ min: 1, max: 4 }),
           (s, factors, parts) => {
-            // setUp packs the points as the scenario says (stride, offset, array kind); the grid is used directly.
-            const { grid: built, positions } = setUp(makers[d] as unknown as GridFactory, d, s);
-            const grid = built as unknown as Grid;
-            const options: PointGridOptions = {
-              cellSize: s.cellSize,
-              stride: s.layout.stride,
-              offset: s.layout.offset,
-            };
-            if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
-            const fresh = makers[d](positions, options);
+            // The points packed as the scenario says (stride, offset, array kind), the grid used directly.
+            const { grid, fresh } = twinGrids(d, s);
             let last = grid.neighbors(s.radius);
             for (const f of factors) {
               const radius = f * s.cellSize;

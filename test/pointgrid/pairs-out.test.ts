@@ -6,16 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NumericArray } from '../../src/core/validate.js';
-import { PointGrid2D, PointGrid3D, type PointGridOptions, setKernelMode } from '../../src/index.js';
-import { type GridFactory, scenarios, setUp } from '../support/pointgrid-oracle.js';
-
-type Grid = PointGrid2D | PointGrid3D;
-
-const makers: Record<2 | 3, (positions: NumericArray, options: PointGridOptions) => Grid> = {
-  2: (positions, options) => new PointGrid2D(positions, options),
-  3: (positions, options) => new PointGrid3D(positions, options),
-};
+import { PointGrid2D, PointGrid3D, setKernelMode } from '../../src/index.js';
+import { twinGrids } from '../support/grid-twins.js';
+import { scenarios } from '../support/pointgrid-oracle.js';
 
 const MODES = ['wasm', 'javascript'] as const;
 
@@ -37,15 +30,7 @@ for (const mode of MODES) {
             fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: 1, maxLength: 5 }),
             fc.integer({ min: 1, max: 4 }),
             (s, factors, parts) => {
-              const { grid: built, positions } = setUp(makers[d] as unknown as GridFactory, d, s);
-              const grid = built as unknown as Grid;
-              const options: PointGridOptions = {
-                cellSize: s.cellSize,
-                stride: s.layout.stride,
-                offset: s.layout.offset,
-              };
-              if (s.maxDenseCells !== undefined) options.maxDenseCells = s.maxDenseCells;
-              const fresh = makers[d](positions, options);
+              const { grid, fresh } = twinGrids(d, s);
               let last = grid.pairs(s.radius);
               for (const f of factors) {
                 const radius = f * s.cellSize;
