@@ -23,6 +23,7 @@ import type { NumericArray } from '../core/validate.js';
 import { clampIndices } from '../pointgrid/bounded.js';
 import { stencilReach } from '../pointgrid/margins.js';
 import { type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
+import { SMALL_CELL } from '../pointgrid/sort-cells.js';
 import { guarded, KERNEL_BASE, type Kernels, kernels, trapError } from './kernels.js';
 
 /** What the kernels read and write of a Grid2D or Grid3D (d = 2 leaves out the z members). */
@@ -147,9 +148,9 @@ export function buildDense(g: KernelGrid, d: 2 | 3, positions: NumericArray): bo
     cellOf,
     layout.cellStart,
   );
-  e.prefixSums(layout.cellStart, cells, n);
+  const largest = e.prefixSums(layout.cellStart, cells, n);
   (float32 ? e.scatter32 : e.scatter64)(input, n, d, cellOf, layout.cellStart, layout.coords, layout.sortedIndex);
-  (float32 ? e.sortCells32 : e.sortCells64)(layout.coords, layout.sortedIndex, layout.cellStart, cells, d);
+  if (!sortCells(k, layout, cells, d, float32, largest, cellOf + 4 * n)) return false;
   g.cellStart.set(k.i32.subarray(layout.cellStart >> 2, (layout.cellStart >> 2) + cells + 1));
   g.sortedIndex.set(k.u32.subarray(layout.sortedIndex >> 2, (layout.sortedIndex >> 2) + n));
   if (float32) g.coords.set(k.f32.subarray(layout.coords >> 2, (layout.coords >> 2) + d * n));
@@ -222,9 +223,11 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
   reserveCells(cells);
   const layout = layoutOf(d, n, float32, cells, false, g.slotMask + 1);
   e.orderCells(firstKeys, counts, cells, d, n, cellOf, ids, rank, layout.keys, layout.cellStart, sortKeys);
-  e.prefixSums(layout.cellStart, cells, n);
+  const largest = e.prefixSums(layout.cellStart, cells, n);
   (float32 ? e.scatter32 : e.scatter64)(input, n, d, cellOf, layout.cellStart, layout.coords, layout.sortedIndex);
-  (float32 ? e.sortCells32 : e.sortCells64)(layout.coords, layout.sortedIndex, layout.cellStart, cells, d);
+  // The count's work areas from firstKeys on are free now, and hold the crowded cells' scratch (at most
+  // (16 + 8d) bytes a point, against their 16d + 12): no growing, so this cannot fail after reserveCells.
+  sortCells(k, layout, cells, d, float32, largest, firstKeys);
   e.fillLookup(layout.slots, g.slotMask, layout.keys, cells, d);
   g.cellTotal = cells;
   g.cellStart.set(k.i32.subarray(layout.cellStart >> 2, (layout.cellStart >> 2) + cells + 1));
@@ -235,6 +238,35 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
   else g.coords.set(k.f64.subarray(layout.coords >> 3, (layout.coords >> 3) + d * n));
   k.mirrorData = g.data;
   k.mirrorStamp = nextStamp(g.data);
+  return true;
+}
+
+/**
+ * Sorts every cell of a build by (x, index): crowded cells (more than
+ * SMALL_CELL points, the largest `largest`) through the kernels' records,
+ * their scratch from `end` on (rounded up to 16 bytes). False when the
+ * memory cannot grow for it (the caller then builds in JavaScript, the
+ * grid's buffer untouched).
+ */
+function sortCells(
+  k: Kernels,
+  layout: Layout,
+  cells: number,
+  d: number,
+  float32: boolean,
+  largest: number,
+  end: number,
+): boolean {
+  const scratch = Math.ceil(end / 16) * 16;
+  if (largest > SMALL_CELL && !k.reserve(scratch + largest * (16 + d * (float32 ? 4 : 8)))) return false;
+  (float32 ? k.exports.sortCells32 : k.exports.sortCells64)(
+    layout.coords,
+    layout.sortedIndex,
+    layout.cellStart,
+    cells,
+    d,
+    scratch,
+  );
   return true;
 }
 

@@ -39,11 +39,12 @@ export interface KernelExports {
   bounds32(pos: number, n: number, d: number, out: number): number;
   countDense64(...args: number[]): void;
   countDense32(...args: number[]): void;
-  prefixSums(cellStart: number, cells: number, n: number): void;
+  /** Returns the largest cell's count. */
+  prefixSums(cellStart: number, cells: number, n: number): number;
   scatter64(...args: number[]): void;
   scatter32(...args: number[]): void;
-  sortCells64(coords: number, order: number, cellStart: number, cells: number, d: number): void;
-  sortCells32(coords: number, order: number, cellStart: number, cells: number, d: number): void;
+  sortCells64(coords: number, order: number, cellStart: number, cells: number, d: number, scratch: number): void;
+  sortCells32(coords: number, order: number, cellStart: number, cells: number, d: number, scratch: number): void;
   setGrid(...args: number[]): void;
   startSearch(...args: number[]): void;
   setOutput(at: number, capacity: number, used: number): void;

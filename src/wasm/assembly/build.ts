@@ -198,15 +198,23 @@ export function countDense<P>(
   }
 }
 
-/** Inclusive prefix sums of the counts (entry c becomes the end of cell c), entry `cells` = n. */
-export function prefixSums(cellStart: usize, cells: i32, n: i32): void {
+/**
+ * Inclusive prefix sums of the counts (entry c becomes the end of cell c),
+ * entry `cells` = n. Returns the largest count: sortCells' scratch is sized
+ * by it.
+ */
+export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
   let sum = 0;
+  let largest = 0;
   for (let c = 0; c < cells; c++) {
     const at = cellStart + (<usize>c << 2);
-    sum += load<i32>(at);
+    const count = load<i32>(at);
+    sum += count;
+    largest = max(largest, count);
     store<i32>(at, sum);
   }
   store<i32>(cellStart + (<usize>cells << 2), n);
+  return largest;
 }
 
 /** Copies each point's index and coordinates to its place in cell order, from the last point back. */
@@ -226,47 +234,156 @@ export function scatter<P, C>(pos: usize, n: i32, d: i32, cellOf: usize, cellSta
   }
 }
 
-/** (x, index) of sorted position a comes before that of b. */
+// Crowded cells are sorted through records of 16 bytes, one per point: x as f64, the point's index (u32), and
+// its slot in the cell (u32). A record is one v128, so a move is one load and one store, and a comparison reads
+// only the records, which lie together, rather than coordinates d apart.
+
+/** Records below this many are insertion-sorted by introsort. */
+const RUN: i32 = 16;
+
 // @ts-ignore: decorator
-@inline function before<C>(coords: usize, order: usize, d: i32, a: i32, b: i32): bool {
-  const xa = load<C>(coords + <usize>(d * a) * sizeof<C>());
-  const xb = load<C>(coords + <usize>(d * b) * sizeof<C>());
-  return xa < xb || (xa == xb && load<u32>(order + (<usize>a << 2)) < load<u32>(order + (<usize>b << 2)));
+@inline function record(base: usize, i: i32): usize {
+  return base + (<usize>i << 4);
+}
+
+/** (x, index) of record a comes before that of record b (a total order: indices differ). */
+// @ts-ignore: decorator
+@inline function precedes(a: usize, b: usize): bool {
+  const xa = load<f64>(a);
+  const xb = load<f64>(b);
+  return xa < xb || (xa == xb && load<u32>(a, 8) < load<u32>(b, 8));
 }
 
 // @ts-ignore: decorator
-@inline function swap<C>(coords: usize, order: usize, d: i32, a: i32, b: i32): void {
-  const ia = order + (<usize>a << 2);
-  const ib = order + (<usize>b << 2);
-  const i = load<u32>(ia);
-  store<u32>(ia, load<u32>(ib));
-  store<u32>(ib, i);
-  for (let k = 0; k < d; k++) {
-    const pa = coords + <usize>(d * a + k) * sizeof<C>();
-    const pb = coords + <usize>(d * b + k) * sizeof<C>();
-    const v = load<C>(pa);
-    store<C>(pa, load<C>(pb));
-    store<C>(pb, v);
+@inline function swapRecords(a: usize, b: usize): void {
+  const v = v128.load(a);
+  v128.store(a, v128.load(b));
+  v128.store(b, v);
+}
+
+function insertionSortRecords(base: usize, from: i32, to: i32): void {
+  for (let s = from + 1; s < to; s++) {
+    const v = v128.load(record(base, s));
+    const x = f64x2.extract_lane(v, 0);
+    const index = i32x4.extract_lane(v, 2);
+    let t = s;
+    for (; t > from; t--) {
+      const p = record(base, t - 1);
+      const px = load<f64>(p);
+      if (px < x || (px == x && load<u32>(p, 8) < <u32>index)) break;
+      v128.store(record(base, t), v128.load(p));
+    }
+    if (t != s) v128.store(record(base, t), v);
   }
 }
 
-function siftDown<C>(coords: usize, order: usize, d: i32, base: i32, root: i32, size: i32): void {
+function siftRecords(base: usize, from: i32, root: i32, size: i32): void {
   for (;;) {
     let child = 2 * root + 1;
     if (child >= size) return;
-    if (child + 1 < size && before<C>(coords, order, d, base + child, base + child + 1)) child++;
-    if (!before<C>(coords, order, d, base + root, base + child)) return;
-    swap<C>(coords, order, d, base + root, base + child);
+    if (child + 1 < size && precedes(record(base, from + child), record(base, from + child + 1))) child++;
+    if (!precedes(record(base, from + root), record(base, from + child))) return;
+    swapRecords(record(base, from + root), record(base, from + child));
     root = child;
+  }
+}
+
+/** Heapsort of records from..to-1: introsort's way out of a partition that keeps going badly. */
+function heapSortRecords(base: usize, from: i32, to: i32): void {
+  const size = to - from;
+  for (let root = (size >> 1) - 1; root >= 0; root--) siftRecords(base, from, root, size);
+  for (let last = size - 1; last > 0; last--) {
+    swapRecords(record(base, from), record(base, from + last));
+    siftRecords(base, from, 0, last);
+  }
+}
+
+/**
+ * Introsort of records from..to-1 by (x, index): quicksort (median of three,
+ * Hoare's partition) down to runs of RUN, which insertion sort finishes,
+ * and heapsort where `depth` partitions ran out, so the worst case stays
+ * O(k log k) whatever the points (coincident ones included).
+ */
+function sortRecords(base: usize, from: i32, to: i32, depth: i32): void {
+  while (to - from > RUN) {
+    if (depth == 0) {
+      heapSortRecords(base, from, to);
+      return;
+    }
+    depth--;
+    const mid = from + ((to - from) >> 1);
+    const a = record(base, from);
+    const m = record(base, mid);
+    const z = record(base, to - 1);
+    if (precedes(m, a)) swapRecords(m, a);
+    if (precedes(z, m)) {
+      swapRecords(z, m);
+      if (precedes(m, a)) swapRecords(m, a);
+    }
+    // The median now at mid: Hoare's scans stop at it or before, so neither leaves the range.
+    const pivot = v128.load(m);
+    const px = f64x2.extract_lane(pivot, 0);
+    const pi = <u32>i32x4.extract_lane(pivot, 2);
+    let i = from - 1;
+    let j = to;
+    for (;;) {
+      do i++; while (load<f64>(record(base, i)) < px || (load<f64>(record(base, i)) == px && load<u32>(record(base, i), 8) < pi));
+      do j--; while (px < load<f64>(record(base, j)) || (px == load<f64>(record(base, j)) && pi < load<u32>(record(base, j), 8)));
+      if (i >= j) break;
+      swapRecords(record(base, i), record(base, j));
+    }
+    // from..j and j+1..to-1, each non-empty: the smaller by recursion, so the stack stays O(log k).
+    if (j + 1 - from < to - j - 1) {
+      sortRecords(base, from, j + 1, depth);
+      from = j + 1;
+    } else {
+      sortRecords(base, j + 1, to, depth);
+      to = j + 1;
+    }
+  }
+  insertionSortRecords(base, from, to);
+}
+
+/**
+ * Sorts the points of one crowded cell (sorted positions start..end-1) by
+ * (x, index) through records at `scratch` (16 bytes a point), then the
+ * cell's coordinates, copied after the records, back in that order.
+ */
+function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end: i32, scratch: usize): void {
+  const cs = sizeof<C>();
+  const size = end - start;
+  for (let k = 0; k < size; k++) {
+    const r = record(scratch, k);
+    store<f64>(r, <f64>load<C>(coords + <usize>(d * (start + k)) * cs));
+    store<u32>(r, load<u32>(order + (<usize>(start + k) << 2)), 8);
+    store<u32>(r, k, 12);
+  }
+  let depth = 0;
+  for (let k = size; k > 1; k >>= 1) depth += 2;
+  sortRecords(scratch, 0, size, depth);
+  const copy = record(scratch, size);
+  const first = coords + <usize>(d * start) * cs;
+  memory.copy(copy, first, <usize>(d * size) * cs);
+  for (let k = 0; k < size; k++) {
+    const r = record(scratch, k);
+    store<u32>(order + (<usize>(start + k) << 2), load<u32>(r, 8));
+    const from = copy + <usize>(d * load<i32>(r, 12)) * cs;
+    const to = first + <usize>(d * k) * cs;
+    store<C>(to, load<C>(from));
+    store<C>(to + cs, load<C>(from + cs));
+    if (d == 3) store<C>(to + 2 * cs, load<C>(from + 2 * cs));
   }
 }
 
 /**
  * Sorts every cell's points by (x, index), a total order, so the result is
- * the one sort-cells.ts and build-steps.ts give: insertion sort for the usual
- * handful, heapsort for crowded cells (coincident points stay O(k log k)).
+ * the one sort-cells.ts and build-steps.ts give: insertion sort in place for
+ * the usual handful, introsort of records for crowded cells (coincident
+ * points stay O(k log k)). `scratch` holds (16 + d * sizeof<C>) bytes for
+ * each point of the largest cell (see prefixSums), when that has more than
+ * SMALL_CELL points.
  */
-export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32): void {
+export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize): void {
   const cs = sizeof<C>();
   for (let c = 0; c < cells; c++) {
     const start = load<i32>(cellStart + (<usize>c << 2));
@@ -274,11 +391,7 @@ export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cell
     const size = end - start;
     if (size < 2) continue;
     if (size > SMALL_CELL) {
-      for (let root = (size >> 1) - 1; root >= 0; root--) siftDown<C>(coords, order, d, start, root, size);
-      for (let last = size - 1; last > 0; last--) {
-        swap<C>(coords, order, d, start, start + last);
-        siftDown<C>(coords, order, d, start, 0, last);
-      }
+      sortCrowdedCell<C>(coords, order, d, start, end, scratch);
       continue;
     }
     for (let s = start + 1; s < end; s++) {
