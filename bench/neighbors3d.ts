@@ -86,7 +86,7 @@ export function neighbors3d(quick: boolean): string {
   const radius = 2;
   const parts = [
     '## 3. 3D neighbour lists (CSR), shuffled jittered lattice',
-    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows (PointGrid3D.pairs: every pair once, flat). Build + all rows per run. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode); the C floors' timed run reuses the memory of an untimed one, as the "reused" row does. PointGrid3D cellSize = r; the Ten Minute Physics hash's spacing = r.`,
+    `Lattice spacing 1, jitter +-0.25 per axis, shuffled order; every point's neighbours within r = ${radius} (itself excluded) as CSR rows (PointGrid3D.pairs: every pair once, flat). Build + all rows per run. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode); the C floors' timed runs reuse the memory of an untimed one, as the "reused" rows do, and are all made before the warm-up (see workload 1); the rows marked -mno-avx compile the floor with 128-bit vectors at most, as WebAssembly SIMD has. PointGrid3D cellSize = r; the Ten Minute Physics hash's spacing = r.`,
   ];
   for (const n of sizes) {
     const pos = jitteredLattice3D(n, 3);
@@ -141,12 +141,17 @@ export function neighbors3d(quick: boolean): string {
     if (n <= 1e5)
       contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });
     const file = writePoints(`lattice3d-${n}`, pos);
-    const floor = cFloor('csr3', file, radius);
-    if (floor) contenders.push(floor);
-    const pairFloor = cFloor('collect3', file, radius, 'C floor, pairs collected as pairs() (gcc -O3)');
-    if (pairFloor) contenders.push(pairFloor);
+    const plan = { reps: 5, slowMs: 1000, slowReps: 3 };
+    const floors = [
+      cFloor('csr3', file, radius, plan),
+      cFloor('collect3', file, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3)'),
+      // Context: the same floors with 128-bit vectors at most, as WebAssembly SIMD has.
+      cFloor('csr3', file, radius, plan, 'C floor (gcc -O3 -mno-avx)', 'no-avx'),
+      cFloor('collect3', file, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3 -mno-avx)', 'no-avx'),
+    ];
+    for (const floor of floors) if (floor) contenders.push(floor);
     console.log(`  lattice ${sizeLabel(n)}: ${contenders.length} contenders`);
-    const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
+    const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, plan);
     setKernelMode('auto');
     const links = answerCount(timings[0].answer);
     parts.push(

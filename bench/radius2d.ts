@@ -258,15 +258,20 @@ function timeSet(
   if (kind === 'uniform') contenders.push({ name: 'flatbush search + filter', run: () => flatbushSearch(pos, radius) });
   if (n <= 2e5) contenders.push({ name: 'd3-quadtree visit', run: () => d3QuadtreeVisit(pos, radius) });
   const points = writePoints(file, pos);
+  const plan = { reps: 5, slowMs: 1000, slowReps: 3 };
   const floors = [
-    cFloor('within2', points, radius, 'C floor, a query per point (gcc -O3)'),
-    cFloor('pairs2', points, radius, 'C floor, half-stencil pairs (gcc -O3)'),
-    cFloor('collect2', points, radius, 'C floor, pairs collected as pairs() (gcc -O3)'),
-    cFloor('csr2', points, radius, 'C floor, CSR rows as neighbors() (gcc -O3)'),
+    cFloor('within2', points, radius, plan, 'C floor, a query per point (gcc -O3)'),
+    cFloor('pairs2', points, radius, plan, 'C floor, half-stencil pairs (gcc -O3)'),
+    cFloor('collect2', points, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3)'),
+    cFloor('csr2', points, radius, plan, 'C floor, CSR rows as neighbors() (gcc -O3)'),
+    // Context: the same floors with 128-bit vectors at most, as WebAssembly SIMD has.
+    cFloor('pairs2', points, radius, plan, 'C floor, half-stencil pairs (gcc -O3 -mno-avx)', 'no-avx'),
+    cFloor('collect2', points, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3 -mno-avx)', 'no-avx'),
+    cFloor('csr2', points, radius, plan, 'C floor, CSR rows as neighbors() (gcc -O3 -mno-avx)', 'no-avx'),
   ];
   for (const floor of floors) if (floor) contenders.push(floor);
   console.log(`  ${label}: ${contenders.length} contenders`);
-  const timings = measure(label, contenders, { reps: 5, slowMs: 1000, slowReps: 3 });
+  const timings = measure(label, contenders, plan);
   setKernelMode('auto');
   const results = answerCount(timings[0].answer);
   return [
@@ -285,7 +290,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
       : '## 2. 2D fixed-radius search, clustered points (gaussian blobs + heavy tail)';
   const parts = [
     title,
-    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed run reuses the memory of an untimed one, as the rows marked "reused" do. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
+    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed runs reuse the memory of an untimed one, as the rows marked "reused" do; each floor's runs are made by the processes of its check run, before the warm-up (a process started between our runs would make them pay a page fault per page they write), and the rows marked -mno-avx compile the floor with 128-bit vectors at most, as WebAssembly SIMD has. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
   ];
   if (kind === 'clustered') {
     parts.push(
