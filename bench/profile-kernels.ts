@@ -8,7 +8,7 @@
  * @module
  */
 import { PointGrid2D, setKernelMode } from '../src/index.js';
-import { clustered2D, radiusFor2D, uniform2D } from './data.js';
+import { cities2D, clustered2D, radiusFor2D, uniform2D } from './data.js';
 import { consume, median } from './harness.js';
 import { kdbushWithin, kdbushWithinInto } from './peers/points2d.js';
 
@@ -101,5 +101,37 @@ console.log(`kdbush.withinInto: ${time(() => kdbushWithinInto(pos, radius), 7).t
   console.log(
     `${queries} withinInto at ${small}: one grid ${one.toFixed(2)} ms, two grids in turn ${two.toFixed(2)} ms`,
   );
+  setKernelMode('auto');
+}
+
+// The hashed layout against the dense one on the same points (maxDenseCells 0 forces hashed; a dense grid needs a
+// bounding box of at most 2^30 cells, which the clustered set's heavy tail exceeds): what a better hashed layout
+// (two levels, or cells along a space-filling curve) could gain at most, since the dense layout reads a stencil row
+// of cells as one run with no lookup at all. Build (rebuild of a reused grid), pairs() written over its last result,
+// and forEachPair with an empty visitor, on the kernels.
+{
+  setKernelMode('wasm');
+  const sets: [string, Float64Array, number][] = [
+    ['uniform 1e5', uniform2D(1e5, 1), radius],
+    ['real places', cities2D(), 30],
+    ['uniform 1e6', uniform2D(1e6, 1), radius],
+  ];
+  for (const [name, points, r] of sets) {
+    const row: string[] = [];
+    for (const layout of ['dense', 'hashed'] as const) {
+      const grid = new PointGrid2D(points, { cellSize: r, maxDenseCells: layout === 'dense' ? 2 ** 30 : 0 });
+      let out = grid.pairs(r);
+      const build = time(() => grid.rebuild(points), 9);
+      const pairs = time(() => {
+        out = grid.pairs(r, { out });
+        return out.length;
+      }, 9);
+      const visit = time(() => grid.forEachPair(r, () => {}), 9);
+      row.push(
+        `${grid.layout}: rebuild ${build.toFixed(1)}, pairs ${pairs.toFixed(1)}, forEachPair ${visit.toFixed(1)} ms`,
+      );
+    }
+    console.log(`layout, ${name}: ${row.join('; ')}`);
+  }
   setKernelMode('auto');
 }

@@ -43,8 +43,8 @@ export interface KernelExports {
   prefixSums(cellStart: number, cells: number, n: number): number;
   scatter64(...args: number[]): void;
   scatter32(...args: number[]): void;
-  sortCells64(coords: number, order: number, cellStart: number, cells: number, d: number, scratch: number): void;
-  sortCells32(coords: number, order: number, cellStart: number, cells: number, d: number, scratch: number): void;
+  sortCells64(...args: number[]): void;
+  sortCells32(...args: number[]): void;
   setGrid(...args: number[]): void;
   startSearch(...args: number[]): void;
   setOutput(at: number, capacity: number, used: number): void;

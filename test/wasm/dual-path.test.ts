@@ -19,6 +19,7 @@ import {
   setKernelMode,
 } from '../../src/index.js';
 import { FLAG_DENSE, H_CELL_TOTAL, H_FLAGS, H_POINTS, HEADER_BYTES, readGrid } from '../../src/pointgrid/grid-data.js';
+import { introDepthForTests } from '../../src/pointgrid/sort-cells.js';
 import { batchPairsForTests } from '../../src/wasm/grid-kernels.js';
 import { pack, type Scenario, scenarios } from '../support/pointgrid-oracle.js';
 
@@ -154,6 +155,50 @@ for (const d of [2, 3] as const) {
     });
   });
 }
+
+describe('crowded cells', () => {
+  afterEach(() => introDepthForTests(2));
+
+  it('are sorted alike by introsort and by heapsort (its way out), on both paths', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.constantFrom(2 as const, 3 as const),
+        fc.boolean(),
+        (seed, d, dense) => {
+          // Cells of 25 to a few hundred points: runs of equal x (ties broken by index), coincident points,
+          // and x in falling, rising and random order.
+          let state = seed;
+          const random = () => {
+            state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+            return state / 2 ** 32;
+          };
+          const positions: number[] = [];
+          for (let cell = 0; cell < 6; cell++) {
+            const count = 25 + Math.floor(random() * 300);
+            const shape = Math.floor(random() * 4);
+            for (let k = 0; k < count; k++) {
+              const x =
+                shape === 0 ? 0.5 : shape === 1 ? 1 - k / count : shape === 2 ? Math.floor(random() * 4) / 4 : random();
+              positions.push(cell * 3 + x, random(), ...(d === 3 ? [random()] : []));
+            }
+          }
+          const options = { cellSize: 1, maxDenseCells: dense ? undefined : 0 };
+          const built = (mode: 'wasm' | 'javascript', perLevel: number) => {
+            setKernelMode(mode);
+            introDepthForTests(perLevel);
+            return contents(make(d, positions, options));
+          };
+          const reference = built('javascript', 2);
+          expect(built('javascript', 0)).toEqual(reference);
+          expect(built('wasm', 2)).toEqual(reference);
+          expect(built('wasm', 0)).toEqual(reference);
+        },
+      ),
+      { seed: 3221, numRuns: 40 },
+    );
+  });
+});
 
 describe('kernel batches and re-entry', () => {
   afterAll(() => batchPairsForTests(1 << 14));

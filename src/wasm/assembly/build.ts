@@ -349,7 +349,7 @@ function sortRecords(base: usize, from: i32, to: i32, depth: i32): void {
  * (x, index) through records at `scratch` (16 bytes a point), then the
  * cell's coordinates, copied after the records, back in that order.
  */
-function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end: i32, scratch: usize): void {
+function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end: i32, scratch: usize, perLevel: i32): void {
   const cs = sizeof<C>();
   const size = end - start;
   for (let k = 0; k < size; k++) {
@@ -359,7 +359,7 @@ function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end
     store<u32>(r, k, 12);
   }
   let depth = 0;
-  for (let k = size; k > 1; k >>= 1) depth += 2;
+  for (let k = size; k > 1; k >>= 1) depth += perLevel;
   sortRecords(scratch, 0, size, depth);
   const copy = record(scratch, size);
   const first = coords + <usize>(d * start) * cs;
@@ -381,9 +381,10 @@ function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end
  * the usual handful, introsort of records for crowded cells (coincident
  * points stay O(k log k)). `scratch` holds (16 + d * sizeof<C>) bytes for
  * each point of the largest cell (see prefixSums), when that has more than
- * SMALL_CELL points.
+ * SMALL_CELL points. Introsort allows `perLevel` partitions per halving of
+ * a cell's points (2; 0 in tests, to heapsort every crowded cell).
  */
-export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize): void {
+export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
   const cs = sizeof<C>();
   for (let c = 0; c < cells; c++) {
     const start = load<i32>(cellStart + (<usize>c << 2));
@@ -391,7 +392,7 @@ export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cell
     const size = end - start;
     if (size < 2) continue;
     if (size > SMALL_CELL) {
-      sortCrowdedCell<C>(coords, order, d, start, end, scratch);
+      sortCrowdedCell<C>(coords, order, d, start, end, scratch, perLevel);
       continue;
     }
     for (let s = start + 1; s < end; s++) {

@@ -35,11 +35,11 @@ export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: 
 export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
   scatter<f32, f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
 }
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize): void {
-  sortCells<f64>(coords, order, cellStart, cells, d, scratch);
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  sortCells<f64>(coords, order, cellStart, cells, d, scratch, perLevel);
 }
-export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize): void {
-  sortCells<f32>(coords, order, cellStart, cells, d, scratch);
+export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  sortCells<f32>(coords, order, cellStart, cells, d, scratch, perLevel);
 }
 export function searchPairs2d64(): i32 {
   return searchPairs2<f64>();
