@@ -163,8 +163,11 @@ export interface MeasureOptions {
   reps: number;
   /**
    * A contender whose check run took longer than this (ms) gets no separate
-   * warm-up run and only `slowReps` timed runs, its check run counting as
-   * the first, so one slow peer cannot eat the time budget.
+   * warm-up run (its check run is its warm-up) and only `slowReps` timed
+   * runs, so one slow peer cannot eat the time budget. The check run never
+   * counts as a timed run: the process's first run of a path pays for
+   * compiling and for memory it touches first (the kernels' memory growing
+   * to its working size), which a later run does not.
    */
   slowMs?: number;
   slowReps?: number;
@@ -181,14 +184,11 @@ export interface MeasureOptions {
 export function measure(label: string, contenders: readonly Contender[], options: MeasureOptions): Timing[] {
   const answers: bigint[] = [];
   const checkMs: number[] = [];
-  const checkFaults: number[] = [];
   for (const c of contenders) {
     gc();
-    const before = minorFaults();
     const start = performance.now();
     const answer = c.run();
     checkMs.push(c.lastMs ? c.lastMs() : performance.now() - start);
-    checkFaults.push(minorFaults() - before);
     answers.push(answer);
     consume(answer);
   }
@@ -200,15 +200,15 @@ export function measure(label: string, contenders: readonly Contender[], options
     const lines = contenders.map((c, k) => `  ${c.name}: ${describeAnswer(answers[k])}`).join('\n');
     throw new Error(`${label}: contenders disagree, nothing timed:\n${lines}`);
   }
-  // A slow contender ran long enough in its check to be warm: that run counts
-  // as its first timed one and it gets no separate warm-up.
-  const reps = contenders.map((_, k) => (slow[k] ? (options.slowReps ?? options.reps) - 1 : options.reps));
+  // A slow contender ran long enough in its check to be warm: it gets no
+  // separate warm-up, and fewer timed runs.
+  const reps = contenders.map((_, k) => (slow[k] ? (options.slowReps ?? options.reps) : options.reps));
   // Warm-up: let every other contender reach its optimised code before timing.
   contenders.forEach((c, k) => {
     if (!slow[k]) consume(c.run());
   });
-  const times: number[][] = contenders.map((_, k) => (slow[k] ? [checkMs[k]] : []));
-  const faults: number[][] = contenders.map((_, k) => (slow[k] ? [checkFaults[k]] : []));
+  const times: number[][] = contenders.map(() => []);
+  const faults: number[][] = contenders.map(() => []);
   const rounds = Math.max(...reps);
   for (let r = 0; r < rounds; r++) {
     contenders.forEach((c, k) => {

@@ -110,7 +110,7 @@ function runFloor(exe: string, mode: string, file: string, radius: number, runs:
  * `plan` is the MeasureOptions the contender will be measured with: its
  * first call (the harness's check run) runs one timed run, then, in a second
  * process, as many more as the harness will ask for (a warm-up and `reps`,
- * or `slowReps - 1` when that first run took over `slowMs`); later calls hand
+ * or `slowReps` when that first run took over `slowMs`); later calls hand
  * those out in order (see the module comment for why).
  */
 export function cFloor(
@@ -131,7 +131,7 @@ export function cFloor(
       if (recorded.length === 0) {
         const [first] = runFloor(exe, mode, file, radius, 1);
         const slow = first.ms > (plan.slowMs ?? Number.POSITIVE_INFINITY);
-        const more = slow ? (plan.slowReps ?? plan.reps) - 1 : plan.reps + 1;
+        const more = slow ? (plan.slowReps ?? plan.reps) : plan.reps + 1;
         recorded.push(first, ...(more > 0 ? runFloor(exe, mode, file, radius, more) : []));
       }
       const next = recorded.shift()!;
