@@ -6,6 +6,7 @@
  */
 import type { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
+import { sortByKeys } from '../core/sort-keys.js';
 
 /**
  * Puts the occupied cells of a hashed grid in row-major order. One per grid,
@@ -71,7 +72,7 @@ export class CellOrder {
     // layers hold at most 2^53 rows.
     if (cellsY * cellsZ <= 2 ** 53) {
       rowKeys(keys, d, cellsY, this.rows, this.xs, count);
-      sortByRow(this.rows, this.xs, ids, 0, count, 2 * Math.floor(Math.log2(count + 1)), keys, d);
+      sortByKeys(this.rows, this.xs, ids, count);
     } else {
       // Points spread over more than 2^53 rows: compare the coordinates themselves.
       sortByCoordinates(ids, keys, d, 0, count);
@@ -122,65 +123,6 @@ function moveCounts(cellStart: Int32Array, rank: Int32Array, spare: Int32Array, 
   for (let r = 0; r < count; r++) cellStart[r] = spare[r];
 }
 
-/** Position a sorts before position b: by row, then x. */
-function rowBefore(rows: Float64Array, xs: Float64Array, a: number, b: number): boolean {
-  return rows[a] < rows[b] || (rows[a] === rows[b] && xs[a] < xs[b]);
-}
-
-/**
- * Sorts the cells at positions from..to-1 into row-major order, moving the
- * ids along: quicksort on (row, x) with a median-of-three pivot and
- * insertion sort for short runs. Once `depth` is spent (an order that
- * defeats the pivot choice) the rest goes to {@link sortByCoordinates}; only
- * the ids are read after the sort. Keys must be distinct, as cells are.
- */
-function sortByRow(
-  rows: Float64Array,
-  xs: Float64Array,
-  ids: Int32Array,
-  from: number,
-  to: number,
-  depth: number,
-  keys: Float64Array,
-  d: number,
-): void {
-  while (to - from > 16) {
-    if (depth-- === 0) {
-      sortByCoordinates(ids, keys, d, from, to);
-      return;
-    }
-    const mid = from + ((to - from) >> 1);
-    const last = to - 1;
-    if (rowBefore(rows, xs, mid, from)) swapPosition(rows, xs, ids, mid, from);
-    if (rowBefore(rows, xs, last, from)) swapPosition(rows, xs, ids, last, from);
-    if (rowBefore(rows, xs, last, mid)) swapPosition(rows, xs, ids, last, mid);
-    // The median, parked at `from` while partitioning, stops the j scan.
-    swapPosition(rows, xs, ids, from, mid);
-    let i = from;
-    let j = to;
-    for (;;) {
-      do i++;
-      while (i < to && rowBefore(rows, xs, i, from));
-      do j--;
-      while (rowBefore(rows, xs, from, j));
-      if (i >= j) break;
-      swapPosition(rows, xs, ids, i, j);
-    }
-    swapPosition(rows, xs, ids, from, j);
-    // Recurse into the smaller side and loop on the larger: O(log n) stack.
-    if (j - from < to - j - 1) {
-      sortByRow(rows, xs, ids, from, j, depth, keys, d);
-      from = j + 1;
-    } else {
-      sortByRow(rows, xs, ids, j + 1, to, depth, keys, d);
-      to = j;
-    }
-  }
-  for (let i = from + 1; i < to; i++) {
-    for (let j = i; j > from && rowBefore(rows, xs, j, j - 1); j--) swapPosition(rows, xs, ids, j, j - 1);
-  }
-}
-
 /**
  * Sorts ids[from..to) into row-major order of the cells' coordinates in
  * `keys` (z, then y, then x) with the built-in sort. Only for what the
@@ -194,16 +136,4 @@ function sortByCoordinates(ids: Int32Array, keys: Float64Array, d: number, from:
     }
     return 0;
   });
-}
-
-function swapPosition(rows: Float64Array, xs: Float64Array, ids: Int32Array, a: number, b: number): void {
-  const row = rows[a];
-  rows[a] = rows[b];
-  rows[b] = row;
-  const x = xs[a];
-  xs[a] = xs[b];
-  xs[b] = x;
-  const id = ids[a];
-  ids[a] = ids[b];
-  ids[b] = id;
 }

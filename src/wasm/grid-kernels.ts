@@ -19,11 +19,12 @@
  * @module
  */
 import { isOrdinaryRadius } from '../core/distance.js';
+import { introDepthPerLevel } from '../core/sort-keys.js';
 import type { NumericArray } from '../core/validate.js';
 import { clampIndices } from '../pointgrid/bounded.js';
 import { stencilReach } from '../pointgrid/margins.js';
 import { type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
-import { introDepthPerLevel, SMALL_CELL } from '../pointgrid/sort-cells.js';
+import { SMALL_CELL } from '../pointgrid/sort-cells.js';
 import { guarded, KERNEL_BASE, type Kernels, kernels, trapError } from './kernels.js';
 
 /** What the kernels read and write of a Grid2D or Grid3D (d = 2 leaves out the z members). */

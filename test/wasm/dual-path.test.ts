@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { introDepthForTests } from '../../src/core/sort-keys.js';
 import type { NumericArray } from '../../src/core/validate.js';
 import {
   activeKernels,
@@ -19,7 +20,6 @@ import {
   setKernelMode,
 } from '../../src/index.js';
 import { FLAG_DENSE, H_CELL_TOTAL, H_FLAGS, H_POINTS, HEADER_BYTES, readGrid } from '../../src/pointgrid/grid-data.js';
-import { introDepthForTests } from '../../src/pointgrid/sort-cells.js';
 import { batchPairsForTests } from '../../src/wasm/grid-kernels.js';
 import { pack, type Scenario, scenarios } from '../support/pointgrid-oracle.js';
 
