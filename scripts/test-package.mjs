@@ -67,6 +67,9 @@ const CLAIMS = {
   'spatialhash/workers': { versions: ['TS 5.0', 'TS 5.9', 'TS 7'], file: 'workers.ts' },
   'spatialhash/webgpu': { versions: ['TS 5.0', 'TS 5.9', 'TS 7'], file: 'webgpu-plain.ts' },
   'spatialhash/three': { versions: ['TS 5.9', 'TS 7'], file: 'three.ts' },
+  // spatialhash/d3 declares its node and force shapes itself; the app checks them against @types/d3-force
+  // (typeScriptVersion 4.7) and runs them in d3-force's simulation.
+  'spatialhash/d3': { versions: ['TS 5.0', 'TS 5.9', 'TS 7'], file: 'd3.ts' },
   // @gltf-transform/core's own types need TypeScript 5.8 or later and ESNext.Float16 in the lib: checked on
   // its own (tsconfig.gltf-transform.json) rather than in the shared browser app.
   'spatialhash/gltf-transform': { versions: ['TS 5.9', 'TS 7'], own: 'tsconfig.gltf-transform.json' },
@@ -134,8 +137,9 @@ step('install the tarball into the consumer app, with no install-script warning'
   const printed = install(['--no-save', '--no-package-lock', '--offline', tarball], app);
   if (/install.?scripts|allowScripts/i.test(printed)) fail(`npm warned:\n${printed}`);
 });
-// Peers that subpaths need (three; WebGPU's types; glTF-Transform) come from this repository's dev dependencies.
-for (const peer of ['three', '@types/three', '@webgpu/types', '@gltf-transform/core']) {
+// Peers that subpaths need (three; WebGPU's types; glTF-Transform; d3-force and its types) come from this
+// repository's dev dependencies.
+for (const peer of ['three', '@types/three', '@webgpu/types', '@gltf-transform/core', 'd3-force', '@types/d3-force']) {
   const source = join(root, 'node_modules', peer);
   const target = join(app, 'node_modules', peer);
   if (existsSync(source) && !existsSync(target)) {
@@ -204,6 +208,11 @@ step('runs as ES module (import)', () => run(process.execPath, ['out/main.js'], 
 step('runs the compiled .cts (require)', () => run(process.execPath, ['out/require.cjs'], app));
 step('runs test.cjs (require, the pool included)', () => run(process.execPath, ['test.cjs'], app));
 step('runs the pool from the installed package (import)', () => run(process.execPath, ['out/workers.js'], app));
+step("runs spatialhash/d3 in d3-force's simulation (import)", () => run(process.execPath, ['out/d3.js'], app));
+step('runs spatialhash/d3 (require)', () => {
+  const script = `const { forceCollide } = require('spatialhash/d3'); const nodes = [{ x: 0, y: 0, vx: 0, vy: 0 }, { x: 1, y: 0, vx: 0, vy: 0 }]; const force = forceCollide(1); force.initialize(nodes, () => 0.5); force(1); if (!(nodes[0].vx === -0.5 && nodes[1].vx === 0.5)) throw new Error('forceCollide: ' + JSON.stringify(nodes));`;
+  run(process.execPath, ['-e', script], app);
+});
 if (subpaths.includes('spatialhash/gltf-transform')) {
   step('runs spatialhash/gltf-transform (import)', () =>
     run(process.execPath, ['out-gltf-transform/gltf-transform.js'], app),
