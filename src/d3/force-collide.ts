@@ -59,7 +59,8 @@ export function forceCollide<NodeDatum extends CollideNode = CollideNode>(
   /** How many nodes the radii were evaluated for. */
   let evaluated = 0;
   let grids: CollideGrids | undefined;
-  let last: CollideStats = { pairs: 0, tested: 0, refiled: 0, builds: 0, classes: 0, hashed: 0 };
+  // Written in place every tick (a tick allocates nothing once the grids are sized); stats() hands out copies.
+  const last: CollideStats = { pairs: 0, tested: 0, refiled: 0, builds: 0, classes: 0, hashed: 0 };
 
   /** Evaluates `accessor` for every node, checks every radius, and only then makes them the force's. */
   function evaluate(accessor: CollideRadius<NodeDatum>, list: NodeDatum[], dims: 1 | 2 | 3): void {
@@ -100,20 +101,18 @@ export function forceCollide<NodeDatum extends CollideNode = CollideNode>(
       g.n = n;
       readNodes(g, nodes, n, dimensions);
       for (let k = 0; k < iterations; ++k) {
-        if (dimensions === 3) pass3(g, strength, random);
-        else pass2(g, strength, random, dimensions === 2);
+        g.tested += dimensions === 3 ? pass3(g, strength, random) : pass2(g, strength, random, dimensions === 2);
+        g.flush();
       }
       writeNodes(g, nodes, n, dimensions);
       g.n = evaluated;
     }
-    last = {
-      pairs: g.pairs,
-      tested: g.tested,
-      refiled: g.refiled,
-      builds: g.builds,
-      classes: g.classes,
-      hashed: g.builds > 0 ? g.hashedClasses() : 0,
-    };
+    last.pairs = g.pairs;
+    last.tested = g.tested;
+    last.refiled = g.refiled;
+    last.builds = g.builds;
+    last.classes = g.classes;
+    last.hashed = g.builds > 0 ? g.hashedClasses() : 0;
   }) as ForceCollide<NodeDatum>;
 
   force.initialize = (list: NodeDatum[], ...args: unknown[]): void => {

@@ -12,11 +12,14 @@
 import { hashCell3 } from '../core/cell-hash.js';
 import { BIN3, type CollideGrids, clampHashed, REACH_SLACK, STRIDE3 } from './grids.js';
 
-/** Runs one pass over every node. */
-export function pass3(g: CollideGrids, strength: number, random: () => number): void {
+/** Runs one pass over every node and returns how many candidates it tested (see pass2d.ts: nothing after the loop). */
+export function pass3(g: CollideGrids, strength: number, random: () => number): number {
   const { n, slots, slotOf, cells, largest, skin, lastIndex, inv, ox, oy, oz, cols, rows, layers } = g;
   const { mask, base, buckets } = g;
   const classes = g.classes;
+  // The visit's numbers go to the scans through this array (see pass2d.ts).
+  const query = g.query;
+  query[4] = strength;
   g.build(0);
   let tested = 0;
   for (let i = 0; i < n; i++) {
@@ -34,6 +37,10 @@ export function pass3(g: CollideGrids, strength: number, random: () => number): 
     const zi = slots[oi + 2] + slots[oi + 5];
     if (xi - xi !== 0 || yi - yi !== 0 || zi - zi !== 0) continue;
     const ri = slots[oi + 6];
+    query[0] = xi;
+    query[1] = yi;
+    query[2] = zi;
+    query[3] = ri;
     for (let c = 0; c < classes; c++) {
       if (lastIndex[c] <= i) continue;
       const plain = ri + largest[c] + skin[c];
@@ -60,22 +67,9 @@ export function pass3(g: CollideGrids, strength: number, random: () => number): 
         for (let cz = z0; cz <= z1; cz++) {
           for (let cy = y0; cy <= y1; cy++) {
             const row = base[c] + w * (cy + h * cz);
-            tested += scan3(
-              g,
-              cells[2 * (row + x0)],
-              cells[2 * (row + x1 + 1)],
-              i,
-              oi,
-              xi,
-              yi,
-              zi,
-              ri,
-              strength,
-              random,
-            );
+            tested += scan3(g, cells[2 * (row + x0)], cells[2 * (row + x1 + 1)], i, oi, random);
             if (lists) {
-              for (let b = row + x0; b <= row + x1; b++)
-                tested += scanList3(g, b, i, oi, xi, yi, zi, ri, strength, random);
+              for (let b = row + x0; b <= row + x1; b++) tested += scanList3(g, b, i, oi, random);
             }
           }
         }
@@ -92,9 +86,8 @@ export function pass3(g: CollideGrids, strength: number, random: () => number): 
       const first = base[c];
       if ((x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) >= buckets[c]) {
         const last = first + buckets[c];
-        tested += scan3(g, cells[2 * first], cells[2 * last], i, oi, xi, yi, zi, ri, strength, random);
-        if (lists)
-          for (let b = first; b < last; b++) tested += scanList3(g, b, i, oi, xi, yi, zi, ri, strength, random);
+        tested += scan3(g, cells[2 * first], cells[2 * last], i, oi, random);
+        if (lists) for (let b = first; b < last; b++) tested += scanList3(g, b, i, oi, random);
         continue;
       }
       const stamp = g.nextStamp();
@@ -106,35 +99,26 @@ export function pass3(g: CollideGrids, strength: number, random: () => number): 
             const b = first + (hashCell3(cx, cy, cz) & m);
             if (stamps[b] === stamp) continue;
             stamps[b] = stamp;
-            tested += scan3(g, cells[2 * b], cells[2 * b + 2], i, oi, xi, yi, zi, ri, strength, random);
-            if (lists) tested += scanList3(g, b, i, oi, xi, yi, zi, ri, strength, random);
+            tested += scan3(g, cells[2 * b], cells[2 * b + 2], i, oi, random);
+            if (lists) tested += scanList3(g, b, i, oi, random);
           }
         }
       }
     }
   }
-  g.flush();
-  g.tested += tested;
+  return tested;
 }
 
 /**
  * Meets node i (its data at `oi`) with every node j > i in the slots
  * [start, end) (killed slots hold ~j < 0). Returns how many it tested.
  */
-function scan3(
-  g: CollideGrids,
-  start: number,
-  end: number,
-  i: number,
-  oi: number,
-  xi: number,
-  yi: number,
-  zi: number,
-  ri: number,
-  strength: number,
-  random: () => number,
-): number {
-  const slots = g.slots;
+function scan3(g: CollideGrids, start: number, end: number, i: number, oi: number, random: () => number): number {
+  const { slots, query } = g;
+  const xi = query[0];
+  const yi = query[1];
+  const zi = query[2];
+  const ri = query[3];
   let tested = 0;
   for (let s = start; s < end; s++) {
     const o = s * STRIDE3;
@@ -146,25 +130,24 @@ function scan3(
     const y = yi - slots[o + 1] - slots[o + 4];
     const z = zi - slots[o + 2] - slots[o + 5];
     const l = x * x + y * y + z * z;
-    if (l < r * r) correct3(g, i, j, oi, s, x, y, z, l, ri, strength, random);
+    if (l < r * r) {
+      query[5] = x;
+      query[6] = y;
+      query[7] = z;
+      query[8] = l;
+      correct3(g, i, j, oi, s, random);
+    }
   }
   return tested;
 }
 
 /** As {@link scan3}, for the refiled nodes listed in bucket b (a refiled node's slot holds ~j). */
-function scanList3(
-  g: CollideGrids,
-  b: number,
-  i: number,
-  oi: number,
-  xi: number,
-  yi: number,
-  zi: number,
-  ri: number,
-  strength: number,
-  random: () => number,
-): number {
-  const { slots, listNext, listSlot, listBorn } = g;
+function scanList3(g: CollideGrids, b: number, i: number, oi: number, random: () => number): number {
+  const { slots, listNext, listSlot, listBorn, query } = g;
+  const xi = query[0];
+  const yi = query[1];
+  const zi = query[2];
+  const ri = query[3];
   let tested = 0;
   for (let e = g.cells[2 * b + 1]; e >= 0; e = listNext[e]) {
     const s = listSlot[e];
@@ -178,30 +161,30 @@ function scanList3(
     const y = yi - slots[o + 1] - slots[o + 4];
     const z = zi - slots[o + 2] - slots[o + 5];
     const l = x * x + y * y + z * z;
-    if (l < r * r) correct3(g, i, j, oi, s, x, y, z, l, ri, strength, random);
+    if (l < r * r) {
+      query[5] = x;
+      query[6] = y;
+      query[7] = z;
+      query[8] = l;
+      correct3(g, i, j, oi, s, random);
+    }
   }
   return tested;
 }
 
 /**
- * d3-force-3d's correction of an overlapping pair (i, j), i's data at
- * `oi`, j's in slot s, their offset (x, y, z) and its squared length `l` as
- * the scan computed them; then j refiled if it left its skin.
+ * d3-force-3d's correction of an overlapping pair (i, j), i's data at `oi`,
+ * j's in slot s, their offset (x, y, z) and its squared length `l` as the
+ * scan computed them (in `g.query`); then j refiled if it left its skin.
  */
-function correct3(
-  g: CollideGrids,
-  i: number,
-  j: number,
-  oi: number,
-  s: number,
-  x: number,
-  y: number,
-  z: number,
-  l: number,
-  ri: number,
-  strength: number,
-  random: () => number,
-): void {
+function correct3(g: CollideGrids, i: number, j: number, oi: number, s: number, random: () => number): void {
+  const query = g.query;
+  let x = query[5];
+  let y = query[6];
+  let z = query[7];
+  let l = query[8];
+  const ri = query[3];
+  const strength = query[4];
   const D = g.slots;
   const o = s * STRIDE3;
   let rj = D[o + 6];
