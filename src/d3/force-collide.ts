@@ -6,7 +6,7 @@
  * tick reads the nodes' positions and velocities into typed arrays once,
  * runs `iterations` passes (pass2d.ts, pass3d.ts) and writes the velocities
  * back. Where the answers differ from d3's, and why, is written down in
- * docs/guides/particles.md ("Force layouts with d3").
+ * docs/guides/d3.md.
  *
  * @module
  */
@@ -23,27 +23,34 @@ const OWNER = 'forceCollide';
 /**
  * A collision force for d3-force's `forceSimulation` (and d3-force-3d's, in
  * 1, 2 or 3 dimensions) that treats each node as a circle (a sphere in 3D)
- * of the given radius and pushes overlapping nodes apart, exactly as d3's
- * `forceCollide` does: the same pairs in the same order with the same
- * arithmetic, found through grids rebuilt every iteration instead of a
- * quadtree. Swap `import { forceCollide } from 'd3-force'` for this import
- * and nothing changes but the speed.
+ * of the given radius and pushes overlapping nodes apart as d3's
+ * `forceCollide` does: its rule (nodes visited in order, each meeting the
+ * later ones that overlap it then) and its arithmetic, pair for pair, with
+ * the pairs found through grids rebuilt every pass instead of a quadtree.
+ * Swap `import { forceCollide } from 'd3-force'` for this import: one tick
+ * gives d3's velocities to rounding, except for the pairs d3's quadtree
+ * skips (pushed into overlap during a pass, or coincident), which this force
+ * corrects too; docs/guides/d3.md has the details.
  *
  * @param radius a number, or `(node, i, nodes) => number`, evaluated for every node when the force is
  *   initialized (default 1, as d3's).
  *
  * @example
  * ```ts
- * import { forceSimulation, forceX, forceY } from 'd3-force';
+ * import { forceSimulation, forceX, forceY, type SimulationNodeDatum } from 'd3-force';
  * import { forceCollide } from 'spatialhash/d3';
  *
- * const nodes = Array.from({ length: 1000 }, (_, i) => ({ value: i % 10, r: 2 + (i % 3) }));
- * const simulation = forceSimulation(nodes)
- *   .force('x', forceX((d) => d.value * 40))
- *   .force('y', forceY(0))
- *   .force('collide', forceCollide((d) => d.r))
- *   .stop();
- * simulation.tick(120);
+ * interface Bubble extends SimulationNodeDatum {
+ *   value: number;
+ *   r: number;
+ * }
+ * const nodes: Bubble[] = Array.from({ length: 1000 }, (_, i) => ({ value: i % 10, r: 2 + (i % 3) }));
+ * forceSimulation(nodes)
+ *   .force('x', forceX<Bubble>((d) => d.value * 40))
+ *   .force('y', forceY<Bubble>(0))
+ *   .force('collide', forceCollide<Bubble>((d) => d.r))
+ *   .stop()
+ *   .tick(120);
  * ```
  */
 export function forceCollide<NodeDatum extends CollideNode = CollideNode>(

@@ -1,7 +1,7 @@
 // The page every bundler app builds (scripts/test-bundlers.mjs copies this file to each app's src/main.js):
 // a user's code that imports the package's entries, runs the pool's searches and checks them against the
-// same searches on this thread, and runs spatialhash/d3's collision force on a row of nodes. It reports to the test runner through window.__spatialhashConsumer and the
-// page's #result text, and never throws past that report.
+// same searches on this thread, and runs spatialhash/d3's collision force on a row of nodes. It reports to the
+// test runner through window.__spatialhashConsumer and the page's #result text, and never throws past that report.
 import { activeKernels, PointGrid2D, PointGrid3D } from 'spatialhash';
 import { forceCollide } from 'spatialhash/d3';
 import { PointGridWorkers } from 'spatialhash/workers';
