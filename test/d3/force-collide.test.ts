@@ -13,6 +13,19 @@ import { describe, expect, it } from 'vitest';
 import { type CollideRadius, type ForceCollide, forceCollide } from '../../src/d3/index.js';
 import { copyNodes, firstDifference, oracleTick, scene, type TestNode } from './oracle.js';
 
+/** The nodes `from` after one tick of the rule, with their own radii, strength 1 and this random source. */
+function ruleTick(from: readonly TestNode[], dims: 1 | 2 | 3, random = () => 0.5): TestNode[] {
+  const want = copyNodes(from);
+  oracleTick(
+    want,
+    from.map((d) => d.r),
+    dims,
+    1,
+    random,
+  );
+  return want;
+}
+
 describe('accessors, as d3-force has them', () => {
   it('defaults: radius 1, strength 1, iterations 1; each setter returns the force, each getter the value', () => {
     const ours = forceCollide();
@@ -127,6 +140,19 @@ describe('the radius cache', () => {
     ).toBeUndefined();
   });
 
+  it('initialize with the same array evaluates the radii again, as d3 does (seed 41)', () => {
+    // A d3 simulation calls initialize again on nodes(list) and force(name, f), often with the array it had.
+    const nodes = scene({ kind: 'uniform', n: 150, dims: 2, seed: 41, cover: 0.6 });
+    const ours = copyNodes(nodes);
+    const force = forceCollide<TestNode>((d) => d.r);
+    force.initialize(ours, () => 0.5);
+    for (const node of ours) node.r *= 1.5;
+    force.initialize(ours, () => 0.5);
+    const want = ruleTick(ours, 2);
+    force(1);
+    expect(firstDifference(ours, want, 2)).toBeUndefined();
+  });
+
   it('a radius refused by radius() leaves the previous radius and its cache in place', () => {
     const nodes = scene({ kind: 'uniform', n: 80, dims: 2, seed: 34, cover: 0.6 });
     const accessor: CollideRadius<TestNode> = (d) => d.r;
@@ -135,14 +161,7 @@ describe('the radius cache', () => {
     force.initialize(ours, () => 0.5);
     expect(() => force.radius((d) => (d.index === 50 ? -2 : 1))).toThrow('the radius of node 50 is -2');
     expect(force.radius()).toBe(accessor);
-    const want = copyNodes(nodes);
-    oracleTick(
-      want,
-      nodes.map((d) => d.r),
-      2,
-      1,
-      () => 0.5,
-    );
+    const want = ruleTick(nodes, 2);
     force(1);
     expect(firstDifference(ours, want, 2)).toBeUndefined();
   });
@@ -155,14 +174,7 @@ describe('the radius cache', () => {
     const other = copyNodes(nodes);
     (other[3] as TestNode).r = Number.NaN;
     expect(() => force.initialize(other, () => 0.1, 2)).toThrow(RangeError);
-    const want = copyNodes(nodes);
-    oracleTick(
-      want,
-      nodes.map((d) => d.r),
-      3,
-      1,
-      () => 0.5,
-    );
+    const want = ruleTick(nodes, 3);
     force(1);
     expect(firstDifference(ours, want, 3)).toBeUndefined();
   });
@@ -184,14 +196,7 @@ describe('initialize and ticks', () => {
       // Math.random is the default source: replaced here by a constant to compare.
       force.initialize(ours, ...(args.some((a) => typeof a === 'function') ? args : [...args, () => 0.5]));
       force(1);
-      const want = copyNodes(nodes);
-      oracleTick(
-        want,
-        nodes.map((d) => d.r),
-        dims,
-        1,
-        random,
-      );
+      const want = ruleTick(nodes, dims, random);
       expect(firstDifference(ours, want, 3), JSON.stringify(args)).toBeUndefined();
     }
   });
@@ -225,14 +230,7 @@ describe('initialize and ticks', () => {
     const extra = copyNodes(nodes.slice(0, 10)).map((d, k) => ({ ...d, index: 60 + k }));
     ours.push(...extra);
     force(1);
-    const want = copyNodes(nodes);
-    oracleTick(
-      want,
-      nodes.map((d) => d.r),
-      2,
-      1,
-      () => 0.5,
-    );
+    const want = ruleTick(nodes, 2);
     expect(firstDifference(ours.slice(0, 60), want, 2)).toBeUndefined();
     expect(ours.slice(60).every((d, k) => d.vx === extra[k]?.vx)).toBe(true);
   });
@@ -252,16 +250,28 @@ describe('initialize and ticks', () => {
       const ours = copyNodes(nodes);
       force.initialize(ours, () => 0.5, dims);
       force(1);
-      const want = copyNodes(nodes);
-      oracleTick(
-        want,
-        nodes.map((d) => d.r),
-        dims,
-        1,
-        () => 0.5,
-      );
+      const want = ruleTick(nodes, dims);
       expect(firstDifference(ours, want, dims), `${n} nodes, ${dims}D`).toBeUndefined();
       expect(force.stats().pairs, `${n} nodes, ${dims}D`).toBeGreaterThan(0);
+    }
+  });
+
+  it('each build sizes the grids for the nodes where they are: a layout moved far away stays dense (seed 42)', () => {
+    // A box kept from an earlier build would span both places: millions of cells, so a hashed grid.
+    for (const dims of [2, 3] as const) {
+      const nodes = scene({ kind: 'uniform', n: 400, dims, seed: 42, cover: 0.6 });
+      const force = forceCollide<TestNode>((d) => d.r);
+      force.initialize(nodes, () => 0.5, dims);
+      force(1);
+      expect(force.stats().hashed, `${dims}D`).toBe(0);
+      for (const node of nodes) {
+        node.x += 1e7;
+        node.y -= 1e7;
+      }
+      const want = ruleTick(nodes, dims);
+      force(1);
+      expect(firstDifference(nodes, want, dims), `${dims}D`).toBeUndefined();
+      expect(force.stats(), `${dims}D`).toMatchObject({ classes: 1, hashed: 0 });
     }
   });
 
@@ -359,6 +369,10 @@ class Tick implements fc.Command<Model, Real> {
     oracleTick(model.nodes, model.radii, model.dims, model.strength, random, model.iterations);
     real.force(1);
     expect(firstDifference(real.nodes, model.nodes, model.dims)).toBeUndefined();
+    // A pass builds once, and again only after n + 1 refilings since its last build (the refiled lists' room).
+    const { builds, refiled } = real.force.stats();
+    const passes = model.iterations > 0 ? Math.ceil(model.iterations) : 0;
+    expect(builds).toBeLessThanOrEqual(passes + Math.floor(refiled / (model.nodes.length + 1)));
     // The simulation's step: positions move, velocities decay.
     for (const list of [model.nodes, real.nodes]) {
       for (const node of list) {
