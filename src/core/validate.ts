@@ -117,6 +117,8 @@ export function checkLayout(
   checkInteger('stride', stride, dimension);
   checkInteger('offset', offset, 0);
   const length = positions.length;
+  // A view of a transferred buffer reads as empty: only an empty array can be one.
+  if (length === 0) checkAttached(positions, name);
   // An empty interleaved buffer holds no points whatever attribute it starts at.
   if (length === 0 && offset < stride) return 0;
   if (offset >= length) {
@@ -134,6 +136,36 @@ export function checkLayout(
   }
   if (Array.isArray(positions)) checkNumbers(positions, dimension, stride, offset, count, name);
   return count;
+}
+
+/**
+ * Whether `buffer` was detached (transferred to another thread with
+ * postMessage or structuredClone, or by ArrayBuffer.prototype.transfer):
+ * `detached` where the engine has it, else the view a detached buffer refuses.
+ */
+export function isDetached(buffer: ArrayBufferLike): boolean {
+  const flag = (buffer as { detached?: unknown }).detached;
+  if (typeof flag === 'boolean') return flag;
+  if (buffer.byteLength !== 0 || !(buffer instanceof ArrayBuffer)) return false;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Throws an Error naming `name` when `array` is a typed array whose buffer
+ * was transferred away: it then reads as empty, and would otherwise pass for
+ * an array of no points.
+ */
+export function checkAttached(array: unknown, name: string): void {
+  if (ArrayBuffer.isView(array) && isDetached(array.buffer)) {
+    throw new Error(
+      `${name} is a ${array.constructor.name} whose buffer was transferred to another thread or otherwise detached: it holds no numbers any more; pass the array where its data now lives`,
+    );
+  }
 }
 
 /** Throws a RangeError at the first coordinate of a plain array that is not of type number. */

@@ -252,8 +252,9 @@ export function checkResultLength(owner: string, pairs: number, maxResultLength 
 }
 
 /** Checks pair search options; returns [part, parts]. */
-export function resolvePart(options: PairSearchOptions | undefined): [number, number] {
-  if (options === undefined) return [0, 1];
+export function resolvePart(options: PairSearchOptions | undefined): readonly [number, number] {
+  // (One array for the default, so that a frame loop's searches allocate none.)
+  if (options === undefined) return WHOLE;
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`options must be an object with part and parts, got ${describe(options)}`);
   }
@@ -267,6 +268,8 @@ export function resolvePart(options: PairSearchOptions | undefined): [number, nu
   }
   return [part, parts];
 }
+
+const WHOLE: readonly [number, number] = [0, 1];
 
 /**
  * First cell of slice `part` of `parts` (see {@link PairSearchOptions}): the

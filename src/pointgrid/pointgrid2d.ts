@@ -172,11 +172,13 @@ export class PointGrid2D {
 
   /** Number of points in the grid. */
   get count(): number {
+    this.grid.syncQuietly();
     return this.grid.points;
   }
 
   /** How the cells are stored since the last build (see {@link PointGridLayout}). */
   get layout(): PointGridLayout {
+    this.grid.syncQuietly();
     return this.grid.dense ? 'dense' : 'hashed';
   }
 
@@ -214,9 +216,9 @@ export class PointGrid2D {
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
+    this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within2D(this.grid, x, y, radius, scratch);
-    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -241,9 +243,8 @@ export class PointGrid2D {
     if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
+    this.grid.sync('withinInto');
     const found = within2D(this.grid, x, y, radius, out);
-    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
-    if (found === 0) this.grid.attached('withinInto');
     return found;
   }
 
@@ -266,7 +267,7 @@ export class PointGrid2D {
     checkFinite('y', y);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    this.grid.attached('nearest');
+    this.grid.sync('nearest');
     return nearest2D(this.grid, x, y, k, maxDistance, out);
   }
 

@@ -172,11 +172,13 @@ export class PointGrid3D {
 
   /** Number of points in the grid. */
   get count(): number {
+    this.grid.syncQuietly();
     return this.grid.points;
   }
 
   /** How the cells are stored since the last build (see {@link PointGridLayout}). */
   get layout(): PointGridLayout {
+    this.grid.syncQuietly();
     return this.grid.dense ? 'dense' : 'hashed';
   }
 
@@ -215,9 +217,9 @@ export class PointGrid3D {
     checkFinite('y', y);
     checkFinite('z', z);
     checkDistance('radius', radius);
+    this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within3D(this.grid, x, y, z, radius, scratch);
-    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -243,9 +245,8 @@ export class PointGrid3D {
     if (typeof z !== 'number' || z - z !== 0) checkFinite('z', z);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
+    this.grid.sync('withinInto');
     const found = within3D(this.grid, x, y, z, radius, out);
-    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
-    if (found === 0) this.grid.attached('withinInto');
     return found;
   }
 
@@ -276,7 +277,7 @@ export class PointGrid3D {
     checkFinite('z', z);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    this.grid.attached('nearest');
+    this.grid.sync('nearest');
     return nearest3D(this.grid, x, y, z, k, maxDistance, out);
   }
 

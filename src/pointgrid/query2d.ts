@@ -8,6 +8,8 @@
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { within } from '../wasm/grid-kernels.js';
+import { verifying } from '../wasm/kernels.js';
+import { verifyFound } from '../wasm/verify.js';
 import { clampIndices } from './bounded.js';
 import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
@@ -25,11 +27,21 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   if (n === 0) return 0;
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
   if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid2(g), [x, y], radius, target);
-  const r2 = radius * radius;
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
   // order (src/wasm/grid-kernels.ts).
   const fast = within(g, x, y, 0, radius, target);
-  if (fast >= 0) return fast;
+  if (fast < 0) return withinRows2D(g, x, y, radius, target);
+  if (verifying()) {
+    const check = new Uint32Array(target.length);
+    verifyFound('PointGrid2D within', fast, target, withinRows2D(g, x, y, radius, check), check);
+  }
+  return fast;
+}
+
+/** {@link within2D} on the JavaScript path, for an ordinary radius over a grid of at least one point. */
+function withinRows2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
+  const n = g.points;
+  const r2 = radius * radius;
   const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;
@@ -88,6 +100,8 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
           const right = Math.floor((rx + half) / width);
           if (left > cx0) cx0 = left;
           if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
         }
       }
       // The row's points from cx0 to cx1 are one run of sorted positions, in x
@@ -135,9 +149,11 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
         first = keys[2 * id];
         last = keys[2 * lastId];
       }
-      // (A run from a buffer another thread is rewriting stays inside the points.)
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards.)
       if (start < 0) start = 0;
       if (end > n) end = n;
+      if (end < start) end = start;
       // Skip the points left of the chord. Where it starts is guessed as if the
       // run's points were spread evenly over its cells, then settled exactly by
       // walking (the test is monotone along x): one cache miss and a few

@@ -8,6 +8,8 @@
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { within } from '../wasm/grid-kernels.js';
+import { verifying } from '../wasm/kernels.js';
+import { verifyFound } from '../wasm/verify.js';
 import { clampIndices } from './bounded.js';
 import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
@@ -22,11 +24,21 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   if (n === 0) return 0;
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
   if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid3(g), [x, y, z], radius, target);
-  const r2 = radius * radius;
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
   // order (src/wasm/grid-kernels.ts).
   const fast = within(g, x, y, z, radius, target);
-  if (fast >= 0) return fast;
+  if (fast < 0) return withinRows3D(g, x, y, z, radius, target);
+  if (verifying()) {
+    const check = new Uint32Array(target.length);
+    verifyFound('PointGrid3D within', fast, target, withinRows3D(g, x, y, z, radius, check), check);
+  }
+  return fast;
+}
+
+/** {@link within3D} on the JavaScript path, for an ordinary radius over a grid of at least one point. */
+function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
+  const n = g.points;
+  const r2 = radius * radius;
   const width = g.width;
   const rx = x - g.originX;
   const ry = y - g.originY;
@@ -75,12 +87,15 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
             const right = Math.floor((rx + half) / width);
             if (left > cx0) cx0 = left;
             if (right < cx1) cx1 = right;
+            // The chord misses the grid's cells (x far outside them): no run to read.
+            if (cx0 > cx1) continue;
           }
         }
         const row = cy * cellsX + cz * layer;
-        // (A run from a buffer another thread is rewriting stays inside the points.)
+        // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+        // runs backwards.)
         const start = Math.max(cellStart[row + cx0], 0);
-        const end = Math.min(cellStart[row + cx1 + 1], n);
+        const end = Math.max(Math.min(cellStart[row + cx1 + 1], n), start);
         if (found + end - start <= capacity) {
           for (let t = start; t < end; t++) {
             const dx = coords[3 * t] - x;

@@ -21,6 +21,8 @@ import {
   type NumericArray,
   pointError,
 } from '../core/validate.js';
+import { onJavaScript, verifying } from '../wasm/kernels.js';
+import { verifyError, verifySame } from '../wasm/verify.js';
 import { weldOnKernels } from '../wasm/weld-kernels.js';
 import { weldExact } from './exact.js';
 import { LOWEST_HOT_TOLERANCE, weldHuge, weldTiny } from './extreme.js';
@@ -477,12 +479,43 @@ function weldPositions(
     const n = checkLayout(positions, dimension, stride, offset);
     const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance);
     if (typeof welded === 'number') throw coordinateError(positions, dimension, stride, offset, welded);
-    if (welded !== undefined) return welded;
+    if (welded !== undefined) {
+      if (verifying()) {
+        verifyWelding(
+          welded,
+          onJavaScript(() => weldPositions(positions, layout, tolerance, accept)),
+          dimension,
+        );
+      }
+      return welded;
+    }
   }
   const min = new Float64Array(dimension);
   const max = new Float64Array(dimension);
   const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
   return weldCoordinates(coords, min, max, dimension, tolerance, accept);
+}
+
+/** Mode 'verify': throws unless the kernels' welding equals the JavaScript path's. */
+function verifyWelding(kernels: Welding, javascript: Welding, d: number): void {
+  if (kernels.count !== javascript.count) {
+    throw verifyError('weld', `it keeps ${kernels.count} vertices on the kernels, ${javascript.count} in JavaScript`);
+  }
+  verifySame('weld', 'remap', kernels.remap, javascript.remap);
+  // (Only the first count representatives, and their coordinates, are the welding's: see Welding.)
+  const count = kernels.count;
+  verifySame(
+    'weld',
+    'representatives',
+    kernels.representatives.subarray(0, count),
+    javascript.representatives.subarray(0, count),
+  );
+  verifySame(
+    'weld',
+    "the representatives' coordinates",
+    kernels.repCoords.subarray(0, d * count),
+    javascript.repCoords.subarray(0, d * count),
+  );
 }
 
 /** Welds packed, checked coordinates (see coordinatesOf): the shared core of weld and weldMesh. */

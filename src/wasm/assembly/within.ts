@@ -109,6 +109,8 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           const right = Math.floor((rx + half) / width);
           if (left > cx0) cx0 = left;
           if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
         }
       }
       const row = <usize>used << 3;
@@ -154,9 +156,11 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         first = key(2 * id);
         last = key(2 * lastId);
       }
-      // (A run from a buffer another thread is rewriting stays inside the points.)
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > points) end = points;
+      if (end < s) end = s;
       if (end - s > 8) {
         const half = Math.sqrt(max(r2 - floor2, 0));
         const fraction = (rx - half - first * width) / ((last - first + 1) * width);
@@ -277,12 +281,15 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
             const right = Math.floor((rx + half) / width);
             if (left > cx0) cx0 = left;
             if (right < cx1) cx1 = right;
+            // The chord misses the grid's cells (x far outside them): no run to read.
+            if (cx0 > cx1) continue;
           }
         }
         const row = <i32>(cy * cellsX + cz * layer);
-        // (A run from a buffer another thread is rewriting stays inside the points.)
+        // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+        // runs backwards.)
         const first = max(start(row + <i32>cx0), 0);
-        const end = min(start(row + <i32>cx1 + 1), points);
+        const end = max(min(start(row + <i32>cx1 + 1), points), first);
         let q = coords + <usize>(3 * first) * cs;
         let found = <i32>((at - target) >> 2);
         if (found + end - first <= points) {
