@@ -51,6 +51,25 @@ export interface WeldByDistanceOptions {
    * left with no primitive too. Other modes keep every index. Default true.
    */
   removeDegenerate?: boolean | undefined;
+  /**
+   * Called once the document is welded with what the attribute rule did
+   * (see {@link WeldByDistanceReport}), e.g. to tell a user which
+   * attributes to ignore or give a tolerance. Not called when the transform
+   * throws. Default: none.
+   */
+  report?: ((report: WeldByDistanceReport) => void) | undefined;
+}
+
+/** What {@link weldByDistance} passes to `options.report`. */
+export interface WeldByDistanceReport {
+  /**
+   * Per attribute semantic, the vertices that became welded vertices of
+   * their own although a representative lay within the tolerance, because
+   * that attribute (the first compared one that differed, morph targets
+   * counted under their semantic) kept them apart. Only semantics that kept
+   * any vertex apart appear; `{}` when positions alone decided.
+   */
+  keptApart: Record<string, number>;
 }
 
 /** glTF primitive modes (glTF 2.0 mesh.primitive.mode) that degenerate removal understands. */
@@ -65,6 +84,7 @@ interface ReadOptions {
   attributeTolerances: Map<string, number>;
   ignored: Set<string>;
   removeDegenerate: boolean;
+  report: ((report: WeldByDistanceReport) => void) | undefined;
 }
 
 /** The new arrays of one primitive (or of several that share all their accessors), computed before any change. */
@@ -74,6 +94,8 @@ interface Plan {
   indices: Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
   /** For each output vertex, the input vertex whose values it takes. */
   founders: Uint32Array;
+  /** Per semantic, the vertices it kept apart (see WeldByDistanceReport); empty without options.report. */
+  keptApart: Map<string, number>;
   /** Filled in when applied: the accessors every primitive with this plan gets, by the accessor they replace. */
   applied: Map<Accessor, Accessor>;
   appliedIndices?: Accessor;
@@ -110,7 +132,7 @@ interface Plan {
  * Cost: O(n) per primitive of n vertices (as weld), plus the compared
  * attributes' values as float64 while welding.
  *
- * @param options tolerance (required), attributeTolerances, ignore, removeDegenerate.
+ * @param options tolerance (required), attributeTolerances, ignore, removeDegenerate, report.
  * @returns a Transform for `document.transform()`; it throws (and changes nothing) on a primitive whose
  * POSITION is not VEC3, whose positions are not finite, whose attributes or targets have another count than
  * its positions, or whose index holds a value that is not a vertex, naming the mesh and primitive.
@@ -171,7 +193,11 @@ function readOptions(options: WeldByDistanceOptions): ReadOptions {
   if (typeof removeDegenerate !== 'boolean') {
     throw new RangeError(`options.removeDegenerate must be a boolean, got ${describe(removeDegenerate)}`);
   }
-  return { tolerance, attributeTolerances, ignored, removeDegenerate };
+  const report = options.report;
+  if (report !== undefined && typeof report !== 'function') {
+    throw new RangeError(`options.report must be a function, got ${describe(report)}`);
+  }
+  return { tolerance, attributeTolerances, ignored, removeDegenerate, report };
 }
 
 /** Plans every primitive, then applies the plans: nothing changes unless every primitive could be planned. */
@@ -213,6 +239,11 @@ function weldDocument(document: Document, options: ReadOptions): void {
     }
   }
 
+  const keptApart: Record<string, number> = {};
+  for (const plan of plans.values()) {
+    for (const [semantic, vertices] of plan.keptApart) keptApart[semantic] = (keptApart[semantic] ?? 0) + vertices;
+  }
+
   const replaced = new Set<Accessor>();
   const emptied = new Set<Mesh>();
   const targetPlans = new Map<PrimitiveTarget, Plan>();
@@ -225,6 +256,7 @@ function weldDocument(document: Document, options: ReadOptions): void {
   }
   // Only meshes this transform emptied: one that came without primitives is the caller's business.
   for (const mesh of emptied) if (mesh.listPrimitives().length === 0) mesh.dispose();
+  options.report?.({ keptApart });
 }
 
 function meshName(mesh: Mesh, index: number): string {
@@ -283,22 +315,27 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   const used = order.subarray(0, m);
 
   const channels: AttributeChannel[] = [];
-  const compare = (accessor: Accessor, label: string, toleranceOf: number | undefined) => {
+  // The semantic of each channel, for the report (a morph target's counts under its semantic).
+  const semantics: string[] = [];
+  const compare = (accessor: Accessor, label: string, semantic: string, toleranceOf: number | undefined) => {
     const values = valuesOf(accessor, `${where}: ${label}`);
     if (values.count !== n) {
       throw new RangeError(`weldByDistance: ${where}: ${label} has ${values.count} elements, POSITION has ${n}`);
     }
-    if (toleranceOf !== undefined) channels.push({ values, tolerance: toleranceOf });
+    if (toleranceOf !== undefined) {
+      channels.push({ values, tolerance: toleranceOf });
+      semantics.push(semantic);
+    }
   };
   // POSITION targets within the position tolerance; other semantics by their own, or equal, or not at all.
   const toleranceOf = (semantic: string) =>
     semantic === 'POSITION' ? tolerance : ignored.has(semantic) ? undefined : (attributeTolerances.get(semantic) ?? 0);
   for (const semantic of primitive.listSemantics()) {
-    if (semantic !== 'POSITION') compare(primitive.getAttribute(semantic)!, semantic, toleranceOf(semantic));
+    if (semantic !== 'POSITION') compare(primitive.getAttribute(semantic)!, semantic, semantic, toleranceOf(semantic));
   }
   for (const [t, target] of primitive.listTargets().entries()) {
     for (const semantic of target.listSemantics()) {
-      compare(target.getAttribute(semantic)!, `target ${t} ${semantic}`, toleranceOf(semantic));
+      compare(target.getAttribute(semantic)!, `target ${t} ${semantic}`, semantic, toleranceOf(semantic));
     }
   }
 
@@ -312,10 +349,20 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
       );
     }
   }
-  const accept = channels.length === 0 ? undefined : acceptWithin(channels, m, used);
+  // Which channel first kept each vertex from a representative within the tolerance: for options.report.
+  const rejected = options.report === undefined || channels.length === 0 ? undefined : new Int32Array(m).fill(-1);
+  const accept = channels.length === 0 ? undefined : acceptWithin(channels, m, used, rejected);
   const welding = weldWithTest(`${where}: POSITION`, coords, 3, tolerance, accept);
   const { remap, representatives } = welding;
   let count = welding.count;
+  const keptApart = new Map<string, number>();
+  if (rejected !== undefined) {
+    // A vertex kept apart and then founding a welded vertex of its own: one the attribute rule kept.
+    for (let r = 0; r < count; r++) {
+      const c = rejected[representatives[r]!]!;
+      if (c >= 0) keptApart.set(semantics[c]!, (keptApart.get(semantics[c]!) ?? 0) + 1);
+    }
+  }
 
   const mode = primitive.getMode();
   const step = !options.removeDegenerate ? 0 : mode === MODE_TRIANGLES ? 3 : mode === MODE_LINES ? 2 : 0;
@@ -352,12 +399,13 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
       vertexCount: count,
       indices: indexArray(welded.subarray(0, written), count),
       founders,
+      keptApart,
       applied: new Map(),
     };
   }
   const founders = new Uint32Array(count);
   for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
-  return { vertexCount: count, indices: indexArray(welded, count), founders, applied: new Map() };
+  return { vertexCount: count, indices: indexArray(welded, count), founders, keptApart, applied: new Map() };
 }
 
 /** The index values (checked), or undefined for a primitive without an index. */
