@@ -42,12 +42,14 @@ function temporaryFolders(): string[] {
 
 let code: number | undefined;
 worker.on('message', (message: [kind: 'stdout' | 'stderr', text: string] | [kind: 'exit', code: number]) => {
-  if (message[0] === 'exit') code = message[1];
-  else if (message[0] === 'stdout') process.stdout.write(message[1]);
-  else {
-    ticker.clear();
-    process.stderr.write(message[1]);
+  if (message[0] === 'exit') {
+    code = message[1];
+    return;
   }
+  // The bar's line is cleared first: text then starts on a clean line (the bar comes back at the next tick).
+  ticker.clear();
+  if (message[0] === 'stdout') process.stdout.write(message[1]);
+  else process.stderr.write(message[1]);
 });
 worker.on('error', (error: Error) => {
   // Past run()'s own handling: a crash of the worker itself, e.g. out of memory (ERR_WORKER_OUT_OF_MEMORY).

@@ -125,6 +125,14 @@ export class ChunkReader {
   }
 }
 
+/**
+ * For the tests that signal or kill a running command: this many
+ * milliseconds of sleep once a temporary file is complete and before it is
+ * renamed, so that the test finds it there. 0 (no pause) unless the
+ * environment variable SPATIALHASH_TEST_HOLD_MS says otherwise.
+ */
+const HOLD_MS = Number(process.env.SPATIALHASH_TEST_HOLD_MS ?? 0) || 0;
+
 /** Temporary files of this tool: `.<name>.<pid>.<stamp>.tmp` (see the module notes). */
 const TEMPORARY = /^\..+\.(\d+)\.[0-9a-z]+\.tmp$/;
 
@@ -328,6 +336,7 @@ export class AtomicOutput {
 
   /** Renames the finished temporary file over the output (the link's target, for a symbolic link). */
   rename(): void {
+    if (HOLD_MS > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, HOLD_MS);
     try {
       renameSync(this.temporary, this.target);
     } catch (error) {
