@@ -302,17 +302,24 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   const cornerCount = corners === undefined ? n : corners.length;
 
   // Vertices in first-use order: `order[k]` is weld's vertex k, `slot[v]` the place of input vertex v (-1: unused).
-  const slot = new Int32Array(n).fill(-1);
-  const order = new Uint32Array(n);
-  let m = 0;
-  for (let k = 0; k < cornerCount; k++) {
-    const v = corners === undefined ? k : corners[k]!;
-    if (slot[v]! < 0) {
-      slot[v] = m;
-      order[m++] = v;
+  // Without an index that order is 0 .. n - 1 (identity: no arrays, `used` undefined).
+  let slot: Int32Array | undefined;
+  let used: Uint32Array | undefined;
+  let m = n;
+  if (corners !== undefined) {
+    slot = new Int32Array(n).fill(-1);
+    const order = new Uint32Array(n);
+    m = 0;
+    for (let k = 0; k < cornerCount; k++) {
+      const v = corners[k]!;
+      if (slot[v]! < 0) {
+        slot[v] = m;
+        order[m++] = v;
+      }
     }
+    used = order.subarray(0, m);
   }
-  const used = order.subarray(0, m);
+  const inputVertex = (k: number) => (used === undefined ? k : used[k]!);
 
   const channels: AttributeChannel[] = [];
   // The semantic of each channel, for the report (a morph target's counts under its semantic).
@@ -339,20 +346,18 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
     }
   }
 
-  const coords = new Float64Array(m * 3);
-  readValues(valuesOf(position, `${where}: POSITION`), coords, 3, 0, used);
-  // Checked here so that the error names the input vertex (weld would name its place in first-use order).
-  for (let j = 0; j < coords.length; j++) {
-    if (!Number.isFinite(coords[j])) {
-      throw new RangeError(
-        `weldByDistance: ${where}: POSITION of vertex ${used[Math.floor(j / 3)]} has a non-finite ${'xyz'[j % 3]} (${coords[j]})`,
-      );
-    }
-  }
+  const positions = positionsForWeld(position, used, m, where);
   // Which channel first kept each vertex from a representative within the tolerance: for options.report.
   const rejected = options.report === undefined || channels.length === 0 ? undefined : new Int32Array(m).fill(-1);
   const accept = channels.length === 0 ? undefined : acceptWithin(channels, m, used, rejected);
-  const welding = weldWithTest(`${where}: POSITION`, coords, 3, tolerance, accept);
+  let welding: ReturnType<typeof weldWithTest>;
+  try {
+    welding = weldWithTest(`${where}: POSITION`, positions, 3, tolerance, accept);
+  } catch (error) {
+    // The weld names the vertex by its place in first-use order: named again by its number in the input.
+    if (error instanceof RangeError) nonFinitePosition(positions, inputVertex, where);
+    throw error;
+  }
   const { remap, representatives } = welding;
   let count = welding.count;
   const keptApart = new Map<string, number>();
@@ -368,7 +373,8 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   const step = !options.removeDegenerate ? 0 : mode === MODE_TRIANGLES ? 3 : mode === MODE_LINES ? 2 : 0;
   // Each corner's welded vertex, then the degenerate elements squeezed out in place.
   const welded = new Uint32Array(cornerCount);
-  for (let k = 0; k < cornerCount; k++) welded[k] = remap[slot[corners === undefined ? k : corners[k]!]!]!;
+  if (slot === undefined) welded.set(remap.subarray(0, cornerCount));
+  else for (let k = 0; k < cornerCount; k++) welded[k] = remap[slot[corners![k]!]!]!;
   let written = cornerCount;
   if (step !== 0 && cornerCount % step === 0) {
     written = 0;
@@ -392,7 +398,7 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
     let kept = 0;
     for (let r = 0; r < count; r++) if (newNumber[r] === 0) newNumber[r] = kept++;
     const founders = new Uint32Array(kept);
-    for (let r = 0; r < count; r++) if (newNumber[r]! >= 0) founders[newNumber[r]!] = used[representatives[r]!]!;
+    for (let r = 0; r < count; r++) if (newNumber[r]! >= 0) founders[newNumber[r]!] = inputVertex(representatives[r]!);
     for (let k = 0; k < written; k++) welded[k] = newNumber[welded[k]!]!;
     count = kept;
     return {
@@ -403,9 +409,43 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
       applied: new Map(),
     };
   }
-  const founders = new Uint32Array(count);
-  for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
+  const founders = used === undefined ? representatives.slice(0, count) : new Uint32Array(count);
+  if (used !== undefined) for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
   return { vertexCount: count, indices: indexArray(welded, count), founders, keptApart, applied: new Map() };
+}
+
+/**
+ * The positions weld reads, in first-use order (`used`; undefined: all, in
+ * order): a packed float32 POSITION without an index is handed over as it
+ * is (the weld reads float32 in place, widened exactly), anything else is
+ * gathered as float64 values (normalized integers as the shader reads them).
+ */
+function positionsForWeld(
+  position: Accessor,
+  used: Uint32Array | undefined,
+  m: number,
+  where: string,
+): Float32Array | Float64Array {
+  const values = valuesOf(position, `${where}: POSITION`);
+  if (used === undefined && values.array instanceof Float32Array && values.array.length === m * 3) return values.array;
+  const coords = new Float64Array(m * 3);
+  readValues(values, coords, 3, 0, used);
+  return coords;
+}
+
+/** Throws the error naming the first non-finite position by its input vertex number, if there is one. */
+function nonFinitePosition(
+  coords: Float32Array | Float64Array,
+  inputVertex: (k: number) => number,
+  where: string,
+): void {
+  for (let j = 0; j < coords.length; j++) {
+    if (!Number.isFinite(coords[j])) {
+      throw new RangeError(
+        `weldByDistance: ${where}: POSITION of vertex ${inputVertex(Math.floor(j / 3))} has a non-finite ${'xyz'[j % 3]} (${coords[j]})`,
+      );
+    }
+  }
 }
 
 /** The index values (checked), or undefined for a primitive without an index. */
