@@ -246,7 +246,8 @@ export async function run(
       return 2;
     }
     if (error instanceof InputError) {
-      streams.stderr.write(`spatialhash: error: ${error.message}${stack}\n`);
+      // One line, whatever a message quoted from the file holds.
+      streams.stderr.write(`spatialhash: error: ${error.message.replace(/\s*\n\s*/g, ' ')}${stack}\n`);
       return 1;
     }
     // A file-system error that no reader caught names its file; anything else (a bug, out of memory) its message,

@@ -212,7 +212,7 @@ describe('broken glTF and GLB: one line, exit 1, nothing written', () => {
       edited((json) => {
         json.accessors[0].count = 2 ** 32;
       }),
-      /accessor 0: count must be an integer from 0 to 2\^32 - 1, got 4294967296/,
+      /accessor 0: count must be an integer from 1 to 2\^32 - 1, got 4294967296/,
     );
     await rejects(
       'zeros.glb',
@@ -352,6 +352,22 @@ describe('broken glTF and GLB: one line, exit 1, nothing written', () => {
       'corrupt-draco.glb',
       glbOf(json, corrupt),
       /cannot read as glTF: \[KHR_draco_mesh_compression\] Decoding failure/,
+    );
+    const ids = (position: unknown) => {
+      const edited = structuredClone(json);
+      edited.meshes[0].primitives[0].extensions.KHR_draco_mesh_compression.attributes.POSITION = position;
+      return glbOf(edited, bin);
+    };
+    // 1e308 would be read as id 0 (the normals); 7 is no attribute of the Draco data (decodes to nothing).
+    await rejects(
+      'draco-id.glb',
+      ids(1e308),
+      /mesh 0, primitive 0: its Draco attribute id of POSITION is 1e\+308, not an integer >= 0/,
+    );
+    await rejects(
+      'draco-missing.glb',
+      ids(7),
+      /accessor 1 \(POSITION of mesh 0, primitive 0\): its Draco data decodes to 0 elements, the accessor says 24/,
     );
   });
 });

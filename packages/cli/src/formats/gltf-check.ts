@@ -264,7 +264,7 @@ function parseJson(text: string, input: string, jsonAt: number | undefined): unk
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
     // Node 20's V8 names no position for some errors, only the text around it: found again in the text.
-    const around = /"(?:\.\.\.)?(.+?)(?:\.\.\.)?" is not valid JSON/.exec(message);
+    const around = /"(?:\.\.\.)?([\s\S]+?)(?:\.\.\.)?" is not valid JSON/.exec(message);
     const position = at !== null ? Number(at[1]) : around !== null ? text.indexOf(around[1]!) : -1;
     const where =
       position < 0
@@ -272,11 +272,10 @@ function parseJson(text: string, input: string, jsonAt: number | undefined): unk
         : jsonAt === undefined
           ? `line ${text.slice(0, position).split('\n').length}`
           : `offset ${jsonAt + position}`;
-    throw new InputError(
-      input,
-      where,
-      `the glTF JSON is not valid: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
-    );
+    const problem = message
+      .replace(/ in JSON at position \d+[\s\S]*$/, '')
+      .replace(/, "[\s\S]*" is not valid JSON$/, '');
+    throw new InputError(input, where, `the glTF JSON is not valid: ${problem}`);
   }
 }
 
@@ -323,6 +322,7 @@ export function readCheckedGltf(input: string, isGlbName: boolean): CheckedGltf 
   checkAccessors(json, input, places, fileBytes);
   checkMeshes(json, input);
   checkImages(json, input, resources, files);
+  checkReferences(json, input);
   return { json, resources, files, places, binary, extensions };
 }
 
@@ -359,7 +359,9 @@ function checkBuffers(
   for (const [b, buffer] of (json.buffers ?? []).entries()) {
     const what = `buffer ${b}`;
     if (buffer === null || typeof buffer !== 'object') throw new InputError(input, '', `${what} is not an object`);
-    const declared = buffer.byteLength;
+    // glTF-Transform writes a buffer nothing uses as {} (no byteLength): read as empty when no bufferView uses it.
+    const used = (json.bufferViews ?? []).some((view) => view?.buffer === b);
+    const declared = buffer.byteLength === undefined && buffer.uri === undefined && !used ? 0 : buffer.byteLength;
     if (!isCount(declared)) {
       throw new InputError(input, '', `${what}: byteLength must be an integer >= 0, got ${JSON.stringify(declared)}`);
     }
@@ -579,11 +581,11 @@ function checkAccessors(json: GltfJson, input: string, places: (BufferPlace | un
       );
     }
     const count = accessor.count;
-    if (!isCount(count) || count > 0xffffffff) {
+    if (!isCount(count) || count < 1 || count > 0xffffffff) {
       throw new InputError(
         input,
         '',
-        `${what}: count must be an integer from 0 to 2^32 - 1, got ${JSON.stringify(count)}`,
+        `${what}: count must be an integer from 1 to 2^32 - 1, got ${JSON.stringify(count)}`,
       );
     }
     const size = elementBytes(type, componentSize);
@@ -734,6 +736,16 @@ function checkMeshes(json: GltfJson, input: string): void {
         }
       }
       const draco = primitive.extensions?.KHR_draco_mesh_compression;
+      for (const [semantic, id] of Object.entries(draco?.attributes ?? {})) {
+        // Draco's decoder takes an int32: 1e308 would read attribute 0, another attribute's data.
+        if (!isIndex(id, 2 ** 31)) {
+          throw new InputError(
+            input,
+            '',
+            `${where}: its Draco attribute id of ${semantic} is ${JSON.stringify(id)}, not an integer >= 0`,
+          );
+        }
+      }
       if (draco !== undefined && !isIndex(draco.bufferView, views.length)) {
         throw new InputError(
           input,
@@ -769,5 +781,72 @@ function checkImages(json: GltfJson, input: string, resources: Record<string, Ui
     const path = localPath(uri, what, input);
     resources[uri] = readWhole(path, `${what} (${uri})`, input);
     files.push(path);
+  }
+}
+
+/** Where each core glTF 2.0 object refers to others by index: [from, field path, to]. */
+const REFERENCES: [string, string, string][] = [
+  ['scenes', 'nodes[]', 'nodes'],
+  ['nodes', 'children[]', 'nodes'],
+  ['nodes', 'mesh', 'meshes'],
+  ['nodes', 'skin', 'skins'],
+  ['nodes', 'camera', 'cameras'],
+  ['skins', 'joints[]', 'nodes'],
+  ['skins', 'skeleton', 'nodes'],
+  ['skins', 'inverseBindMatrices', 'accessors'],
+  ['textures', 'source', 'images'],
+  ['textures', 'sampler', 'samplers'],
+  ['materials', 'pbrMetallicRoughness.baseColorTexture.index', 'textures'],
+  ['materials', 'pbrMetallicRoughness.metallicRoughnessTexture.index', 'textures'],
+  ['materials', 'normalTexture.index', 'textures'],
+  ['materials', 'occlusionTexture.index', 'textures'],
+  ['materials', 'emissiveTexture.index', 'textures'],
+  ['meshes', 'primitives[].material', 'materials'],
+  ['animations', 'channels[].target.node', 'nodes'],
+  ['animations', 'samplers[].input', 'accessors'],
+  ['animations', 'samplers[].output', 'accessors'],
+];
+
+/** The values at `path` (a dotted path, `[]` marking an array to go through) of `value`. */
+function valuesAt(value: unknown, path: string[]): { value: unknown; at: string }[] {
+  if (path.length === 0) return [{ value, at: '' }];
+  if (value === null || typeof value !== 'object') return [];
+  const [head, ...rest] = path;
+  const many = head!.endsWith('[]');
+  const key = many ? head!.slice(0, -2) : head!;
+  const next = (value as Record<string, unknown>)[key];
+  if (next === undefined) return [];
+  if (!many) return valuesAt(next, rest).map((v) => ({ value: v.value, at: `.${key}${v.at}` }));
+  if (!Array.isArray(next)) return [{ value: next, at: `.${key}` }];
+  return next.flatMap((item, k) => valuesAt(item, rest).map((v) => ({ value: v.value, at: `.${key}[${k}]${v.at}` })));
+}
+
+/**
+ * Every core index reference (scenes to nodes, nodes to meshes and skins,
+ * materials to textures, animations to accessors...) points at an object
+ * that exists: glTF-Transform follows them unchecked (a scene's node -1 came
+ * out as "Cannot read properties of undefined").
+ */
+function checkReferences(json: GltfJson, input: string): void {
+  for (const [from, field, to] of REFERENCES) {
+    const list = json[from];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) throw new InputError(input, '', `"${from}" must be an array in glTF 2.0`);
+    const length = Array.isArray(json[to]) ? (json[to] as unknown[]).length : 0;
+    for (const [k, item] of list.entries()) {
+      if (item === null || typeof item !== 'object') throw new InputError(input, '', `${from}[${k}] is not an object`);
+      for (const { value, at } of valuesAt(item, field.split('.'))) {
+        if (!isIndex(value, length)) {
+          throw new InputError(
+            input,
+            '',
+            `${from}[${k}]${at} is ${JSON.stringify(value)}, not one of the ${length} ${to}`,
+          );
+        }
+      }
+    }
+  }
+  if (json.scene !== undefined && !isIndex(json.scene, Array.isArray(json.scenes) ? json.scenes.length : 0)) {
+    throw new InputError(input, '', `scene is ${JSON.stringify(json.scene)}, not one of the scenes`);
   }
 }

@@ -238,6 +238,7 @@ function placeOf(checked: CheckedGltf, a: number, element: number, component: nu
  */
 function checkValues(document: Document, checked: CheckedGltf, input: string): void {
   const numbers = accessorNumbers(document);
+  checkDecodedCounts(document, checked, input);
   const checkedAccessors = new Set<Accessor>();
   for (const [m, mesh] of document.getRoot().listMeshes().entries()) {
     for (const [p, primitive] of mesh.listPrimitives().entries()) {
@@ -271,6 +272,33 @@ function checkValues(document: Document, checked: CheckedGltf, input: string): v
             input,
             '',
             `accessor ${i} (indices of ${where}): element ${k} is ${values[k]}${placeOf(checked, i, k, 0)}, past the ${count.toLocaleString('en-US')} vertices of POSITION (accessor ${a})`,
+          );
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Draco gives each accessor of a compressed primitive as many elements as
+ * it decodes: that must be the count the file states (an attribute id that
+ * is not in the Draco data decodes to nothing, silently).
+ */
+function checkDecodedCounts(document: Document, checked: CheckedGltf, input: string): void {
+  const accessors = document.getRoot().listAccessors();
+  for (const [m, mesh] of (checked.json.meshes ?? []).entries()) {
+    for (const [p, primitive] of (mesh.primitives ?? []).entries()) {
+      if (primitive.extensions?.KHR_draco_mesh_compression === undefined) continue;
+      const refs: [string, unknown][] = [...Object.entries(primitive.attributes ?? {}), ['indices', primitive.indices]];
+      for (const [semantic, a] of refs) {
+        if (typeof a !== 'number') continue;
+        const stated = checked.json.accessors![a]!.count as number;
+        const decoded = accessors[a]!.getCount();
+        if (decoded !== stated) {
+          throw new InputError(
+            input,
+            '',
+            `accessor ${a} (${semantic} of mesh ${m}, primitive ${p}): its Draco data decodes to ${decoded.toLocaleString('en-US')} elements, the accessor says ${stated.toLocaleString('en-US')}`,
           );
         }
       }
@@ -346,6 +374,10 @@ export async function weldGltf(job: WeldJob, options: GltfOptions): Promise<Coun
   }
   const after = census(document);
   progress.step('encoding');
+  // A buffer nothing uses any more (every primitive collapsed) would be written as {}, with no byteLength.
+  for (const buffer of document.getRoot().listBuffers()) {
+    if (buffer.listParents().every((parent) => parent === document.getRoot())) buffer.dispose();
+  }
   recompress(document, options, draco);
   await writeDocument(io, document, output, checked, options, () => progress.step('writing'));
   const keptApart = Object.entries(report.keptApart).map(([attribute, vertices]) => ({ attribute, vertices }));
