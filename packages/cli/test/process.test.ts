@@ -236,4 +236,17 @@ describe('outputs in place', () => {
     expect(under.stderr).toMatch(/x\.stl: cannot write: .*plain-file is not a folder\n$/);
     for (const run of [asInput, asOutput, missing, under]) expect(run.code).toBe(1);
   });
+
+  it('no stack unless --debug', async () => {
+    const plain = await cli('weld', join(dir, 'none.stl'), '-o', join(dir, 'x.stl'), '-t', '1');
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+    const debug = await cli('weld', join(dir, 'none.stl'), '-o', join(dir, 'x.stl'), '-t', '1', '--debug');
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(
+      /^spatialhash: error: .*none\.stl: cannot read: no such file or folder \(ENOENT\)\nInputError: .*\n\s+at /,
+    );
+    const usage = await cli('weld', join(dir, 'none.stl'), '-t', '-1', '--debug');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/\n\s+at /);
+  });
 });
