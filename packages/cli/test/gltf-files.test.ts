@@ -275,7 +275,7 @@ describe('broken glTF and GLB: one line, exit 1, nothing written', () => {
     );
   });
 
-  it('GLB containers: bad magic, JSON named .glb, versions 1 and 3, truncated chunks', async () => {
+  it('GLB containers: bad magic, versions 1 and 3, truncated chunks and header', async () => {
     const bytes = glbOf(good.json, good.bin);
     const magic = Buffer.from(bytes);
     magic.write('PK\x03\x04', 0, 'latin1');
@@ -393,6 +393,16 @@ describe('a .gltf output never writes over a file it was not given', () => {
     expect(JSON.parse(readFileSync(join(box, 'welded.gltf'), 'utf8')).buffers[0].uri).toBe('welded.bin');
     // The same command again replaces its own output's buffer without --force.
     expect((await cli('weld', join(box, 'Box.gltf'), '-o', join(box, 'welded.gltf'), '-t', '0')).code).toBe(0);
+    // In place: the output is the input, its own buffer (read whole first) replaced with it.
+    copyFileSync(join(box, 'welded.gltf'), join(box, 'again.gltf'));
+    writeFileSync(
+      join(box, 'again.gltf'),
+      readFileSync(join(box, 'welded.gltf'), 'utf8').replace('welded.bin', 'again.bin'),
+    );
+    copyFileSync(join(box, 'welded.bin'), join(box, 'again.bin'));
+    const inPlace = await cli('weld', join(box, 'again.gltf'), '-o', join(box, 'again.gltf'), '-t', '0', '--json');
+    expect(inPlace.code, inPlace.stderr).toBe(0);
+    expect(JSON.parse(inPlace.stdout)).toMatchObject({ in: 24, out: 24 });
     const forced = await cli('weld', join(box, 'Box.gltf'), '-o', join(box, 'Box0.gltf'), '-t', '0', '--force');
     expect(forced.code).toBe(0);
     expect(readFileSync(join(box, 'Box0.bin'))).not.toEqual(before);

@@ -529,17 +529,19 @@ function resourcesOfExisting(output: string): Set<string> {
 
 /**
  * Refuses, before anything is written, a .gltf output whose buffers or
- * images would land on a file of the input (always: with --force only an
- * existing file that is not an input may be replaced) or on another existing
- * file (without --force), unless that file belongs to the .gltf being
- * replaced.
+ * images would land on a file of the input, or on another existing file the
+ * .gltf being replaced does not use, unless --force is given. A file of the
+ * input is allowed only when the output is the input itself (welded in
+ * place: its own .bin, read whole already, is replaced with it); two .gltf
+ * sharing one .bin never have it replaced under the other without --force.
  */
 function checkResourcePaths(files: string[], output: string, checked: CheckedGltf, force: boolean): void {
   const inputs = new Set(checked.files);
   const existing = resourcesOfExisting(output);
+  const inPlace = resolve(output) === checked.files[0];
   for (const file of files) {
     const path = resolve(file);
-    if (inputs.has(path) && !force) {
+    if (inputs.has(path) && !(inPlace && existing.has(path)) && !force) {
       throw new InputError(
         output,
         '',
