@@ -27,8 +27,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../packages/cli/src/run.js';
 import { glb, gridMesh, soupOf } from '../../packages/cli/test/fixtures.js';
+import { cli } from '../../packages/cli/test/helpers.js';
 
 const SEED = 0x91f;
 const files = new URL('../../packages/cli/test/files/', import.meta.url);
@@ -202,16 +202,6 @@ function mutate(seed: Seed, m: Mutation): { data: Uint8Array; bin?: Uint8Array }
     data,
     bin: length <= bin.length ? bin.subarray(0, length) : Buffer.concat([bin, Buffer.alloc(length - bin.length)]),
   };
-}
-
-async function cli(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { isTTY: false, write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
 }
 
 /** The promises of the module notes, for one mutant; returns a description of what broke, or undefined. */
