@@ -44,6 +44,8 @@ export interface Counts {
   dropped: number;
   /** Unused vertices removed (glTF compaction), not counted as merged. */
   unused?: number;
+  /** Vertices within the tolerance of a welded vertex that an attribute kept apart, by attribute. */
+  keptApart?: { attribute: string; vertices: number }[];
 }
 
 /** Counts plus what the run was. */
