@@ -1,23 +1,84 @@
-/** Small helpers the text formats share: tokens, numbers, and how numbers are written back. */
+/**
+ * What the text formats share besides the scanner: writing an output in the
+ * input's encoding (its byte-order mark, UTF-16 included), the check of a
+ * number read, and how numbers are written back.
+ *
+ * @module
+ */
 
 import { InputError } from '../errors.js';
+import type { AtomicOutput } from '../files.js';
+import type { TextEncoding, TextScanner } from './scanner.js';
 
-/** The whitespace-separated tokens of a line. */
-export function tokens(line: string): string[] {
-  const trimmed = line.trim();
-  return trimmed === '' ? [] : trimmed.split(/\s+/);
+/** Characters gathered before UTF-16 output is encoded and written. */
+const UTF16_BATCH = 1 << 16;
+
+/**
+ * An output in the encoding a {@link TextScanner} found: bytes written as
+ * they came (with the UTF-8 byte-order mark first if the input had one), or
+ * UTF-16 (mark first, each line's UTF-8 re-encoded), so a welded file opens
+ * in the same editors as its input.
+ */
+export class TextOutput {
+  private pending = '';
+
+  constructor(
+    private readonly out: AtomicOutput,
+    private readonly encoding: TextEncoding,
+  ) {
+    if (encoding === 'utf8-bom') out.bytes(Buffer.from([0xef, 0xbb, 0xbf]));
+    else if (encoding === 'utf16le') out.bytes(Buffer.from([0xff, 0xfe]));
+    else if (encoding === 'utf16be') out.bytes(Buffer.from([0xfe, 0xff]));
+  }
+
+  /** Writes ASCII text (keywords, numbers, line feeds). */
+  text(text: string): void {
+    if (this.encoding === 'utf16le' || this.encoding === 'utf16be') {
+      this.pending += text;
+      if (this.pending.length >= UTF16_BATCH) this.flush();
+    } else this.out.text(text);
+  }
+
+  /** Writes bytes of the input as the scanner holds them (a line, part of one), then `after` (ASCII). */
+  bytes(bytes: Uint8Array, after = ''): void {
+    if (this.encoding === 'utf16le' || this.encoding === 'utf16be') {
+      this.text(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') + after);
+      return;
+    }
+    this.out.bytes(bytes);
+    if (after !== '') this.out.text(after);
+  }
+
+  /** Writes out what UTF-16 output still holds; call once at the end. */
+  flush(): void {
+    if (this.pending === '') return;
+    const encoded = Buffer.from(this.pending, 'utf16le');
+    if (this.encoding === 'utf16be') encoded.swap16();
+    this.out.bytes(encoded);
+    this.pending = '';
+  }
 }
 
-/** `token` as a finite number, or an InputError naming the file, line and what was expected. */
-export function finiteNumber(token: string | undefined, file: string, line: number, what: string): number {
-  const value = token === undefined || token === '' ? Number.NaN : Number(token);
-  if (!Number.isFinite(value)) {
-    throw new InputError(
-      file,
-      `line ${line}`,
-      token === undefined ? `${what} is missing` : `${what} is not a finite number: ${JSON.stringify(token)}`,
-    );
-  }
+/**
+ * The error for a number the scanner could not read (the value it returned
+ * was NaN): missing, or not a finite decimal number, naming the token.
+ */
+export function numberError(scanner: TextScanner, file: string, what: string): InputError {
+  const missing = scanner.tokenStart === scanner.tokenEnd;
+  const token = scanner.token;
+  return new InputError(
+    file,
+    `line ${scanner.line}`,
+    missing
+      ? `${what} is missing`
+      : `${what} is not a finite decimal number: ${JSON.stringify(token.length > 40 ? `${token.slice(0, 40)}...` : token)}`,
+  );
+}
+
+/** The next number of the current line, or an InputError naming `what`. */
+export function readNumber(scanner: TextScanner, file: string, what: string, separator = -1): number {
+  const value = scanner.number(separator);
+  if (Number.isNaN(value)) throw numberError(scanner, file, what);
   return value;
 }
 
