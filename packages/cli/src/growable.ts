@@ -1,6 +1,6 @@
 /** Typed arrays that double as values are pushed: text formats do not say how many numbers they hold. */
 
-type Typed = Float64Array | Uint32Array;
+type Typed = Float64Array | Uint32Array | Uint8Array;
 
 /** A typed array that doubles when full. */
 class TypedList<T extends Typed> {
@@ -37,5 +37,12 @@ export class Float64List extends TypedList<Float64Array> {
 export class Uint32List extends TypedList<Uint32Array> {
   constructor() {
     super((length) => new Uint32Array(length));
+  }
+}
+
+/** A growable Uint8Array. */
+export class Uint8List extends TypedList<Uint8Array> {
+  constructor() {
+    super((length) => new Uint8Array(length));
   }
 }

@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { describe, expect, it } from 'vitest';
-import { gridMesh, obj, ply, soupOf, stlAscii, stlBinary } from './fixtures.js';
+import { gridMesh, laz, obj, ply, soupOf, stlAscii, stlBinary } from './fixtures.js';
 import { arrayBufferOf, cli, put, temporaries, workspace } from './helpers.js';
 
 const dir = workspace();
@@ -304,5 +304,138 @@ describe('real files read as their libraries read them', () => {
       expect(summary.in, name).toBe(lines.filter((l) => /^\s*v\s/.test(l)).length);
       new OBJLoader().parse(readFileSync(`${dir}/out-${name}`, 'utf8'));
     }
+  });
+});
+
+describe('LAZ counts and corruption', () => {
+  const autzen = wild('lazperf-autzen_trim.laz');
+  const withCount = (data: Buffer, count: number) => {
+    const copy = Buffer.from(data);
+    copy.writeUInt32LE(count, 107);
+    if (copy.readUInt8(25) >= 4) copy.writeBigUInt64LE(BigInt(count), 247);
+    return copy;
+  };
+
+  it('a header claiming 1 or 2 points more than the chunks hold is an error at the point where the data ran out', async () => {
+    await rejects(
+      'dedupe',
+      'autzen-plus1.laz',
+      withCount(autzen, 110_001),
+      /point 110000: the compressed points end after 110,000 points; the header announces 110,001/,
+    );
+    await rejects(
+      'dedupe',
+      'autzen-plus2.laz',
+      withCount(autzen, 110_002),
+      /point 110000: the compressed points end after 110,000 points/,
+    );
+    const time14 = wild('lazperf-point-time-1.4.las.laz');
+    await rejects(
+      'dedupe',
+      'time14-plus1.laz',
+      withCount(time14, 1066),
+      /point 1065: the compressed points end after 1,065 points; the header announces 1,066/,
+    );
+  });
+
+  it('a count the chunk table cannot hold is an error before anything is decoded (2^28, 2^32 - 1, one chunk too many)', async () => {
+    const small = wild('lazperf-1815.laz');
+    await rejects(
+      'dedupe',
+      'count28.laz',
+      withCount(small, 2 ** 28),
+      /offset 16167: the header announces 268,435,456 points, which take 5369 chunks of 50000, but the chunk table lists 1/,
+    );
+    await rejects(
+      'dedupe',
+      'count32.laz',
+      withCount(small, 2 ** 32 - 1),
+      /the header announces 4,294,967,295 points, which take 85900 chunks of 50000/,
+    );
+    await rejects(
+      'dedupe',
+      'autzen-chunk.laz',
+      withCount(autzen, 150_001),
+      /which take 4 chunks of 50000, but the chunk table lists 3/,
+    );
+  });
+
+  it('layered chunks (LAS 1.4 formats) are checked by the point count each one stores', async () => {
+    const points = Float64Array.from({ length: 30 }, (_, i) => ((i * 7919) % 13) * 0.25);
+    const data = laz(points, '1.4');
+    const { code, summary } = await runOn('dedupe', put(dir, 'layered.laz', data), `${dir}/layered-out.las`);
+    expect([code, summary.in]).toEqual([0, 10]);
+    const pointOffset = data.readUInt32LE(96);
+    const wrong = Buffer.from(data);
+    wrong.writeUInt32LE(2, pointOffset + 8 + 3 * 70 + 30);
+    await rejects(
+      'dedupe',
+      'layered-count.laz',
+      wrong,
+      /offset \d+: chunk 3 holds 2 points where the header's count of 10 needs 1/,
+    );
+  });
+
+  it('corrupt LAZ: one line naming the file and what is wrong, never a WebAssembly message', async () => {
+    const cut = autzen.subarray(0, 300_000);
+    await rejects(
+      'dedupe',
+      'autzen-cut.laz',
+      cut,
+      /offset 2144: the chunk table offset 603333 is outside the compressed points/,
+    );
+    const table = Buffer.from(autzen);
+    table.writeUInt32LE(7, 603_333);
+    await rejects('dedupe', 'autzen-table.laz', table, /offset 603333: unknown chunk table version 7/);
+    const huge = Buffer.from(autzen);
+    huge.writeUInt32LE(0xffffffff, 603_337);
+    await rejects(
+      'dedupe',
+      'autzen-chunks.laz',
+      huge,
+      /the chunk table lists 4294967295 chunks, more than the \d+ bytes of compressed points hold/,
+    );
+    for (const [name, data] of [['autzen-vlr.laz', Buffer.from(autzen)]] as const) {
+      data.writeUInt16LE(0xffff, 227 + 20);
+      await rejects('dedupe', name, data, /VLR 0 of 65535 bytes runs past the start of the points/);
+    }
+  });
+
+  it("the .laz and .las of laz-perf's test sets come out byte for byte the same", async () => {
+    for (const name of ['1815', 'extrabytes']) {
+      const a = await runOn(
+        'dedupe',
+        put(dir, `${name}.laz`, wild(`lazperf-${name}.laz`)),
+        `${dir}/${name}-from-laz.las`,
+      );
+      const b = await runOn(
+        'dedupe',
+        put(dir, `${name}.las`, wild(`lazperf-${name}.las`)),
+        `${dir}/${name}-from-las.las`,
+      );
+      expect([a.code, b.code]).toEqual([0, 0]);
+      expect(a.summary.out).toBe(b.summary.out);
+      const fromLaz = readFileSync(`${dir}/${name}-from-laz.las`);
+      const fromLas = readFileSync(`${dir}/${name}-from-las.las`);
+      // Same records (the LAS input keeps VLRs the LAZ one never had): compare from the points on.
+      expect(fromLaz.subarray(fromLaz.readUInt32LE(96)).equals(fromLas.subarray(fromLas.readUInt32LE(96)))).toBe(true);
+    }
+  });
+});
+
+describe('LAS VLRs', () => {
+  it('VLR counts and lengths are checked against the offset to the points', async () => {
+    const data = wild('lazperf-1815.las');
+    const many = Buffer.from(data);
+    many.writeUInt32LE(2 ** 31, 100);
+    await rejects(
+      'dedupe',
+      'vlr-count.las',
+      many,
+      /offset 100: 2147483648 VLRs announced, but the \d+ bytes between the header and the points hold at most \d+/,
+    );
+    const long = Buffer.from(data);
+    long.writeUInt16LE(60_000, long.readUInt16LE(94) + 20);
+    await rejects('dedupe', 'vlr-long.las', long, /VLR 0 of 60000 bytes runs past the start of the points/);
   });
 });

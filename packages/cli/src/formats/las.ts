@@ -104,6 +104,59 @@ export function parseLasHeader(file: string, head: Buffer, size: number): LasHea
   };
 }
 
+/** Bytes of a VLR's header (LAS 1.0 to 1.4). */
+export const VLR_HEADER = 54;
+
+/** One variable-length record: where it starts, its user id and record id, its payload's length. */
+export interface Vlr {
+  offset: number;
+  user: string;
+  record: number;
+  length: number;
+}
+
+/**
+ * The VLRs between the header and the points (`bytes` holds the file up to
+ * the offset to the points), checked as they are walked: their count against
+ * the room there before anything is read, each one's header and payload
+ * inside it. Bytes after the last one (padding, user data) are allowed.
+ */
+export function vlrsOf(file: string, bytes: Uint8Array, header: LasHeader): Vlr[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.readUInt32LE(100);
+  const room = header.pointOffset - header.headerSize;
+  if (count * VLR_HEADER > room) {
+    throw new InputError(
+      file,
+      'offset 100',
+      `${count} VLRs announced, but the ${room} bytes between the header and the points hold at most ${Math.floor(room / VLR_HEADER)}`,
+    );
+  }
+  const vlrs: Vlr[] = [];
+  let at = header.headerSize;
+  for (let k = 0; k < count; k++) {
+    if (at + VLR_HEADER > header.pointOffset) {
+      throw new InputError(
+        file,
+        `offset ${at}`,
+        `VLR ${k}'s header runs past the start of the points (offset ${header.pointOffset})`,
+      );
+    }
+    const length = view.readUInt16LE(at + 20);
+    if (at + VLR_HEADER + length > header.pointOffset) {
+      throw new InputError(
+        file,
+        `offset ${at + 20}`,
+        `VLR ${k} of ${length} bytes runs past the start of the points (offset ${header.pointOffset})`,
+      );
+    }
+    const user = view.toString('latin1', at + 2, at + 18).replace(/\0.*$/s, '');
+    vlrs.push({ offset: at, user, record: view.readUInt16LE(at + 18), length });
+    at += VLR_HEADER + length;
+  }
+  return vlrs;
+}
+
 /** Reads point i's coordinates and return number from its record at byte `at` of `bytes`. */
 export function readPoint(
   header: LasHeader,
@@ -147,6 +200,7 @@ function readLas(reader: ChunkReader, progress: Progress): LasPoints {
     reader.readAt(bytes, 0);
     header.bytes = bytes;
   }
+  vlrsOf(file, header.bytes, header);
   const end = pointOffset + recordLength * count;
   if (end > reader.size) {
     const whole = Math.floor((reader.size - pointOffset) / recordLength);
