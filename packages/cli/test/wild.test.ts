@@ -439,3 +439,78 @@ describe('LAS VLRs', () => {
     await rejects('dedupe', 'vlr-long.las', long, /VLR 0 of 60000 bytes runs past the start of the points/);
   });
 });
+
+describe('the attribute rule', () => {
+  it('an attribute the file does not have is a command-line error naming the ones it has (exit 2)', async () => {
+    const wuson = put(dir, 'Wuson-names.ply', wild('assimp-PLY-Wuson.ply.gz'));
+    const box = put(dir, 'box-names.obj', wild('assimp-OBJ-box.obj'));
+    const colours = put(dir, 'colours.obj', wild('assimp-OBJ-cube_with_vertexcolors.obj'));
+    const cases: [string[], RegExp][] = [
+      [
+        [wuson, '--ignore', 'colour'],
+        /--ignore colour: .*Wuson-names\.ply has no vertex attribute "colour"; its vertex attributes are normal, uv/,
+      ],
+      [
+        [wuson, '--attribute-tolerance', 'nx=0.1'],
+        /--attribute-tolerance nx: in .*, "nx" is part of the attribute "normal", compared as one: use --attribute-tolerance normal/,
+      ],
+      [
+        [box, '--ignore', 'color'],
+        /box-names\.obj has no vertex attribute "color"; it has no vertex attributes besides positions \(OBJ texture coordinates and normals/,
+      ],
+      [[colours, '--ignore', 'colour'], /its vertex attributes are color/],
+    ];
+    for (const [[input, ...flags], pattern] of cases) {
+      const { code, stdout, stderr } = await cli(
+        'weld',
+        input!,
+        '-o',
+        `${dir}/names-out${input!.slice(-4)}`,
+        '-t',
+        '0.001',
+        ...flags,
+      );
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+      expect(stderr).toMatch(pattern);
+    }
+  });
+
+  it('per-corner normals and UVs (Wuson.ply): the summary says which attributes kept vertices apart and the flags that merge them', async () => {
+    const input = put(dir, 'Wuson-apart.ply', wild('assimp-PLY-Wuson.ply.gz'));
+    const { summary } = await runOn('weld', input, `${dir}/Wuson-apart-out.ply`, '--tolerance', '0.0001');
+    expect([summary.in, summary.out]).toEqual([11_184, 11_184]);
+    expect(summary.keptApart).toEqual([
+      { attribute: 'normal', vertices: 9121 },
+      { attribute: 'uv', vertices: 2612 },
+    ]);
+    const { code, stdout } = await cli('weld', input, '-o', `${dir}/Wuson-apart-out.ply`, '-t', '0.0001');
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'kept apart by attributes though within the tolerance: normal 9,121, uv 2,612 (--ignore normal --ignore uv merges them)',
+    );
+    const merged = await runOn(
+      'weld',
+      input,
+      `${dir}/Wuson-merged.ply`,
+      '--tolerance',
+      '0.0001',
+      '--ignore',
+      'normal',
+      '--ignore',
+      'uv',
+    );
+    expect([merged.summary.out, merged.summary.keptApart]).toEqual([11_184 - 9121, undefined]);
+    const loose = await runOn(
+      'weld',
+      input,
+      `${dir}/Wuson-loose.ply`,
+      '--tolerance',
+      '0.0001',
+      '--ignore',
+      'normal',
+      '--attribute-tolerance',
+      'uv=1',
+    );
+    expect(loose.summary.out).toBe(11_184 - 9121);
+  });
+});
