@@ -401,6 +401,13 @@ describe('LAZ counts and corruption', () => {
     }
   });
 
+  it("laz-perf's module leaves the process's handlers as they were (its Node build adds two that rethrow)", async () => {
+    const before = ['uncaughtException', 'unhandledRejection'].map((event) => process.listenerCount(event));
+    const { code } = await runOn('dedupe', put(dir, 'handlers.laz', wild('lazperf-1815.laz')), `${dir}/handlers.las`);
+    expect(code).toBe(0);
+    expect(['uncaughtException', 'unhandledRejection'].map((event) => process.listenerCount(event))).toEqual(before);
+  });
+
   it("the .laz and .las of laz-perf's test sets come out byte for byte the same", async () => {
     for (const name of ['1815', 'extrabytes']) {
       const a = await runOn(

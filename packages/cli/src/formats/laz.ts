@@ -311,7 +311,7 @@ export async function dedupeLaz({ input, output, radius, mean, progress }: Dedup
 
   const require = createRequire(import.meta.url);
   const { createLazPerf } = require('laz-perf') as { createLazPerf: () => Promise<LazPerfModule> };
-  const lazPerf = await createLazPerf();
+  const lazPerf = await withoutProcessHandlers(createLazPerf);
   const filePointer = lazPerf._malloc(data.length);
   const pointPointer = lazPerf._malloc(header.recordLength);
   if (filePointer === 0 || pointPointer === 0) {
@@ -382,5 +382,26 @@ export async function dedupeLaz({ input, output, radius, mean, progress }: Dedup
   } finally {
     lazPerf._free(pointPointer);
     lazPerf._free(filePointer);
+  }
+}
+
+/**
+ * Creates the module without the handlers Emscripten's Node build puts on
+ * the process (an uncaughtException handler that rethrows, an
+ * unhandledRejection one that throws): they would change how the whole
+ * process fails, and each module's pair would keep the module, its memory
+ * with it, alive for as long as the process runs.
+ */
+async function withoutProcessHandlers<T>(create: () => Promise<T>): Promise<T> {
+  const events = ['uncaughtException', 'unhandledRejection'] as const;
+  const before = events.map((event) => process.listeners(event));
+  try {
+    return await create();
+  } finally {
+    for (const [k, event] of events.entries()) {
+      for (const listener of process.listeners(event)) {
+        if (!before[k]!.includes(listener)) process.off(event, listener as (...args: unknown[]) => void);
+      }
+    }
   }
 }
