@@ -58,6 +58,29 @@ export interface Counts {
   unused?: number;
   /** Weld: the attributes that kept vertices within the tolerance apart, when any did. */
   keptApart?: KeptApart[];
+  /** Seconds spent in each phase (in --json only: the bench compares the readers with the libraries'). */
+  timings?: Timings;
+}
+
+/** Seconds a run spent reading its input (pass 1), welding or merging, and writing (pass 2). */
+export interface Timings {
+  reading: number;
+  welding: number;
+  writing: number;
+}
+
+/** Times the phases of a run: `lap(phase)` ends the phase in progress. */
+export function stopwatch(): { lap(phase: keyof Timings): void; timings: Timings } {
+  const timings: Timings = { reading: 0, welding: 0, writing: 0 };
+  let last = performance.now();
+  return {
+    timings,
+    lap(phase) {
+      const now = performance.now();
+      timings[phase] += (now - last) / 1000;
+      last = now;
+    },
+  };
 }
 
 /** Counts plus what the run was. */

@@ -267,6 +267,29 @@ describe('STL detection', () => {
     }
   });
 
+  it('ASCII STL: one statement a line, nothing after it (the fuzz found "facet normal vertex 0 0 0" read as 3 corners where three reads 4)', async () => {
+    const text = stlAscii(soup);
+    await rejects(
+      'weld',
+      'facet-vertex.stl',
+      text.replace('facet normal 0 0 0', 'facet normal      vertex 0 0 0'),
+      /line 2: expected "facet normal" and its 3 values, or "endsolid", found "facet normal {6}vertex 0 0 0"/,
+    );
+    await rejects(
+      'weld',
+      'vertex-4.stl',
+      text.replace('vertex 1 0 0', 'vertex 1 0 0 7'),
+      /line 5: expected "vertex" and 3 numbers \(corner 2 of 3\), found "vertex 1 0 0 7"/,
+    );
+    await rejects('weld', 'outer.stl', text.replace('outer loop', 'outer'), /line 3: expected "outer loop"/);
+    const nan = await runOn(
+      'weld',
+      put(dir, 'nan-normal.stl', text.replace('facet normal 0 0 0', 'facet normal -nan -nan -nan')),
+      `${dir}/nan-normal-out.stl`,
+    );
+    expect(nan.code).toBe(0);
+  });
+
   it('a binary STL whose header starts with "solid" is binary when its size says so, else a truncated binary', async () => {
     const binary = stlBinary(soup);
     binary.write('solid facet endsolid', 0, 'latin1');

@@ -31,6 +31,11 @@ export class ByteCursor {
     this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
   }
 
+  /** Bytes of the window from `pos` that hold file data. */
+  get available(): number {
+    return this.end - this.pos;
+  }
+
   /** The file being read (for error messages). */
   get file(): string {
     return this.reader.file;

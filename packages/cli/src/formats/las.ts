@@ -16,7 +16,7 @@ import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import type { Progress } from '../progress.js';
-import type { Counts, DedupeJob } from '../summary.js';
+import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
 import { clusterMeans } from './ply.js';
 
 /** Smallest record size per point format (ASPRS LAS 1.4, table of point data record formats). */
@@ -319,15 +319,26 @@ export function writeLas(
 
 /** Dedupes a LAS file into `output` (LAS). */
 export function dedupeLas({ input, output, radius, mean, progress }: DedupeJob): Counts {
+  const clock = stopwatch();
   const reader = new ChunkReader(input);
   try {
     const points = readLas(reader, progress);
+    clock.lap('reading');
     progress.step('merging');
     const { remap, representatives, count } = weld(points.positions, radius);
     const moved = mean ? clusterMeans(points.positions, remap, count) : undefined;
+    clock.lap('welding');
     writeAtomically(output, (out) => writeLas(out, points, remap, representatives, count, moved, progress));
+    clock.lap('writing');
     const n = points.header.count;
-    return { format: `LAS ${points.header.version}`, in: n, out: count, merged: n - count, dropped: 0 };
+    return {
+      format: `LAS ${points.header.version}`,
+      in: n,
+      out: count,
+      merged: n - count,
+      dropped: 0,
+      timings: clock.timings,
+    };
   } finally {
     reader.close();
   }

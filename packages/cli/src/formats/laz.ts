@@ -34,7 +34,7 @@ import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { Float64List, Uint8List } from '../growable.js';
-import type { Counts, DedupeJob } from '../summary.js';
+import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
 import { type LasHeader, type LasPoints, parseLasHeader, readPoint, VLR_HEADER, vlrsOf, writeLas } from './las.js';
 import { clusterMeans } from './ply.js';
 
@@ -273,6 +273,7 @@ function wasmMessage(module: LazPerfModule, error: unknown): string {
 
 /** Dedupes a LAZ file into a LAS `output`. */
 export async function dedupeLaz({ input, output, radius, mean, progress }: DedupeJob): Promise<Counts> {
+  const clock = stopwatch();
   const reader = new ChunkReader(input);
   let whole: Buffer;
   try {
@@ -374,11 +375,21 @@ export async function dedupeLaz({ input, output, radius, mean, progress }: Dedup
       tailStart,
       forEachRecord: decode,
     };
+    clock.lap('reading');
     progress.step('merging');
     const { remap, representatives, count: kept } = weld(coordinates, radius);
     const moved = mean ? clusterMeans(coordinates, remap, kept) : undefined;
+    clock.lap('welding');
     writeAtomically(output, (out) => writeLas(out, points, remap, representatives, kept, moved, progress));
-    return { format: `LAZ ${header.version}`, in: count, out: kept, merged: count - kept, dropped: 0 };
+    clock.lap('writing');
+    return {
+      format: `LAZ ${header.version}`,
+      in: count,
+      out: kept,
+      merged: count - kept,
+      dropped: 0,
+      timings: clock.timings,
+    };
   } finally {
     lazPerf._free(pointPointer);
     lazPerf._free(filePointer);

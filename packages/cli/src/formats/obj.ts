@@ -21,10 +21,10 @@ import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
-import type { Counts, WeldJob } from '../summary.js';
+import { type Counts, stopwatch, type WeldJob } from '../summary.js';
 import { checkAttributeNames, type VertexAttribute, weldVertices } from '../weld-vertices.js';
 import { TextScanner } from './scanner.js';
-import { numberError, readNumber, TextOutput } from './text.js';
+import { LineBuilder, numberError, readNumber, TextOutput } from './text.js';
 
 /** Free-form geometry refers to vertices in ways this tool does not rewrite. */
 const FREE_FORM = new Set(['curv', 'curv2', 'surf', 'sp', 'cstype', 'vp']);
@@ -182,8 +182,45 @@ function readObj(reader: ChunkReader, progress: Progress): Pass1 {
   return { positions: positions.values(), extras };
 }
 
+/** A face's corners while it is rewritten: welded vertex, and where its texture and normal references are. */
+class CornerScratch {
+  welded = new Int32Array(64);
+  tailStart = new Int32Array(64);
+  tailEnd = new Int32Array(64);
+
+  push(k: number, welded: number, tailStart: number, tailEnd: number): void {
+    if (k === this.welded.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.welded = grow(this.welded);
+      this.tailStart = grow(this.tailStart);
+      this.tailEnd = grow(this.tailEnd);
+    }
+    this.welded[k] = welded;
+    this.tailStart[k] = tailStart;
+    this.tailEnd[k] = tailEnd;
+  }
+
+  /** Whether the first `count` corners name at least 3 distinct vertices. */
+  threeDistinct(count: number): boolean {
+    const w = this.welded;
+    if (count === 3) return w[0] !== w[1] && w[1] !== w[2] && w[0] !== w[2];
+    let distinct = 0;
+    for (let k = 0; k < count && distinct < 3; k++) {
+      let seen = false;
+      for (let j = 0; j < k && !seen; j++) seen = w[j] === w[k];
+      if (!seen) distinct++;
+    }
+    return distinct >= 3;
+  }
+}
+
 /** Welds an OBJ file into `output`. */
 export function weldObj({ input, output, tolerance, tolerances, ignore, progress }: WeldJob): Counts {
+  const clock = stopwatch();
   const reader = new ChunkReader(input);
   try {
     const { positions, extras } = readObj(reader, progress);
@@ -207,16 +244,18 @@ export function weldObj({ input, output, tolerance, tolerances, ignore, progress
         { name: 'color', size: 4, values, tolerance: tolerances.get('color') ?? 0 },
       );
     }
+    clock.lap('reading');
     progress.step('welding');
     const { remap, representatives, count, keptApart } = weldVertices(positions, tolerance, attributes);
+    clock.lap('welding');
     let dropped = 0;
     const n = positions.length / 3;
     writeAtomically(output, (out) => {
       const scanner = new TextScanner(reader);
       const text = new TextOutput(out, scanner.encoding);
       let vertex = 0;
-      const welded: number[] = [];
-      const corners: string[] = [];
+      const corners = new CornerScratch();
+      const line = new LineBuilder();
       while (scanner.nextLine()) {
         if ((scanner.line & 0xffff) === 0) progress.update('writing', scanner.position, reader.size);
         const { kind, keyword } = kindOf(scanner, input);
@@ -230,34 +269,38 @@ export function weldObj({ input, output, tolerance, tolerances, ignore, progress
           text.bytes(scanner.lineBytes(), '\n');
           continue;
         }
-        welded.length = 0;
-        corners.length = 0;
+        // The corners kept: each welded, without one that lands on the one before it (a point list keeps all).
+        let kept = 0;
+        const b = scanner.buffer;
         while (!scanner.atLineEnd()) {
           const v = remap[vertexOf(scanner, vertex, input)]!;
-          if (keyword !== 'p' && welded.length > 0 && welded[welded.length - 1] === v) continue;
-          welded.push(v);
-          const b = scanner.buffer;
+          if (keyword !== 'p' && kept > 0 && corners.welded[kept - 1] === v) continue;
           let slash = scanner.tokenStart;
           while (slash < scanner.tokenEnd && b[slash] !== 47) slash++;
-          corners.push(
-            slash === scanner.tokenEnd ? String(v + 1) : `${v + 1}${b.toString('latin1', slash, scanner.tokenEnd)}`,
-          );
+          corners.push(kept++, v, slash, scanner.tokenEnd);
         }
         // A polygon's last corner meets its first.
-        if (keyword === 'f' && welded.length > 1 && welded[welded.length - 1] === welded[0]) {
-          welded.pop();
-          corners.pop();
-        }
+        if (keyword === 'f' && kept > 1 && corners.welded[kept - 1] === corners.welded[0]) kept--;
         const least = keyword === 'f' ? 3 : keyword === 'l' ? 2 : 1;
-        if ((keyword === 'f' && new Set(welded).size < 3) || welded.length < least) {
+        if (kept < least || (keyword === 'f' && !corners.threeDistinct(kept))) {
           dropped++;
           continue;
         }
-        text.text(`${keyword} ${corners.join(' ')}\n`);
+        line.reset();
+        line.ascii(keyword);
+        for (let k = 0; k < kept; k++) {
+          line.byte(32);
+          line.integer(corners.welded[k]! + 1);
+          // The texture and normal references as they were.
+          line.copy(b, corners.tailStart[k]!, corners.tailEnd[k]!);
+        }
+        line.byte(10);
+        text.bytes(line.bytes());
       }
       text.flush();
     });
-    return { format: 'OBJ', in: n, out: count, merged: n - count, dropped, keptApart };
+    clock.lap('writing');
+    return { format: 'OBJ', in: n, out: count, merged: n - count, dropped, keptApart, timings: clock.timings };
   } finally {
     reader.close();
   }

@@ -19,7 +19,7 @@ import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
-import type { Counts, WeldJob } from '../summary.js';
+import { type Counts, stopwatch, type WeldJob } from '../summary.js';
 import { type TextEncoding, TextScanner } from './scanner.js';
 import { numberText, readNumber, TextOutput } from './text.js';
 
@@ -118,16 +118,17 @@ type State = 'solid' | 'facet' | 'loop' | 'vertex' | 'endloop' | 'endfacet';
 
 const EXPECTED: Record<State, string> = {
   solid: '"solid"',
-  facet: '"facet normal" or "endsolid"',
+  facet: '"facet normal" and its 3 values, or "endsolid"',
   loop: '"outer loop"',
-  vertex: '"vertex"',
+  vertex: '"vertex" and 3 numbers',
   endloop: '"endloop" (a facet has 3 vertices)',
   endfacet: '"endfacet"',
 };
 
 /**
  * ASCII STL: keywords in any case (some exporters write `SOLID`, `FACET`),
- * facet normals not read (they are recomputed), coordinates decimal numbers.
+ * one statement a line, nothing after it; facet normals not read (they are
+ * recomputed, and some exporters write `nan`), coordinates decimal numbers.
  */
 function readAscii(reader: ChunkReader, progress: Progress): Stl {
   const file = reader.file;
@@ -158,11 +159,18 @@ function readAscii(reader: ChunkReader, progress: Progress): Stl {
       case 'facet':
         ok = true;
         if (scanner.keyword('endsolid', true)) state = 'solid';
-        else if (scanner.keyword('facet', true)) state = 'loop';
-        else ok = false;
+        else if (scanner.keyword('facet', true) && scanner.keyword('normal', true)) {
+          // The normal's three values are not read (they are recomputed; some exporters write nan), but they are there.
+          for (let k = 0; k < 3 && ok; k++) {
+            ok = !scanner.atLineEnd();
+            scanner.skipToken();
+          }
+          ok &&= scanner.atLineEnd();
+          state = 'loop';
+        } else ok = false;
         break;
       case 'loop':
-        ok = scanner.keyword('outer', true);
+        ok = scanner.keyword('outer', true) && scanner.keyword('loop', true) && scanner.atLineEnd();
         state = 'vertex';
         corners = 0;
         break;
@@ -171,20 +179,21 @@ function readAscii(reader: ChunkReader, progress: Progress): Stl {
         if (ok) {
           for (let axis = 0; axis < 3; axis++)
             positions.push(readNumber(scanner, file, `vertex coordinate ${'xyz'[axis]}`));
-          if (++corners === 3) state = 'endloop';
+          ok = scanner.atLineEnd();
         }
+        if (ok && ++corners === 3) state = 'endloop';
         break;
       case 'endloop':
-        ok = scanner.keyword('endloop', true);
+        ok = scanner.keyword('endloop', true) && scanner.atLineEnd();
         state = 'endfacet';
         break;
       case 'endfacet':
-        ok = scanner.keyword('endfacet', true);
+        ok = scanner.keyword('endfacet', true) && scanner.atLineEnd();
         state = 'facet';
         break;
     }
     if (!ok) {
-      const expected = was === 'vertex' ? `"vertex" (corner ${corners + 1} of 3)` : EXPECTED[was];
+      const expected = was === 'vertex' ? `"vertex" and 3 numbers (corner ${corners + 1} of 3)` : EXPECTED[was];
       throw new InputError(
         file,
         `line ${scanner.line}`,
@@ -211,7 +220,9 @@ function readAscii(reader: ChunkReader, progress: Progress): Stl {
 
 /** Welds an STL file into `output` (same encoding). */
 export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts {
+  const clock = stopwatch();
   const stl = readStl(input, progress);
+  clock.lap('reading');
   progress.step('welding');
   const { remap, representatives, count } = weld(stl.positions, tolerance);
   const keep = new Uint8Array(stl.triangles);
@@ -225,10 +236,12 @@ export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts
       kept++;
     }
   }
+  clock.lap('welding');
   writeAtomically(output, (out) => {
     if (stl.binary) writeBinary(out, stl, remap, representatives, keep, kept, progress);
     else writeAscii(out, stl, remap, representatives, keep, progress);
   });
+  clock.lap('writing');
   const vertices = stl.triangles * 3;
   return {
     format: stl.binary ? 'binary STL' : 'ASCII STL',
@@ -236,6 +249,7 @@ export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts
     out: count,
     merged: vertices - count,
     dropped: stl.triangles - kept,
+    timings: clock.timings,
   };
 }
 

@@ -18,7 +18,7 @@ import { weld } from 'spatialhash';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
-import type { Counts, DedupeJob } from '../summary.js';
+import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
 import { clusterMeans } from './ply.js';
 import { parseDecimal, TextScanner } from './scanner.js';
 import { numberText, TextOutput } from './text.js';
@@ -122,6 +122,7 @@ function layoutOf(reader: ChunkReader): Layout {
 
 /** Dedupes an XYZ or CSV point cloud into `output`. */
 export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob): Counts {
+  const clock = stopwatch();
   const reader = new ChunkReader(input);
   try {
     const layout = layoutOf(reader);
@@ -159,9 +160,11 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
     }
     const coords = positions.values();
     const n = coords.length / 3;
+    clock.lap('reading');
     progress.step('merging');
     const { remap, representatives, count } = weld(coords, radius);
     const moved = mean ? clusterMeans(coords, remap, count) : undefined;
+    clock.lap('welding');
     writeAtomically(output, (out) => {
       const scanner = new TextScanner(reader);
       const text = new TextOutput(out, scanner.encoding);
@@ -193,12 +196,14 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
       }
       text.flush();
     });
+    clock.lap('writing');
     return {
       format: input.toLowerCase().endsWith('.csv') ? 'CSV' : 'XYZ',
       in: n,
       out: count,
       merged: n - count,
       dropped: 0,
+      timings: clock.timings,
     };
   } finally {
     reader.close();
