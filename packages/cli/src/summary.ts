@@ -69,15 +69,20 @@ export interface Timings {
   writing: number;
 }
 
-/** Times the phases of a run: `lap(phase)` ends the phase in progress. */
-export function stopwatch(): { lap(phase: keyof Timings): void; timings: Timings } {
+/**
+ * Times the phases of a run: `lap(phase)` ends the phase in progress;
+ * `welded` seconds of it, when given, were welding done along the way
+ * (a dedupe that welds while it reads) and count as such.
+ */
+export function stopwatch(): { lap(phase: keyof Timings, welded?: number): void; timings: Timings } {
   const timings: Timings = { reading: 0, welding: 0, writing: 0 };
   let last = performance.now();
   return {
     timings,
-    lap(phase) {
+    lap(phase, welded = 0) {
       const now = performance.now();
-      timings[phase] += (now - last) / 1000;
+      timings[phase] += (now - last) / 1000 - welded;
+      timings.welding += welded;
       last = now;
     },
   };

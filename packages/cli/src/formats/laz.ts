@@ -2,8 +2,8 @@
  * LAZ (compressed LAS) input, decompressed by laz-perf, the LASzip
  * implementation of Hobu (the LAZ maintainers) compiled to WebAssembly. The
  * compressed file is copied into its memory whole (LAZ is 7 to 20 % of the
- * LAS size); points are decompressed one at a time, twice (positions, then the
- * records to keep), so the decompressed cloud is never held. The output is
+ * LAS size); points are decompressed one at a time, twice (through the
+ * dedupe, then the records to keep), so the decompressed cloud is never held. The output is
  * LAS: laz-perf does not compress. Its header loses the LASzip VLR and the
  * compression bits of the point format.
  *
@@ -23,20 +23,18 @@
  *   encoder ends every chunk with the bytes its decoder reads, so a point that
  *   needs bytes past the last chunk is one the file does not hold.
  *
- * Memory follows the points decoded, never the count: the positions grow as
- * points come out of the decoder.
+ * Memory follows the points decoded, never the count: they go through a
+ * streaming dedupe (dedupe-points.ts) as they come out of the decoder.
  *
  * @module
  */
 
 import { createRequire } from 'node:module';
-import { weld } from 'spatialhash';
+import { PointDedupe } from '../dedupe-points.js';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
-import { Float64List, Uint8List } from '../growable.js';
 import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
 import { type LasHeader, type LasPoints, parseLasHeader, readPoint, VLR_HEADER, vlrsOf, writeLas } from './las.js';
-import { clusterMeans } from './ply.js';
 
 /** The part of laz-perf's module this file uses (its own types need @types/emscripten). */
 interface LazPerfModule {
@@ -354,34 +352,21 @@ export async function dedupeLaz({ input, output, radius, mean, progress }: Dedup
   };
   try {
     lazPerf.HEAPU8.set(data, filePointer);
-    const positions = new Float64List();
-    const returns = new Uint8List();
-    const point = new Float64Array(3);
-    const number = new Uint8Array(1);
+    // Memory follows the points decoded: the dedupe keeps a chunk of them and the representatives.
+    const dedupe = new PointDedupe(radius, mean);
     decode((i, record) => {
-      readPoint(header, record, 0, 0, point, number);
-      positions.push(point[0]!);
-      positions.push(point[1]!);
-      positions.push(point[2]!);
-      returns.push(number[0]!);
+      readPoint(header, record, 0, dedupe);
       if ((i & 0xffff) === 0) progress.update('reading', i, count);
     });
-    const coordinates = positions.values();
-    const points: LasPoints = {
-      header,
-      positions: coordinates,
-      returnNumbers: returns.values(),
-      tail: whole.subarray(tailStart),
-      tailStart,
-      forEachRecord: decode,
-    };
-    clock.lap('reading');
+    dedupe.finish();
+    const points: LasPoints = { header, tail: whole.subarray(tailStart), tailStart, forEachRecord: decode };
+    clock.lap('reading', dedupe.weldSeconds);
     progress.step('merging');
-    const { remap, representatives, count: kept } = weld(coordinates, radius);
-    const moved = mean ? clusterMeans(coordinates, remap, kept) : undefined;
+    const moved = mean ? dedupe.means() : undefined;
     clock.lap('welding');
-    writeAtomically(output, (out) => writeLas(out, points, remap, representatives, kept, moved, progress));
+    writeAtomically(output, (out) => writeLas(out, points, dedupe, moved, progress));
     clock.lap('writing');
+    const kept = dedupe.count;
     return {
       format: `LAZ ${header.version}`,
       in: count,

@@ -14,12 +14,10 @@
  * @module
  */
 
-import { weld } from 'spatialhash';
+import { PointDedupe } from '../dedupe-points.js';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
-import { Float64List } from '../growable.js';
 import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
-import { clusterMeans } from './ply.js';
 import { parseDecimal, TextScanner } from './scanner.js';
 import { numberText, TextOutput } from './text.js';
 
@@ -129,7 +127,8 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
     const { separator, columns } = layout;
     const wanted = Math.max(...columns) + 1;
     const bounds = new Int32Array(wanted * 2);
-    const positions = new Float64List();
+    const dedupe = new PointDedupe(radius, mean);
+    const point = new Float64Array(3);
     const isData = (scanner: TextScanner) => !isComment(scanner) && scanner.line !== layout.headerLine;
     const scanner = new TextScanner(reader);
     while (scanner.nextLine()) {
@@ -155,29 +154,31 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
             `${'xyz'[axis]} is not a finite decimal number: ${JSON.stringify(text)}`,
           );
         }
-        positions.push(value);
+        point[axis] = value;
       }
+      dedupe.push(point[0]!, point[1]!, point[2]!);
     }
-    const coords = positions.values();
-    const n = coords.length / 3;
-    clock.lap('reading');
+    dedupe.finish();
+    const n = dedupe.points;
+    const count = dedupe.count;
+    const kept = dedupe.kept.array;
+    clock.lap('reading', dedupe.weldSeconds);
     progress.step('merging');
-    const { remap, representatives, count } = weld(coords, radius);
-    const moved = mean ? clusterMeans(coords, remap, count) : undefined;
+    const moved = mean ? dedupe.means() : undefined;
     clock.lap('welding');
     writeAtomically(output, (out) => {
       const scanner = new TextScanner(reader);
       const text = new TextOutput(out, scanner.encoding);
       const all = new Int32Array(2 * 4096);
       let i = 0;
+      let r = 0;
       while (scanner.nextLine()) {
         if ((scanner.line & 0xffff) === 0) progress.update('writing', scanner.position, reader.size);
         if (!isData(scanner)) {
           text.bytes(scanner.lineBytes(), '\n');
           continue;
         }
-        const r = remap[i]!;
-        if (representatives[r] === i) {
+        if (kept[i] === 1) {
           if (moved === undefined) text.bytes(scanner.lineBytes(), '\n');
           else {
             // The three coordinates replaced, the other fields and the line's indent as they were.
@@ -191,6 +192,7 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
             const lead = b.toString('latin1', scanner.lineStart, indent);
             text.bytes(Buffer.from(`${lead}${parts.join(layout.join)}`, 'latin1'), '\n');
           }
+          r++;
         }
         i++;
       }
