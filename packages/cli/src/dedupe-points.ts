@@ -2,7 +2,7 @@
  * `dedupe` of a stream of points without holding the cloud: weld's rule,
  * exactly, with memory for the representatives and one chunk of points.
  *
- * Points come in file order and are welded a chunk at a time, each chunk
+ * Points come in file order and are welded a chunk at a time (up to 2^20), each chunk
  * after the representatives found so far that lie near it (within twice the
  * radius of its bounding box). That is weld's answer on the whole cloud:
  * representatives are pairwise farther apart than the radius, so each stays
@@ -13,6 +13,15 @@
  * can be the nearest of none of its points. The test
  * (test/dedupe-points.test.ts) checks it against weld on seeded clouds with
  * chunks of a few points.
+ *
+ * Memory is the representatives and a chunk: a file in some spatial order
+ * (as scanners and tilers write them) carries few representatives into each
+ * chunk. A cloud in no order with few duplicates would carry most of them
+ * into every chunk; once a chunk's carried representatives are as many as
+ * half of it while most of the last chunk's points founded one, the rest of
+ * the cloud is welded in one go after all of them.
+ * Chunks start at 2^18 points and double, so such a cloud is found after a
+ * small one and costs about one weld of the file, in time and memory.
  *
  * What a LAS or XYZ dedupe needs comes out: which points are kept (a byte a
  * point), the kept points' coordinates and return numbers in file order, and
@@ -25,8 +34,10 @@
 import { weld } from 'spatialhash';
 import { Float64List, Uint8List, Uint32List } from './growable.js';
 
-/** Points welded at a time: 2^21 (48 MB of coordinates, plus the weld's own arrays for them). */
-const CHUNK = 1 << 21;
+/** Points welded at a time: at most 2^20 (24 MB of coordinates, plus the weld's own arrays for them). */
+const CHUNK = 1 << 20;
+/** The first chunk's size: chunks double from it, so a cloud that chunks do not suit is found early. */
+const FIRST_CHUNK = 1 << 18;
 
 export class PointDedupe {
   /** Per point in file order, 1 when it is kept (a representative). */
@@ -36,24 +47,29 @@ export class PointDedupe {
   readonly returns = new Uint8List();
   private readonly sums: Float64List | undefined;
   private readonly members: Uint32List | undefined;
-  private readonly chunk: Float64Array;
-  private readonly chunkReturns: Uint8Array;
+  private chunk: Float64Array;
+  private chunkReturns: Uint8Array;
+  /** Once chunks stop paying (see weldChunk): every representative, then every point since, welded at the end. */
+  private rest: { coordinates: Float64List; returns: Uint8List; carried: number } | undefined;
   private filled = 0;
+  /** The share of the last chunk's points that founded a representative (few duplicates: near 1). */
+  private founding = 0;
   /** Seconds spent in weld (the caller's timings count them as welding). */
   weldSeconds = 0;
 
   /**
    * @param radius the dedupe's radius (checked by the caller).
    * @param mean keep each cluster's sum of coordinates for {@link means}.
-   * @param chunk points welded at a time (tests make it small).
+   * @param largestChunk most points welded at a time (tests make it small).
    */
   constructor(
     private readonly radius: number,
     mean: boolean,
-    chunk = CHUNK,
+    private readonly largestChunk = CHUNK,
   ) {
-    this.chunk = new Float64Array(chunk * 3);
-    this.chunkReturns = new Uint8Array(chunk);
+    const first = Math.min(largestChunk, FIRST_CHUNK);
+    this.chunk = new Float64Array(first * 3);
+    this.chunkReturns = new Uint8Array(first);
     if (mean) {
       this.sums = new Float64List();
       this.members = new Uint32List();
@@ -62,7 +78,8 @@ export class PointDedupe {
 
   /** Points pushed so far. */
   get points(): number {
-    return this.kept.length + this.filled;
+    const rest = this.rest === undefined ? 0 : this.rest.returns.length;
+    return this.kept.length + this.filled + rest;
   }
 
   /** Representatives so far (all of them after {@link finish}). */
@@ -72,17 +89,32 @@ export class PointDedupe {
 
   /** The next point in file order, with its return number (LAS; 0 otherwise). */
   push(x: number, y: number, z: number, returnNumber = 0): void {
+    const rest = this.rest;
+    if (rest !== undefined) {
+      rest.coordinates.push(x);
+      rest.coordinates.push(y);
+      rest.coordinates.push(z);
+      rest.returns.push(returnNumber);
+      return;
+    }
     const at = this.filled * 3;
     this.chunk[at] = x;
     this.chunk[at + 1] = y;
     this.chunk[at + 2] = z;
     this.chunkReturns[this.filled++] = returnNumber;
-    if (this.filled * 3 === this.chunk.length) this.weldChunk();
+    if (this.filled * 3 === this.chunk.length) this.weldChunk(false);
   }
 
   /** Welds what is left; call once, after the last point. */
   finish(): void {
-    if (this.filled > 0) this.weldChunk();
+    const rest = this.rest;
+    if (rest !== undefined) {
+      const m = rest.carried;
+      const coords = rest.coordinates.array.subarray(0, rest.coordinates.length);
+      this.rest = undefined;
+      // Every representative was carried, in order: carried one f is representative f.
+      this.assign(coords, m, coords.length / 3 - m, rest.returns.array, (f) => f);
+    } else if (this.filled > 0) this.weldChunk(true);
   }
 
   /** Each cluster's mean (xyz per representative, in file order); only with `mean`. */
@@ -97,9 +129,45 @@ export class PointDedupe {
     return sums;
   }
 
-  private weldChunk(): void {
+  /**
+   * Welds the chunk after the representatives near it. When those are as
+   * many as half the chunk and the last chunk's points mostly founded
+   * representatives (a cloud in no spatial order, with few duplicates), each
+   * weld would mostly redo the last: the rest of the cloud is then gathered
+   * after all the representatives and welded once at the end.
+   */
+  private weldChunk(last: boolean): void {
     const points = this.chunk;
     const n = this.filled;
+    const near = this.nearChunk(points, n);
+    const m = near.length;
+    this.filled = 0;
+    if (!last && m >= n / 2 && this.founding > 0.5) {
+      const rest = new Float64List();
+      const reps = this.coordinates.array;
+      for (let k = 0; k < this.count * 3; k++) rest.push(reps[k]!);
+      for (let k = 0; k < n * 3; k++) rest.push(points[k]!);
+      const returns = new Uint8List();
+      for (let i = 0; i < n; i++) returns.push(this.chunkReturns[i]!);
+      this.rest = { coordinates: rest, returns, carried: this.count };
+      return;
+    }
+    const coords = new Float64Array((m + n) * 3);
+    const reps = this.coordinates.array;
+    for (let k = 0; k < m; k++) coords.set(reps.subarray(near.array[k]! * 3, near.array[k]! * 3 + 3), k * 3);
+    coords.set(points.subarray(0, n * 3), m * 3);
+    const before = this.count;
+    this.assign(coords, m, n, this.chunkReturns, (f) => near.array[f]!);
+    this.founding = (this.count - before) / n;
+    if (this.chunkReturns.length < this.largestChunk) {
+      const size = Math.min(this.largestChunk, this.chunkReturns.length * 2);
+      this.chunk = new Float64Array(size * 3);
+      this.chunkReturns = new Uint8Array(size);
+    }
+  }
+
+  /** The representatives within twice the radius of the box of the first `n` points. */
+  private nearChunk(points: Float64Array, n: number): Uint32List {
     const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
     const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
     for (let i = 0; i < n * 3; i += 3) {
@@ -127,29 +195,40 @@ export class PointDedupe {
       )
         near.push(r);
     }
-    const m = near.length;
-    const coords = new Float64Array((m + n) * 3);
-    for (let k = 0; k < m; k++) coords.set(reps.subarray(near.array[k]! * 3, near.array[k]! * 3 + 3), k * 3);
-    coords.set(points.subarray(0, n * 3), m * 3);
+    return near;
+  }
+
+  /**
+   * Welds `coords` (`m` representatives, then `n` new points) and takes the
+   * new points' answers: founders become representatives, the others join
+   * theirs (`carried(f)`: the representative number of the carried one f).
+   */
+  private assign(
+    coords: Float64Array,
+    m: number,
+    n: number,
+    returns: Uint8Array,
+    carried: (f: number) => number,
+  ): void {
     const started = performance.now();
     const { remap, representatives } = weld(coords, this.radius);
     this.weldSeconds += (performance.now() - started) / 1000;
-    // The representative number each of the chunk's founders gets.
+    // The representative number each of the new points' founders gets.
     const founded = new Int32Array(n);
     const { sums, members } = this;
     for (let i = 0; i < n; i++) {
       const j = m + i;
       const founder = representatives[remap[j]!]!;
-      const x = points[i * 3]!;
-      const y = points[i * 3 + 1]!;
-      const z = points[i * 3 + 2]!;
+      const x = coords[j * 3]!;
+      const y = coords[j * 3 + 1]!;
+      const z = coords[j * 3 + 2]!;
       if (founder === j) {
         founded[i] = this.count;
         this.kept.push(1);
         this.coordinates.push(x);
         this.coordinates.push(y);
         this.coordinates.push(z);
-        this.returns.push(this.chunkReturns[i]!);
+        this.returns.push(returns[i]!);
         if (sums !== undefined) {
           // 0 + x, as a sum from zero gives it (-0 becomes 0).
           sums.push(x + 0);
@@ -161,12 +240,11 @@ export class PointDedupe {
       }
       this.kept.push(0);
       if (sums === undefined) continue;
-      const r = founder < m ? near.array[founder]! : founded[founder - m]!;
+      const r = founder < m ? carried(founder) : founded[founder - m]!;
       sums.array[r * 3] += x;
       sums.array[r * 3 + 1] += y;
       sums.array[r * 3 + 2] += z;
       members!.array[r]++;
     }
-    this.filled = 0;
   }
 }
