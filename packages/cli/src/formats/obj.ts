@@ -261,12 +261,12 @@ export function weldObj({ input, output, tolerance, tolerances, ignore, progress
         const { kind, keyword } = kindOf(scanner, input);
         if (kind === 1) {
           // Representatives are founded in vertex order, so their lines come out in welded order.
-          if (representatives[remap[vertex]!] === vertex) text.bytes(scanner.lineBytes(), '\n');
+          if (representatives[remap[vertex]!] === vertex) text.line(scanner);
           vertex++;
           continue;
         }
         if (kind === 0) {
-          text.bytes(scanner.lineBytes(), '\n');
+          text.line(scanner);
           continue;
         }
         // The corners kept: each welded, without one that lands on the one before it (a point list keeps all).
@@ -295,7 +295,7 @@ export function weldObj({ input, output, tolerance, tolerances, ignore, progress
           line.copy(b, corners.tailStart[k]!, corners.tailEnd[k]!);
         }
         line.byte(10);
-        text.bytes(line.bytes());
+        text.built(line);
       }
       text.flush();
     });

@@ -14,7 +14,7 @@ import type { Progress } from '../progress.js';
 import { asciiRecord, asciiScalar, type Header, readAsciiRecord, recordName } from './ply-header.js';
 import { type Collector, FaceScratch, keptCorners, type Output, type Plan, renumber } from './ply-plan.js';
 import { TextScanner } from './scanner.js';
-import { LineBuilder } from './text.js';
+import { LineBuilder, TextOutput } from './text.js';
 
 /** Pass 1 of ASCII data into `collector`. */
 export function readAscii(reader: ChunkReader, header: Header, collector: Collector, progress: Progress): void {
@@ -26,24 +26,26 @@ export function readAscii(reader: ChunkReader, header: Header, collector: Collec
     const { properties } = element;
     const row = new Float64Array(properties.length);
     const scalars = element.recordSize !== undefined;
-    for (let i = 0; i < element.count; i++) {
+    // Which value is being read, for an error: one closure for the element, not one a value.
+    let i = 0;
+    let k = 0;
+    const value = () => recordName(element, i, properties[k]!);
+    for (i = 0; i < element.count; i++) {
       if ((i & 0xffff) === 0) progress.update('reading', scanner.position, reader.size);
       if (scalars) {
-        for (let k = 0; k < properties.length; k++) {
-          row[k] = asciiScalar(scanner, properties[k]!.type, file, () => recordName(element, i, properties[k]!));
-        }
+        for (k = 0; k < properties.length; k++) row[k] = asciiScalar(scanner, properties[k]!.type, file, value);
         if (plan.role === 'vertex') collector.vertexRecord(i, row, where);
         else if (plan.role === 'edge') {
-          for (const k of plan.ends)
-            if (k >= 0) collector.index(row[k]!, where, () => recordName(element, i, properties[k]!));
+          for (const end of plan.ends)
+            if (end >= 0) collector.index(row[end]!, where, () => recordName(element, i, properties[end]!));
         }
       } else if (plan.simple) {
         const property = properties[0]!;
-        const what = () => recordName(element, i, property);
-        const length = asciiScalar(scanner, property.countType!, file, what);
+        k = 0;
+        const length = asciiScalar(scanner, property.countType!, file, value);
         collector.sizes.push(length);
-        for (let k = 0; k < length; k++)
-          collector.corner(plan, i, k, asciiScalar(scanner, property.type, file, what), where);
+        for (let c = 0; c < length; c++)
+          collector.corner(plan, i, c, asciiScalar(scanner, property.type, file, value), where);
       } else collector.record(plan, i, readAsciiRecord(scanner, element, i, file), where);
     }
   }
@@ -99,7 +101,9 @@ export function writeAscii(
   const file = reader.file;
   const scanner = new TextScanner(reader, header.dataStart, header.dataLine);
   const scratch = new FaceScratch();
-  const text = new LineBuilder();
+  const face = new LineBuilder();
+  // PLY text is written as its bytes are: no encoding of its own.
+  const text = new TextOutput(out, 'bytes');
   let welded = 0;
   for (const plan of plans) {
     const { element } = plan;
@@ -113,11 +117,10 @@ export function writeAscii(
       const ownLine = scanner.pos === scanner.lineStart || onlyBlanksBefore(scanner);
       if (copied) {
         const keep = plan.role === 'other' || isRepresentative(i);
-        const text = skipRecord(scanner, element.properties.length, ownLine);
+        const copy = skipRecord(scanner, element.properties.length, ownLine);
         if (keep) {
-          if (text === undefined) out.bytes(scanner.lineBytes());
-          else out.text(text);
-          out.text('\n');
+          if (copy === undefined) text.line(scanner);
+          else text.text(`${copy}\n`);
           if (plan.role === 'vertex') welded++;
         }
         continue;
@@ -129,14 +132,14 @@ export function writeAscii(
         for (let k = 0; k < length; k++) scratch.items[k] = scanner.numberAcross();
         const kept = keptCorners(scratch.items, length, remap, scratch.places);
         if (kept === 0) continue;
-        text.reset();
-        text.integer(kept);
+        face.reset();
+        face.integer(kept);
         for (let k = 0; k < kept; k++) {
-          text.byte(32);
-          text.integer(remap[scratch.items[scratch.places[k]!]!]!);
+          face.byte(32);
+          face.integer(remap[scratch.items[scratch.places[k]!]!]!);
         }
-        text.byte(10);
-        out.bytes(text.bytes());
+        face.byte(10);
+        text.built(face);
         continue;
       }
       const record = readAsciiRecord(scanner, element, i, file);
@@ -147,12 +150,12 @@ export function writeAscii(
         welded++;
       } else if (plan.role === 'other') {
         if (whole) {
-          out.bytes(scanner.lineBytes());
-          out.text('\n');
+          text.line(scanner);
           continue;
         }
       } else if (!renumber(plan, record, remap, scratch)) continue;
-      out.text(asciiRecord(record));
+      text.text(asciiRecord(record));
     }
   }
+  text.flush();
 }

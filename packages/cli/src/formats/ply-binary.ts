@@ -34,25 +34,39 @@ interface BinaryVisitor {
   record(plan: Plan, index: number, cursor: ByteCursor, size: number): void;
 }
 
-/** The byte length of record `index` at the cursor (list lengths read and checked), every byte of it made available. */
-function measure(cursor: ByteCursor, plan: Plan, index: number, little: boolean): number {
-  const { element } = plan;
+/** What the walk is reading, for an error message: one object for the walk, so no record allocates a closure. */
+class Place {
+  plan!: Plan;
+  index = 0;
+  /** The list property being read, or -1 for the record as a whole. */
+  property = -1;
+  readonly what = () =>
+    this.property < 0
+      ? `${this.plan.element.name} ${this.index}`
+      : recordName(this.plan.element, this.index, this.plan.element.properties[this.property]!);
+}
+
+/** The byte length of the record at the cursor (list lengths read and checked), every byte of it made available. */
+function measure(cursor: ByteCursor, place: Place, little: boolean): number {
+  const { properties } = place.plan.element;
   let size = 0;
-  let what = () => `${element.name} ${index}`;
-  for (const property of element.properties) {
+  place.property = -1;
+  for (let k = 0; k < properties.length; k++) {
+    const property = properties[k]!;
     if (property.countType === undefined) {
       size += SIZE[property.type];
       continue;
     }
-    what = () => recordName(element, index, property);
-    cursor.ensure(size + SIZE[property.countType], what);
+    place.property = k;
+    const countSize = SIZE[property.countType];
+    if (cursor.available < size + countSize) cursor.ensure(size + countSize, place.what);
     const length = getScalar(cursor.view, cursor.pos + size, property.countType, little);
     if (length < 0) {
-      throw new InputError(cursor.file, `offset ${cursor.offset + size}`, `${what()}: a list of ${length} items`);
+      throw new InputError(cursor.file, `offset ${cursor.offset + size}`, `${place.what()}: a list of ${length} items`);
     }
-    size += SIZE[property.countType] + length * SIZE[property.type];
+    size += countSize + length * SIZE[property.type];
   }
-  cursor.ensure(size, what);
+  if (cursor.available < size) cursor.ensure(size, place.what);
   return size;
 }
 
@@ -67,12 +81,16 @@ function walkBinary(
 ): void {
   const little = header.format === 'binary_little_endian';
   const cursor = new ByteCursor(reader, header.dataStart);
+  const place = new Place();
   for (const plan of plans) {
     const { element } = plan;
     const size = element.recordSize;
+    place.plan = plan;
+    place.property = -1;
     if (size !== undefined && size > 0) {
       for (let i = 0; i < element.count; ) {
-        cursor.ensure(size, () => `${element.name} ${i}`);
+        place.index = i;
+        cursor.ensure(size, place.what);
         const count = Math.min(element.count - i, Math.floor(cursor.available / size));
         visitor.run(plan, i, count, cursor);
         cursor.pos += count * size;
@@ -82,7 +100,8 @@ function walkBinary(
       continue;
     }
     for (let i = 0; i < element.count; i++) {
-      const bytes = measure(cursor, plan, i, little);
+      place.index = i;
+      const bytes = measure(cursor, place, little);
       visitor.record(plan, i, cursor, bytes);
       cursor.pos += bytes;
       if ((i & 0xffff) === 0) progress.update(phase, cursor.offset, reader.size);

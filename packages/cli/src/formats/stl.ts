@@ -332,8 +332,10 @@ function writeAscii(
   const normal = new Float64Array(3);
   const solids = stl.solids!;
   const text = new TextOutput(out, stl.encoding!);
-  const named = (keyword: string, name: Buffer) =>
-    name.length === 0 ? text.text(`${keyword}\n`) : text.bytes(Buffer.concat([Buffer.from(`${keyword} `), name]), '\n');
+  const named = (keyword: string, name: Buffer) => {
+    text.text(name.length === 0 ? keyword : `${keyword} `);
+    text.copy(name, 0, name.length, true);
+  };
   for (const [s, solid] of solids.entries()) {
     const end = s + 1 < solids.length ? solids[s + 1]!.first : stl.triangles;
     named('solid', solid.name);

@@ -10,22 +10,26 @@ import { InputError } from '../errors.js';
 import type { AtomicOutput } from '../files.js';
 import type { TextEncoding, TextScanner } from './scanner.js';
 
-/** Characters gathered before UTF-16 output is encoded and written. */
-const UTF16_BATCH = 1 << 16;
+/** Bytes (or UTF-16 characters) gathered before they are handed to the output. */
+const BATCH = 1 << 16;
 
 /**
  * An output in the encoding a {@link TextScanner} found: bytes written as
  * they came (with the UTF-8 byte-order mark first if the input had one), or
  * UTF-16 (mark first, each line's UTF-8 re-encoded), so a welded file opens
- * in the same editors as its input.
+ * in the same editors as its input. Lines are gathered and handed to the
+ * output 64 KiB at a time, so a copied line costs a copy, not a call.
  */
 export class TextOutput {
   private pending = '';
+  private readonly batch = new LineBuilder();
+  private readonly utf16: boolean;
 
   constructor(
     private readonly out: AtomicOutput,
     private readonly encoding: TextEncoding,
   ) {
+    this.utf16 = encoding === 'utf16le' || encoding === 'utf16be';
     if (encoding === 'utf8-bom') out.bytes(Buffer.from([0xef, 0xbb, 0xbf]));
     else if (encoding === 'utf16le') out.bytes(Buffer.from([0xff, 0xfe]));
     else if (encoding === 'utf16be') out.bytes(Buffer.from([0xfe, 0xff]));
@@ -33,24 +37,42 @@ export class TextOutput {
 
   /** Writes ASCII text (keywords, numbers, line feeds). */
   text(text: string): void {
-    if (this.encoding === 'utf16le' || this.encoding === 'utf16be') {
-      this.pending += text;
-      if (this.pending.length >= UTF16_BATCH) this.flush();
-    } else this.out.text(text);
+    if (this.utf16) this.pending += text;
+    else this.batch.ascii(text);
+    this.spill();
   }
 
-  /** Writes bytes of the input as the scanner holds them (a line, part of one), then `after` (ASCII). */
-  bytes(bytes: Uint8Array, after = ''): void {
-    if (this.encoding === 'utf16le' || this.encoding === 'utf16be') {
-      this.text(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') + after);
-      return;
+  /** Writes bytes `start` to `end` of `source` as the scanner holds them (a line, part of one), and a line feed when `newline`. */
+  copy(source: Buffer, start: number, end: number, newline = false): void {
+    if (this.utf16) this.pending += source.toString('utf8', start, end) + (newline ? '\n' : '');
+    else {
+      this.batch.copy(source, start, end);
+      if (newline) this.batch.byte(10);
     }
-    this.out.bytes(bytes);
-    if (after !== '') this.out.text(after);
+    this.spill();
   }
 
-  /** Writes out what UTF-16 output still holds; call once at the end. */
+  /** Writes the scanner's current line and a line feed. */
+  line(scanner: TextScanner): void {
+    this.copy(scanner.buffer, scanner.lineStart, scanner.lineEnd, true);
+  }
+
+  /** Writes what a LineBuilder holds. */
+  built(line: LineBuilder): void {
+    this.copy(line.buffer, 0, line.length);
+  }
+
+  /** Hands a full batch to the output. */
+  private spill(): void {
+    if (this.batch.length >= BATCH || this.pending.length >= BATCH) this.flush();
+  }
+
+  /** Writes out what is gathered; call once at the end (and before writing to the output any other way). */
   flush(): void {
+    if (this.batch.length > 0) {
+      this.out.bytes(this.batch.bytes());
+      this.batch.reset();
+    }
     if (this.pending === '') return;
     const encoded = Buffer.from(this.pending, 'utf16le');
     if (this.encoding === 'utf16be') encoded.swap16();

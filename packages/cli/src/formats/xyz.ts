@@ -175,11 +175,11 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
       while (scanner.nextLine()) {
         if ((scanner.line & 0xffff) === 0) progress.update('writing', scanner.position, reader.size);
         if (!isData(scanner)) {
-          text.bytes(scanner.lineBytes(), '\n');
+          text.line(scanner);
           continue;
         }
         if (kept[i] === 1) {
-          if (moved === undefined) text.bytes(scanner.lineBytes(), '\n');
+          if (moved === undefined) text.line(scanner);
           else {
             // The three coordinates replaced, the other fields and the line's indent as they were.
             const fields = fieldsOf(scanner, separator, all, 4096);
@@ -190,7 +190,7 @@ export function dedupeXyz({ input, output, radius, mean, progress }: DedupeJob):
             let indent = scanner.lineStart;
             while (indent < scanner.lineEnd && (b[indent] === SPACE || b[indent] === TAB)) indent++;
             const lead = b.toString('latin1', scanner.lineStart, indent);
-            text.bytes(Buffer.from(`${lead}${parts.join(layout.join)}`, 'latin1'), '\n');
+            text.text(`${lead}${parts.join(layout.join)}\n`);
           }
           r++;
         }
