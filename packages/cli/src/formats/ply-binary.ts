@@ -297,6 +297,23 @@ export function writeBinary(
         const item = SIZE[property.type];
         const view = cursor.view;
         const length = getScalar(view, cursor.pos, property.countType!, little);
+        if (length === 3 && block.room(size)) {
+          // A triangle, the common case: kept when its three corners stay distinct, written in place.
+          const first = cursor.pos + countSize;
+          const type = property.type;
+          const a = remap[getScalar(view, first, type, little)]!;
+          const b = remap[getScalar(view, first + item, type, little)]!;
+          const c = remap[getScalar(view, first + 2 * item, type, little)]!;
+          if (a === b || b === c || a === c) return;
+          const target = block.view;
+          const at = block.at;
+          setScalar(target, at, property.countType!, 3, little);
+          setScalar(target, at + countSize, type, a, little);
+          setScalar(target, at + countSize + item, type, b, little);
+          setScalar(target, at + countSize + 2 * item, type, c, little);
+          block.at += size;
+          return;
+        }
         scratch.reserve(length);
         const items = scratch.items;
         for (let k = 0; k < length; k++)
