@@ -150,7 +150,7 @@ export interface PairsOptions extends ResultLengthOptions {
    * no result memory once warm. A call that throws may leave the buffer
    * partly overwritten.
    */
-  out?: Uint32Array;
+  out?: Uint32Array | undefined;
 }
 
 /** Options of `neighbors()` on {@link PointGrid2D} and {@link PointGrid3D}. */
@@ -167,7 +167,7 @@ export interface NeighborsOptions extends ResultLengthOptions {
    * fresh memory costs a page fault per 4 KiB on first touch, which for a
    * million points is a good part of the call.
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /**

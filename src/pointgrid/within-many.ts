@@ -35,7 +35,7 @@ export interface WithinManyOptions {
    * each array is reused when its buffer has room, as `neighbors()` does
    * with its `out` (see {@link NeighborsOptions}).
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /**

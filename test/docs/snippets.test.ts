@@ -3,7 +3,8 @@
  * complete program that compiles and, unless marked `browser`, runs:
  *
  * - ` ```ts ` / ` ```js `: type-checked with TypeScript 7 under the repository's
- *   strict settings, then imported here (in Node), so it runs top to bottom.
+ *   strict settings plus `exactOptionalPropertyTypes` (users paste the blocks
+ *   into strict configs), then imported here (in Node), so it runs top to bottom.
  *   It imports what it uses (`spatialhash`, `spatialhash/workers`, ...: these
  *   resolve to src/, see vitest.config.ts and the paths below), asserts what
  *   it shows (throws on a wrong answer) and finishes in well under a second.
@@ -71,6 +72,8 @@ function typeCheck(snippets: Snippet[]): Map<string, string[]> {
           allowJs: true,
           checkJs: true,
           moduleDetection: 'force',
+          // What users of strict configs paste the blocks into (the repository's own code is checked without them).
+          exactOptionalPropertyTypes: true,
           paths: { spatialhash: [`${up}/src/index.ts`], 'spatialhash/*': [`${up}/src/*/index.ts`] },
         },
         include: [],
