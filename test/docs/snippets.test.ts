@@ -21,8 +21,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CodeBlock, codeBlocks } from '../support/code-blocks.js';
-import { docFiles, readDoc, root } from './markdown.js';
+import { type CodeBlock, programBlocks } from '../support/code-blocks.js';
+import { root } from './markdown.js';
 
 const SNIPPETS = 'test/docs/.snippets';
 
@@ -43,19 +43,13 @@ const CANARY: Snippet = {
   markdownFile: 'canary',
 };
 
-const LANGS: Record<string, string> = { ts: 'ts', typescript: 'ts', js: 'js', javascript: 'js' };
-
 function collect(): Snippet[] {
-  return docFiles().flatMap((markdownFile) =>
-    codeBlocks(readDoc(markdownFile))
-      .filter((block) => LANGS[block.lang] !== undefined && block.file === undefined)
-      .map((block) => ({
-        where: `${markdownFile}:${block.line}`,
-        module: `${SNIPPETS}/${markdownFile.replace(/[^\w]/g, '_')}_L${block.line}.${LANGS[block.lang]}`,
-        block,
-        markdownFile,
-      })),
-  );
+  return programBlocks().map(({ file, where, module, block }) => ({
+    where,
+    module: `${SNIPPETS}/${module}`,
+    block,
+    markdownFile: file,
+  }));
 }
 
 /** tsc's diagnostics (`--pretty false` lines) per snippet module; config errors under ''. */
