@@ -380,5 +380,9 @@ step('a git install builds dist/ through prepare and works', () => {
 
 rmSync(work, { recursive: true, force: true });
 console.log(`package test passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-// Alone on the last line, so that the figure is never quoted from anywhere but here.
+// Alone on the last lines, so that these figures are never quoted from anywhere but here: the package, and the
+// worker script that spatialhash/workers carries (the threads guide cites this line rather than a number).
+const worker = packed.files.find((f) => f.path === 'dist/esm/workers/worker.js');
+if (worker === undefined) fail('the tarball has no dist/esm/workers/worker.js');
 console.log(`package size (${packed.filename}): ${size}`);
+console.log(`worker script (dist/esm/workers/worker.js): ${kB(worker.size)}`);
