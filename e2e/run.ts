@@ -575,9 +575,10 @@ const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
 ];
 
 /**
- * GPU page: WebGPU on SwiftShader must be found, frames must advance, and the
+ * GPU page: WebGPU on SwiftShader must be found, frames must advance, the
  * grid's pairs (read back from the GPU) must equal a brute-force search over
- * the positions the grid was built from.
+ * the positions the grid was built from, and so must the density pass's sums;
+ * the canvas is drawn at its layout size, the particles spread across it.
  */
 async function testGpu(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/gpu.html`);
@@ -587,7 +588,10 @@ async function testGpu(page: Page, origin: string): Promise<void> {
     page,
     '({ count: h.count, radius: h.radius })',
   );
-  const { positions, pairs } = await hook<{ positions: number[]; pairs: number[] }>(page, 'h.snapshot()');
+  const { positions, density, pairs } = await hook<{ positions: number[]; density: number[]; pairs: number[] }>(
+    page,
+    'h.snapshot()',
+  );
   if (positions.length !== 4 * count) throw new Failure(`gpu: ${positions.length / 4} positions, expected ${count}`);
   // Pairs within float32 rounding of the radius may go either way (the GPU tests in float32): "maybe".
   const sure = new Set<number>();
@@ -616,6 +620,61 @@ async function testGpu(page: Page, origin: string): Promise<void> {
     if (!got.has(key))
       throw new Failure(`gpu: pair ${Math.floor(key / count)}, ${key % count} missing from the GPU grid`);
   }
+  // The GPU guide's density pass (nested loops, one invocation per sorted slot), mass 1: the poly6 kernel's
+  // 315 / (64 pi h^9) times the sum of (h^2 - d^2)^3 over every particle within h, itself included, in float32.
+  const r2 = radius * radius;
+  const poly6 = 315 / (64 * Math.PI * radius ** 9);
+  for (let i = 0; i < count; i++) {
+    let rho = 0;
+    for (let j = 0; j < count; j++) {
+      const dx = positions[4 * i] - positions[4 * j];
+      const dy = positions[4 * i + 1] - positions[4 * j + 1];
+      const dz = positions[4 * i + 2] - positions[4 * j + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= r2) rho += poly6 * (r2 - d2) ** 3;
+    }
+    if (!(Math.abs(density[i] - rho) <= 1e-4 * Math.max(1, rho)))
+      throw new Failure(`gpu: particle ${i}'s density is ${density[i]}, brute force ${rho}`);
+  }
+  // Drawn at the canvas's layout size, not a fixed backing store stretched to it, with the particles across it.
+  const drawn = await page.evaluate(() => {
+    const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+    const box = canvas.getBoundingClientRect();
+    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+    let left = canvas.width;
+    let right = -1;
+    let topmost = canvas.height;
+    let bottom = -1;
+    for (let y = 0; y < canvas.height; y++) {
+      for (let x = 0; x < canvas.width; x++) {
+        if (pixels[4 * (y * canvas.width + x)] === 0x0b) continue; // the background, #0b1020
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+        topmost = Math.min(topmost, y);
+        bottom = Math.max(bottom, y);
+      }
+    }
+    return {
+      width: canvas.width,
+      height: canvas.height,
+      boxWidth: box.width,
+      boxHeight: box.height,
+      left,
+      right,
+      topmost,
+      bottom,
+    };
+  });
+  if (drawn.width !== Math.round(drawn.boxWidth) || drawn.height !== Math.round(drawn.boxHeight))
+    throw new Failure(
+      `gpu: a ${drawn.width}x${drawn.height} canvas drawn into a ${drawn.boxWidth}x${drawn.boxHeight} box`,
+    );
+  const spreadX = (drawn.right - drawn.left) / drawn.width;
+  const spreadY = (drawn.bottom - drawn.topmost) / drawn.height;
+  if (!(spreadX > 0.9 && spreadY > 0.9))
+    throw new Failure(
+      `gpu: the particles cover ${spreadX.toFixed(2)} of the width and ${spreadY.toFixed(2)} of the height`,
+    );
   await page.screenshot({ path: join(outputDir, 'gpu.png') });
 }
 
