@@ -6,19 +6,22 @@
  * console error, page error or failed request. Each page is checked through
  * the read-only `window.__demo` hook: the simulation advances, the ray
  * traverses and draws its cells, queries match a brute-force answer. Screenshots
- * go to test-results/e2e/; `--update-screenshot` also copies the grid explorer's
- * to docs/screenshot.png for the README.
+ * go to test-results/e2e/. The README's screenshot, docs/screenshot.png, is made
+ * here too and checked to show the demo as it is (e2e/screenshot.ts): a stale one
+ * fails the run under CI and is rewritten elsewhere; `--update-screenshot`
+ * rewrites it in any case.
  *
  * Run with `npm run test:e2e` (builds first), or `npx tsx e2e/run.ts grid fluid` for
  * some pages of an existing build; `--dev` tests `npm start`'s dev server instead
  * of the build. CHROMIUM_PATH overrides /usr/bin/chromium.
  */
-import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { fingerprint, SCREENSHOT_KEY, staleness, textOf, withText } from './screenshot.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, serve } from './serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -519,6 +522,49 @@ async function testGrid(page: Page, origin: string): Promise<void> {
   await page.screenshot({ path: join(outputDir, 'grid-small-cells.png') });
 }
 
+/**
+ * The README's screenshot: the grid explorer with its seeded items at rest (`?still`), a ray dragged across the
+ * world and a radius query clicked, always the same scene. Written to test-results/e2e/screenshot.png with what it
+ * shows (e2e/screenshot.ts); compared with docs/screenshot.png, which is rewritten when stale, or under CI fails.
+ */
+async function testScreenshot(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/grid.html?still`);
+  await waitForFrames(page, 2);
+  check(!(await page.locator('#moving').isChecked()), 'screenshot: the items move despite ?still');
+  const box = await page.locator('#canvas').boundingBox();
+  check(box !== null, 'screenshot: canvas has no layout box');
+  const { scale, offsetX, offsetY } = await hook<{ scale: number; offsetX: number; offsetY: number }>(page, 'h.view');
+  const at = (x: number, y: number): [number, number] => [box.x + offsetX + x * scale, box.y + offsetY + y * scale];
+  await page.mouse.move(...at(40, 610));
+  await page.mouse.down();
+  await page.mouse.move(...at(960, 40), { steps: 12 });
+  await page.mouse.up();
+  await page.mouse.click(...at(520, 300));
+  await waitForFrames(page, 12); // the summaries refresh every sixth frame
+  const scene = await hook<unknown>(
+    page,
+    `({ cellSize: h.cellSize, items: h.itemCount,
+        ray: { cells: h.ray.cells, hits: h.ray.hits.map((hit) => [hit.item, Math.round(hit.distance * 1000) / 1000]) },
+        query: { within: [...h.query.within].sort((a, b) => a - b), nearest: h.query.nearest, k: h.query.k } })`,
+  );
+  const shows = fingerprint(root, join(root, 'demo'), 'grid', scene);
+  const png = withText(await page.screenshot(), SCREENSHOT_KEY, JSON.stringify(shows));
+  await writeFile(join(outputDir, 'screenshot.png'), png);
+  const committed = join(root, 'docs', 'screenshot.png');
+  const held = await readFile(committed).then(
+    (bytes) => textOf(bytes, SCREENSHOT_KEY),
+    () => undefined,
+  );
+  const stale = staleness(held, shows);
+  if (stale.length === 0 && !updateScreenshot) return;
+  check(
+    process.env.CI === undefined || updateScreenshot,
+    `screenshot: docs/screenshot.png is stale (${stale.join('; ')}): run npm run test:e2e outside CI, which rewrites it, and commit it`,
+  );
+  await writeFile(committed, png);
+  console.log(`e2e: rewrote docs/screenshot.png (${stale.length > 0 ? stale.join('; ') : '--update-screenshot'})`);
+}
+
 async function testFluid(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/fluid.html`);
   await checkAdvances(page, 'fluid');
@@ -570,6 +616,7 @@ const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
   ['particles', testParticles],
   ['threads', testThreads],
   ['grid', testGrid],
+  ['screenshot', testScreenshot],
   ['fluid', testFluid],
   ['gpu', testGpu],
 ];
@@ -760,10 +807,6 @@ async function main(): Promise<number> {
     await context?.close();
     await close();
     await rm(profile, { recursive: true, force: true });
-  }
-  if (updateScreenshot && failed === 0 && !devMode) {
-    await copyFile(join(outputDir, 'grid.png'), join(root, 'docs', 'screenshot.png'));
-    console.log('e2e: copied test-results/e2e/grid.png to docs/screenshot.png');
   }
   console.log('Screenshots are in test-results/e2e/.');
   // Alone on the last line, so CI logs show the count plainly.
