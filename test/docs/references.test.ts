@@ -105,7 +105,7 @@ function commitProblem(hash: string): string | undefined {
   return undefined;
 }
 
-/** Whether a bare word reads as a code symbol (camelCase, PascalCase, an underscore; not `pairs2` or `dedupe`) rather than a word. */
+/** Whether a bare word reads as a code symbol (camelCase, PascalCase, an underscore), not a word (`dedupe`, `pairs2`). */
 const symbolLike = (name: string) => /^[A-Z]|[a-z][A-Z]|[_$]/.test(name);
 
 /**
