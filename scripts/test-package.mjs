@@ -203,10 +203,10 @@ for (const [version, tsc] of Object.entries(compilers)) {
 
 // The program blocks of README.md and the guides, as a user pastes each into a strict app built on the tarball
 // (tsconfig.base.json: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck false): on
-// every TypeScript version claimed for all the entries a block imports, with each module resolution the README
-// names. Blocks that run in Node get @types/node; `browser` blocks the DOM library, with @webgpu/types (which
-// needs skipLibCheck on 5.0 and 7, as the README says) and on TypeScript 7 also without it, where the WebGPU
-// flag constants come from webgpu-flags.d.ts, the file the threads guide shows.
+// every TypeScript version claimed for all the entries a block imports. Blocks that run in Node get @types/node,
+// with nodenext and bundler resolution; `browser` blocks the DOM library and bundler resolution, with
+// @webgpu/types (which needs skipLibCheck on 5.0 and 7, as the README says) and on TypeScript 7 also without it,
+// where the WebGPU flag constants come from webgpu-flags.d.ts, the file the threads guide shows.
 const programs = step('write the docs program blocks into the app (scripts/doc-programs.ts)', () =>
   JSON.parse(
     run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/doc-programs.ts'), join(app, 'docs')], root),
@@ -240,7 +240,6 @@ function atMarkdownLines(output) {
     })
     .join('\n');
 }
-const nodeResolutions = { node16: { module: 'node16', moduleResolution: 'node16' }, ...resolutions };
 for (const [version, tsc] of Object.entries(compilers)) {
   const claimed = programs.filter((program) => entriesOf(program).every((entry) => claimedOn(version, entry)));
   // @types/three's declarations need the DOM library, in Node too: the blocks importing three get it, on one
@@ -254,37 +253,37 @@ for (const [version, tsc] of Object.entries(compilers)) {
   const node = (name, dom) => ({
     name: `Node${dom ? ' + DOM' : ''}, ${name}`,
     options: {
-      ...nodeResolutions[name],
+      ...resolutions[name],
       lib: ['ES2022', ...float16, ...(dom ? ['DOM'] : [])],
       types: ['node'],
       typeRoots: [nodeTypes(version)],
     },
     files: modules(false, dom),
   });
+  // Node blocks with a Node app's resolution and a bundler's (node16 resolves the exports map as nodenext does: the
+  // app above checks it); browser blocks with a bundler's. Each tsc run of TypeScript 5.x costs seconds.
   const setups = [
-    ...['node16', 'nodenext', 'bundler'].map((name) => node(name, false)),
+    ...['nodenext', 'bundler'].map((name) => node(name, false)),
     node('nodenext', true),
-    ...['nodenext', 'bundler'].flatMap((name) => [
-      {
-        name: `browser, ${name}, @webgpu/types${version === 'TS 5.9' ? '' : ' (skipLibCheck)'}`,
-        options: {
-          ...resolutions[name],
-          lib: browserLib,
-          types: ['@webgpu/types'],
-          skipLibCheck: version !== 'TS 5.9',
-        },
-        files: modules(true),
+    {
+      name: `browser, bundler, @webgpu/types${version === 'TS 5.9' ? '' : ' (skipLibCheck)'}`,
+      options: {
+        ...resolutions.bundler,
+        lib: browserLib,
+        types: ['@webgpu/types'],
+        skipLibCheck: version !== 'TS 5.9',
       },
-      ...(version === 'TS 7'
-        ? [
-            {
-              name: `browser, ${name}, webgpu-flags.d.ts`,
-              options: { ...resolutions[name], lib: browserLib },
-              files: ['webgpu-flags.d.ts', ...modules(true)],
-            },
-          ]
-        : []),
-    ]),
+      files: modules(true),
+    },
+    ...(version === 'TS 7'
+      ? [
+          {
+            name: 'browser, bundler, webgpu-flags.d.ts',
+            options: { ...resolutions.bundler, lib: browserLib },
+            files: ['webgpu-flags.d.ts', ...modules(true)],
+          },
+        ]
+      : []),
   ];
   for (const setup of setups.filter((setup) => setup.files.length > 0)) {
     const file = config(
