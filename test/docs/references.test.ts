@@ -17,6 +17,10 @@
  *   `src/core/distance.ts`). Names of the platforms and libraries the docs
  *   speak of (the TypeScript libraries, Node, three.js, WebGPU,
  *   glTF-Transform) pass.
+ * - **Paths.** A repository path in the prose (its first segment an entry of
+ *   the root: `src/core/distance.ts`, bench/profile-kernels.ts) exists, or
+ *   lies under a build output that .gitignore lists (dist/, docs/api/). A
+ *   command's paths are its app's, and the shell-block check has the rest.
  * - **Process.** No sentence speaks of how the team worked ("this session",
  *   "this branch", a rebase, "issue 32", "decision 2", "the heavy-job lock"):
  *   a reader has none of those. An issue of another project is a link.
@@ -95,6 +99,38 @@ function commitHashes(markdown: string): Found[] {
   return found;
 }
 
+/** A span that is a shell command. */
+const COMMAND = /^(?:npm|npx|node|tsx|git|apt-get|gcc|esbuild|vite|webpack|rollup|next)\b/;
+
+/** Build outputs (.gitignore's folders: dist/, docs/api/...), which exist once built: paths into them pass. */
+const BUILD_OUTPUTS = readFileSync(join(root, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((entry) => entry.trim().replace(/^\//, ''))
+  .filter((entry) => entry.endsWith('/') && !entry.startsWith('#'));
+
+/**
+ * Repository paths named in the prose, in inline code or not: a path whose first
+ * segment is an entry of the repository's root (`src/core/distance.ts`,
+ * bench/profile-kernels.ts). Patterns (`docs/**\/*.md`, `<tool>`) are not paths.
+ */
+function repositoryPaths(markdown: string): Found[] {
+  // A command's paths are its app's (`esbuild src/main.js --bundle`): the shell-block check has the repository's.
+  const prose = blankFences(markdown).replace(/`[^`]*`/g, (span) =>
+    COMMAND.test(span.slice(1, -1)) ? span.replace(/[^\n]/g, ' ') : span,
+  );
+  const line = lineOf(prose);
+  const roots = readdirSync(root).filter((name) => !name.startsWith('.'));
+  const found: Found[] = [];
+  for (const match of prose.matchAll(/(?<![\w./-])((?:[\w.-]+\/)+[\w.-]*[\w/])(?![\w*<>{}])/g)) {
+    const path = (match[1] as string).replace(/[.]$/, '');
+    const first = path.split('/')[0] as string;
+    if (!roots.includes(first) || /[*<>{}]/.test(prose.slice(match.index ?? 0, (match.index ?? 0) + path.length + 2)))
+      continue;
+    found.push({ text: path, line: line(match.index ?? 0), paragraph: '' });
+  }
+  return found;
+}
+
 /** What a commit reference is wrong about, or undefined when it names an ancestor of HEAD. */
 function commitProblem(hash: string): string | undefined {
   const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
@@ -115,7 +151,7 @@ const symbolLike = (name: string) => /^[A-Z]|[a-z][A-Z]|[_$]/.test(name);
  * link and block checks have those).
  */
 function citedNames(span: string): string[] {
-  if (/^(npm|npx|node|tsx|git|apt-get|gcc|esbuild|vite|webpack|rollup|next)\b/.test(span)) return [];
+  if (COMMAND.test(span)) return [];
   if (/^[<.]|:\/\/|\s--?\w/.test(span)) return [];
   if (/^[\w.-]+(\/[\w.-]+)*\.(d\.ts|[cm]?[jt]s|json|md|html|css|wgsl|c|png)$/.test(span)) return [];
   if (/^[\w.-]+(\/[\w.-]+)+\/?$/.test(span) && !span.startsWith('spatialhash/')) return [];
@@ -295,6 +331,10 @@ function referenceProblems(
   }
   const prose = blankFences(markdown);
   const line = lineOf(prose);
+  for (const { text, line: at } of repositoryPaths(markdown)) {
+    if (!existsSync(join(root, text)) && !BUILD_OUTPUTS.some((output) => text.startsWith(output)))
+      problems.push(`${file}:${at} ${text}: no such file or folder in the repository`);
+  }
   for (const [pattern, instead] of PROCESS) {
     for (const match of prose.matchAll(new RegExp(pattern.source, 'gi'))) {
       problems.push(`${file}:${line(match.index ?? 0)} "${match[0]}": team-process language; ${instead}`);
@@ -384,6 +424,8 @@ describe('references in the docs', () => {
       '',
       '`isOrdinaryRadius` in `src/core/distance.ts` is followable; `PointGrid2D.from(data)`, `gridNext` and',
       "three's `mergeVertices()` pass; see issue 12, not three.js issue [#24621](https://example.com).",
+      'Paths: bench/profile-gone.ts is missing; `src/core/distance.ts`, dist/esm/index.js (built), `docs/**/*.md`',
+      "and `esbuild src/main.js --bundle` (its app's) pass.",
       '',
       '```ts',
       "retainedBytes(hash); // code blocks are the snippet tests' business",
@@ -404,6 +446,7 @@ describe('references in the docs', () => {
       'docs/guides/x.md:3 `retainedBytes`: retainedBytes is not exported by the package (declared in test/spatialhash/memory.ts): cite the API, or name the file beside it',
       'docs/guides/x.md:3 commit 2503214: not an ancestor of HEAD',
       'docs/guides/x.md:6 "issue 12": an issue a reader cannot open; link it or state what it says',
+      'docs/guides/x.md:7 bench/profile-gone.ts: no such file or folder in the repository',
     ]);
   });
 
