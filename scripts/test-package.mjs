@@ -209,7 +209,11 @@ for (const [version, tsc] of Object.entries(compilers)) {
 // where the WebGPU flag constants come from webgpu-flags.d.ts, the file the threads guide shows.
 const programs = step('write the docs program blocks into the app (scripts/doc-programs.ts)', () =>
   JSON.parse(
-    run(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/doc-programs.ts'), join(app, 'docs')], root),
+    run(
+      process.execPath,
+      [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/doc-programs.ts'), join(app, 'docs')],
+      root,
+    ),
   ),
 );
 // @types/node for the Node blocks: the root's (26) for TypeScript 5.9 and 7; on 5.0, which fails 26's own
