@@ -5,13 +5,14 @@
 // @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
 
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
-import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
 import { withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
-export { length, needed, setGrid, setOutput, startSearch } from './pairs';
+export { setGrid } from './pairs';
+// The pair search and its instances (generated from src/templates/pairs.template.ts).
+export * from './pair-search';
 export { fillRows, originalPairs, rowStarts } from './rows';
 export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
 // The within searches' instances (generated from src/templates/within.template.ts).
@@ -42,18 +43,6 @@ export function sortCells64(coords: usize, order: usize, cellStart: usize, cells
 }
 export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
   sortCells<f32>(coords, order, cellStart, cells, d, scratch, perLevel);
-}
-export function searchPairs2d64(): i32 {
-  return searchPairs2<f64>();
-}
-export function searchPairs2d32(): i32 {
-  return searchPairs2<f32>();
-}
-export function searchPairs3d64(): i32 {
-  return searchPairs3<f64>();
-}
-export function searchPairs3d32(): i32 {
-  return searchPairs3<f32>();
 }
 export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
   return within3<f32>(x, y, z, radius, target);
