@@ -15,7 +15,8 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed } from '../wasm/grid-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
-import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
+import { countDense2, prefixSums, scatter2, sortSmallCells2 } from './build-loops.js';
+import { bounds2, countHashed2, renumber } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {

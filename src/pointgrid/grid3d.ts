@@ -15,7 +15,8 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed } from '../wasm/grid-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
-import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
+import { countDense3, prefixSums, scatter3, sortSmallCells3 } from './build-loops.js';
+import { bounds3, countHashed3, renumber } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {

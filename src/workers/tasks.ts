@@ -15,15 +15,14 @@
  */
 import { pointError } from '../core/validate.js';
 import {
-  bounds2,
-  bounds3,
   countDense2,
   countDense3,
   scatter2,
   scatter3,
   sortSmallCells2,
   sortSmallCells3,
-} from '../pointgrid/build-steps.js';
+} from '../pointgrid/build-loops.js';
+import { bounds2, bounds3 } from '../pointgrid/build-steps.js';
 import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';

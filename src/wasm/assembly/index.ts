@@ -4,12 +4,13 @@
 
 // @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
 
-import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
+import { bounds } from './build';
 import { countHashed } from './hashed';
 import { withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
-export { prefixSums } from './build';
+// The build's loops and their instances (generated from src/templates/build.template.ts).
+export * from './build-loops';
 export { setGrid } from './pairs';
 // The pair search and its instances (generated from src/templates/pairs.template.ts).
 export * from './pair-search';
@@ -25,24 +26,6 @@ export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
 }
 export function bounds32(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f32>(pos, n, d, out);
-}
-export function countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
-  countDense<f64>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
-}
-export function countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
-  countDense<f32>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
-}
-export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  scatter<f64, f64>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
-}
-export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  scatter<f32, f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
-}
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  sortCells<f64>(coords, order, cellStart, cells, d, scratch, perLevel);
-}
-export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  sortCells<f32>(coords, order, cellStart, cells, d, scratch, perLevel);
 }
 export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
   return within3<f32>(x, y, z, radius, target);
