@@ -484,6 +484,7 @@ describe('the attribute rule', () => {
         /box-names\.obj has no vertex attribute "color"; it has no vertex attributes besides positions \(OBJ texture coordinates and normals/,
       ],
       [[colours, '--ignore', 'colour'], /its vertex attributes are color/],
+      [[wuson, '--ignore', 'Normal'], /"Normal" \(did you mean normal\? names are case-sensitive\); its vertex/],
     ];
     for (const [[input, ...flags], pattern] of cases) {
       const { code, stdout, stderr } = await cli(
