@@ -39,7 +39,7 @@ import {
 import { join } from 'node:path';
 import { las, obj, ply, stlAscii } from '../packages/cli/test/fixtures.js';
 import { median, ms, table } from './harness.js';
-import { torusSoup } from './torus.js';
+import { torusMesh, torusSoup } from './torus.js';
 
 /** What one child process cost (see cli.ts). */
 export interface Cost {
@@ -126,30 +126,6 @@ function external(
 function plyVertices(file: string): number {
   const head = readFileSync(file).subarray(0, 4096).toString('latin1');
   return Number(/element vertex (\d+)/.exec(head)?.[1] ?? Number.NaN);
-}
-
-/** The torus as an indexed mesh, coordinates rounded to 7 significant digits (as exporters print them). */
-function roundedTorus(around: number, along: number): { positions: Float64Array; triangles: Uint32Array } {
-  const positions = new Float64Array(around * along * 3);
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      const a = (u / around) * 2 * Math.PI;
-      const b = (v / along) * 2 * Math.PI;
-      const ring = 1 + 0.35 * Math.cos(b);
-      const p = [3.1 + ring * Math.cos(a), -1.7 + ring * Math.sin(a), 0.9 + 0.35 * Math.sin(b)];
-      for (let k = 0; k < 3; k++) positions[(u * along + v) * 3 + k] = Number(p[k]!.toPrecision(7));
-    }
-  }
-  const triangles = new Uint32Array(around * along * 6);
-  const id = (u: number, v: number) => (u % around) * along + (v % along);
-  let t = 0;
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      triangles.set([id(u, v), id(u + 1, v), id(u + 1, v + 1), id(u, v), id(u + 1, v + 1), id(u, v + 1)], t);
-      t += 6;
-    }
-  }
-  return { positions, triangles };
 }
 
 /** Runs the format rows and returns their markdown sections. */
@@ -263,7 +239,7 @@ export async function formatBench(ctx: FormatBenchContext): Promise<string[]> {
   // 2. ASCII readers against three's loaders.
   {
     const [fa, fb] = quick ? [100, 100] : [500, 500];
-    const mesh = roundedTorus(fa, fb);
+    const mesh = torusMesh(fa, fb, 7);
     const soup = new Float64Array(mesh.triangles.length * 3);
     for (let k = 0; k < mesh.triangles.length; k++)
       soup.set(mesh.positions.subarray(mesh.triangles[k]! * 3, mesh.triangles[k]! * 3 + 3), k * 3);

@@ -48,7 +48,7 @@ import { glb, las, obj, ply, stlBinary } from '../packages/cli/test/fixtures.js'
 import { weld } from '../src/index.js';
 import { formatBench } from './cli-formats.js';
 import { median, ms, table } from './harness.js';
-import { torusSoup } from './torus.js';
+import { torusMesh, torusSoup } from './torus.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const peers = join(root, 'tools/bench-peers');
@@ -76,32 +76,6 @@ function measured(args: string[], peakFile: string, preload: string): Cost {
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
   // VmHWM is in kilobytes (KiB).
   return { ms: elapsed, rssMB: Number(readFileSync(peakFile, 'utf8')) / 1024, stdout: result.stdout };
-}
-
-/** The same torus as an indexed mesh (for PLY and OBJ). */
-function torusMesh(around: number, along: number): { positions: Float64Array; triangles: Uint32Array } {
-  const positions = new Float64Array(around * along * 3);
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      const a = (u / around) * 2 * Math.PI;
-      const b = (v / along) * 2 * Math.PI;
-      const ring = 1 + 0.35 * Math.cos(b);
-      positions.set(
-        [3.1 + ring * Math.cos(a), -1.7 + ring * Math.sin(a), 0.9 + 0.35 * Math.sin(b)],
-        (u * along + v) * 3,
-      );
-    }
-  }
-  const triangles = new Uint32Array(around * along * 6);
-  const id = (u: number, v: number) => (u % around) * along + (v % along);
-  let t = 0;
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      triangles.set([id(u, v), id(u + 1, v), id(u + 1, v + 1), id(u, v), id(u + 1, v + 1), id(u, v + 1)], t);
-      t += 6;
-    }
-  }
-  return { positions, triangles };
 }
 
 /** Vertices in a GLB's primitives. */

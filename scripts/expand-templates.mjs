@@ -57,7 +57,10 @@ function parse(file) {
       } else if (d?.[0] === 'macro') {
         const match = /^([\w,]+)\s+(\w+)\(([^)]*)\)\s*=\s*(.*)$/.exec(d[1]);
         if (match === null) throw new Error(`${file}:${k + 1}: a macro is //#macro <targets> name(params) = text`);
-        const params = match[3].split(',').map((p) => p.trim()).filter(Boolean);
+        const params = match[3]
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
         for (const target of match[1].split(',')) {
           if (!/^(js|as|all)[23]?$/.test(target)) throw new Error(`${file}:${k + 1}: unknown macro target ${target}`);
           macros.set(`${target}:${match[2]}`, { params, text: match[4] });
@@ -186,7 +189,10 @@ function applyMacros(text, macros, env, where) {
       throw new Error(`${where}: @${match[1]} takes ${macro.params.length} arguments, got ${args.length}`);
     }
     const expanded = substitute(
-      macro.params.reduce((body, param, i) => body.replace(new RegExp(`\\b${param}\\b`, 'g'), () => args[i]), macro.text),
+      macro.params.reduce(
+        (body, param, i) => body.replace(new RegExp(`\\b${param}\\b`, 'g'), () => args[i]),
+        macro.text,
+      ),
       env,
     );
     text = text.slice(0, match.index) + expanded + text.slice(end);
@@ -212,7 +218,10 @@ export function expandTemplate(file) {
       `// Generated from ${name} by scripts/expand-templates.mjs (npm run build): edit the template, not this file.`,
       '',
     ];
-    let text = `${banner.join('\n')}${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+    let text = `${banner.join('\n')}${lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd()}\n`;
     if (target === 'js') {
       text = toTypeScript(text);
       text = execFileSync(biome, ['format', `--stdin-file-path=${path}`], { input: text, cwd: root, encoding: 'utf8' });

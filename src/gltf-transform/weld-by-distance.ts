@@ -14,7 +14,13 @@
 
 import type { Accessor, Document, Mesh, Primitive, PrimitiveTarget, Transform } from '@gltf-transform/core';
 import { checkFiniteDistance, describe } from '../core/validate.js';
-import { type AttributeChannel, type AttributeValues, acceptWithin, readValues } from '../weld/attribute-test.js';
+import {
+  type AttributeChannel,
+  type AttributeTest,
+  type AttributeValues,
+  attributeTest,
+  readValues,
+} from '../weld/attribute-test.js';
 import { weldWithTest } from '../weld/weld.js';
 
 /** Options of {@link weldByDistance}. */
@@ -55,7 +61,8 @@ export interface WeldByDistanceOptions {
    * Called once the document is welded with what the attribute rule did
    * (see {@link WeldByDistanceReport}), e.g. to tell a user which
    * attributes to ignore or give a tolerance. Not called when the transform
-   * throws. Default: none.
+   * throws. Costs one more weld, by positions alone, of each primitive whose
+   * attributes kept a vertex from a representative in reach. Default: none.
    */
   report?: ((report: WeldByDistanceReport) => void) | undefined;
 }
@@ -63,11 +70,16 @@ export interface WeldByDistanceOptions {
 /** What {@link weldByDistance} passes to `options.report`. */
 export interface WeldByDistanceReport {
   /**
-   * Per attribute semantic, the vertices that became welded vertices of
-   * their own although a representative lay within the tolerance, because
-   * that attribute (the first compared one that differed, morph targets
-   * counted under their semantic) kept them apart. Only semantics that kept
-   * any vertex apart appear; `{}` when positions alone decided.
+   * Per attribute semantic, the vertices that semantic kept apart, counted
+   * against the weld by positions alone (weld's rule without attributes, in
+   * the same order): a vertex counts for a semantic when, by positions
+   * alone, it would join a vertex whose values of that semantic (or of one of
+   * its morph targets) are farther from its own than the semantic's
+   * tolerance. A vertex that differs in several semantics counts once for
+   * each, so ignoring every semantic listed gives the weld by positions
+   * alone. The counts of all primitives are summed. Only semantics that kept
+   * a vertex apart appear; `{}` exactly when the attributes changed nothing
+   * (the weld is the one by positions alone).
    */
   keptApart: Record<string, number>;
 }
@@ -347,12 +359,10 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   }
 
   const positions = positionsForWeld(position, used, m, where);
-  // Which channel first kept each vertex from a representative within the tolerance: for options.report.
-  const rejected = options.report === undefined || channels.length === 0 ? undefined : new Int32Array(m).fill(-1);
-  const accept = channels.length === 0 ? undefined : acceptWithin(channels, m, used, rejected);
+  const test = channels.length === 0 ? undefined : attributeTest(channels, m, used);
   let welding: ReturnType<typeof weldWithTest>;
   try {
-    welding = weldWithTest(`${where}: POSITION`, positions, 3, tolerance, accept);
+    welding = weldWithTest(`${where}: POSITION`, positions, 3, tolerance, test?.accept);
   } catch (error) {
     // The weld names the vertex by its place in first-use order: named again by its number in the input.
     if (error instanceof RangeError) nonFinitePosition(positions, inputVertex, where);
@@ -360,14 +370,11 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   }
   const { remap, representatives } = welding;
   let count = welding.count;
-  const keptApart = new Map<string, number>();
-  if (rejected !== undefined) {
-    // A vertex kept apart and then founding a welded vertex of its own: one the attribute rule kept.
-    for (let r = 0; r < count; r++) {
-      const c = rejected[representatives[r]!]!;
-      if (c >= 0) keptApart.set(semantics[c]!, (keptApart.get(semantics[c]!) ?? 0) + 1);
-    }
-  }
+  // A weld whose attribute test never said no is the weld by positions alone: nothing was kept apart.
+  const keptApart =
+    options.report === undefined || test === undefined || test.refusals() === 0
+      ? new Map<string, number>()
+      : keptApartIn(positions, tolerance, test, semantics, where);
 
   const mode = primitive.getMode();
   const step = !options.removeDegenerate ? 0 : mode === MODE_TRIANGLES ? 3 : mode === MODE_LINES ? 2 : 0;
@@ -412,6 +419,38 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   const founders = used === undefined ? representatives.slice(0, count) : new Uint32Array(count);
   if (used !== undefined) for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
   return { vertexCount: count, indices: indexArray(welded, count), founders, keptApart, applied: new Map() };
+}
+
+/**
+ * The report's counts for one primitive (see {@link WeldByDistanceReport}):
+ * the weld by positions alone, then per semantic the vertices that join
+ * there a vertex they differ from in that semantic (channel `c` is one of
+ * `semantics[c]`: the attribute or a morph target of it; a vertex counts
+ * once per semantic). Vertex numbers are weld's (first-use order), as the
+ * test's.
+ */
+function keptApartIn(
+  positions: Float32Array | Float64Array,
+  tolerance: number,
+  test: AttributeTest,
+  semantics: readonly string[],
+  where: string,
+): Map<string, number> {
+  const keptApart = new Map<string, number>();
+  const { remap, representatives } = weldWithTest(`${where}: POSITION`, positions, 3, tolerance, undefined);
+  // The last vertex counted for each semantic: its channels are asked in turn, and the vertex counts once.
+  const counted = new Map<string, number>();
+  for (let i = 0; i < remap.length; i++) {
+    const founder = representatives[remap[i]!]!;
+    if (founder === i) continue;
+    for (let c = 0; c < semantics.length; c++) {
+      const semantic = semantics[c]!;
+      if (counted.get(semantic) === i || !test.differs(c, i, founder)) continue;
+      counted.set(semantic, i);
+      keptApart.set(semantic, (keptApart.get(semantic) ?? 0) + 1);
+    }
+  }
+  return keptApart;
 }
 
 /**

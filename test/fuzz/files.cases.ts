@@ -26,8 +26,8 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
-import { run } from '../../packages/cli/src/run.js';
 import { gridMesh, las, laz, obj, ply, soupOf, stlAscii, stlBinary, xyz } from '../../packages/cli/test/fixtures.js';
+import { cli } from '../../packages/cli/test/helpers.js';
 import { fuzzAsync } from './support.js';
 
 /** A file the mutations start from. */
@@ -437,16 +437,6 @@ function commandLine(format: FileFormat, input: string, output: string): string[
   return [format.command, input, '-o', output, ...reach, '--json'];
 }
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { isTTY: false, write: (t: string) => (stderr += t) },
-  });
-  return { code, stdout, stderr };
-}
-
 /** Runs the tool on one mutant and checks what must hold (see the module notes); throws on a violation. */
 export async function checkMutant(format: FileFormat, dir: string, data: Uint8Array): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
@@ -454,7 +444,7 @@ export async function checkMutant(format: FileFormat, dir: string, data: Uint8Ar
   const input = join(dir, `mutant${format.extension}`);
   const output = join(dir, `out${format.outputExtension ?? format.extension}`);
   writeFileSync(input, data);
-  const { code, stdout, stderr } = await cli(commandLine(format, input, output));
+  const { code, stdout, stderr } = await cli(...commandLine(format, input, output));
   const fail = (why: string) => {
     throw new Error(
       `${format.name}: ${why}\nexit ${code}\nstdout: ${stdout.slice(0, 500)}\nstderr: ${stderr.slice(0, 1000)}`,
@@ -484,7 +474,7 @@ export async function checkMutant(format: FileFormat, dir: string, data: Uint8Ar
   }
   // The output must read back: the same command on it, its format by its extension.
   const again = join(dir, `again${format.outputExtension ?? format.extension}`);
-  const back = await cli(commandLine(format, output, again));
+  const back = await cli(...commandLine(format, output, again));
   if (back.code !== 0) fail(`an output the tool cannot read back: ${back.stderr}`);
 }
 

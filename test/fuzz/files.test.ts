@@ -35,7 +35,10 @@ describe('file fuzz: a huge claimed count allocates nothing', () => {
     "process.on('exit', () => { const fs = require('node:fs'); const s = fs.readFileSync('/proc/self/status', 'utf8'); const kb = (k) => Number(new RegExp(k + ':\\\\s+(\\\\d+)').exec(s)[1]); fs.writeFileSync(process.env.SPATIALHASH_PEAK_FILE, JSON.stringify({ peak: kb('VmPeak'), hwm: kb('VmHWM') })); });\n",
   );
 
-  /** Runs the CLI from its sources in a child; returns the exit code, stderr and peaks in MB. */
+  /**
+   * Runs the CLI from its sources in a child, whose job runs on its worker thread (cli.ts starts worker.ts through
+   * tsx): the peaks are the whole process's. Returns the exit code, stderr and the peaks in MB.
+   */
   function measure(format: (typeof FORMATS)[number], name: string, data: Uint8Array) {
     const input = join(dir, `${name}${format.extension}`);
     const output = join(dir, `${name}-out${format.outputExtension ?? format.extension}`);

@@ -3,7 +3,10 @@
  * parseArgs: an option that takes a value takes the next word whatever it
  * looks like (`--tolerance -1` is the value -1, then refused as negative,
  * where parseArgs called it "ambiguous"), an unknown option gets a
- * did-you-mean, and every message is ours. No other module is loaded here,
+ * did-you-mean, and every message is ours. An option of one value given twice
+ * (`-t 0.01 --tolerance 0.1`, or the same one repeated) is an error naming
+ * both, where parseArgs let the last one win: of two distances, one is a
+ * mistake. Only --attribute-tolerance and --ignore repeat. No other module is loaded here,
  * so the main thread (cli.ts) can read the output's folder without loading
  * the formats.
  *
@@ -85,6 +88,8 @@ function unknown(word: string, name: string): UsageError {
 export function parseCommandLine(args: readonly string[]): Parsed {
   const values: Record<string, string | string[] | boolean> = {};
   const positionals: string[] = [];
+  // How each single-valued option was first given, for the message when it comes again.
+  const first = new Map<Name, string>();
   for (let k = 0; k < args.length; k++) {
     const word = args[k]!;
     let name: Name;
@@ -119,9 +124,15 @@ export function parseCommandLine(args: readonly string[]): Parsed {
     // The next word is the value whatever it looks like (a negative number included): checked where it is used.
     const value = inline ?? args[++k];
     if (value === undefined) throw new UsageError(`${label} needs a value`);
+    const given = `${label} ${value}`;
     if (spec.repeat) values[name] = [...((values[name] as string[] | undefined) ?? []), value];
-    else if (values[name] !== undefined) throw new UsageError(`${label} is given twice`);
-    else values[name] = value;
+    else if (first.has(name)) {
+      // Not the last one wins: two distances (-t 0.01 ... --tolerance 0.1) are a mistake to point at, not a pick.
+      throw new UsageError(`--${name} is given twice (${first.get(name)}, then ${given}): give it once`);
+    } else {
+      values[name] = value;
+      first.set(name, given);
+    }
   }
   return { values, positionals } as Parsed;
 }

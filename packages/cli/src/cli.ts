@@ -24,10 +24,24 @@ import { PROGRESS_BYTES, ProgressTicker } from './progress.js';
 const args = process.argv.slice(2);
 const shared = new SharedArrayBuffer(PROGRESS_BYTES);
 const ticker = new ProgressTicker(shared, process.stderr);
-// The built worker.js beside this file (tsx's loader does not reach worker threads: the command runs built).
-const worker = new Worker(new URL('./worker.js', import.meta.url), {
-  workerData: { args, shared: process.stderr.isTTY === true ? shared : undefined },
-});
+const worker = startWorker({ args, shared: process.stderr.isTTY === true ? shared : undefined });
+
+/**
+ * The job's thread. Built (dist/, the tarball), its script is worker.js beside
+ * this file. From the sources under tsx (`node --import tsx
+ * packages/cli/src/cli.ts`, as the file fuzz's memory check runs it), this
+ * file is cli.ts and the script worker.ts; Node 20 does not carry tsx's
+ * loader into a worker thread, so a two-line bootstrap loads worker.ts
+ * through tsx's own tsImport. tsx is a dev dependency: the built command
+ * never takes that branch.
+ */
+function startWorker(workerData: { args: string[]; shared: SharedArrayBuffer | undefined }): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), { workerData });
+  const script = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
+  const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+    .then((tsx) => tsx.tsImport(${script}, ${script}));`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
 
 /** The folders the job's temporary files go in: the output's, and its target's when it is a symbolic link. */
 function temporaryFolders(): string[] {

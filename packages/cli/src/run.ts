@@ -61,6 +61,10 @@ Options:
   -h, --help                this text
   --version                 the version
 
+An option that takes a value takes the next word; each is given once
+(--tolerance twice, or -t and --tolerance, is an error), except the two
+marked repeatable.
+
 Exit codes: 0 done, 1 an input could not be read or an output written,
 2 the command line was wrong.`;
 

@@ -31,10 +31,17 @@ export interface DedupeJob {
 }
 
 /**
- * Vertices an attribute kept apart: they lie within the tolerance of a vertex
- * they would join by position alone (weld's rule on the positions only), and
- * this attribute differs from that vertex's by more than its tolerance. A
- * vertex that differs in several attributes counts for each.
+ * Vertices an attribute kept apart, by one rule for every format: a vertex
+ * counts for an attribute when, welded by position alone (weld's rule on the
+ * positions only, in the same order), it would join a vertex whose value of
+ * that attribute is farther from its own than the attribute's tolerance. A
+ * vertex that differs in several attributes counts once for each (not only
+ * for the first compared), so `--ignore` of every attribute listed gives the
+ * weld by position alone: the flags the summary names merge them all. The
+ * list is empty exactly when the attributes changed nothing. The counts are
+ * weldByDistance's report (spatialhash/gltf-transform's
+ * WeldByDistanceReport): glTF's directly, PLY's and OBJ's through
+ * weld-vertices.ts, which welds them with weldByDistance too.
  */
 export interface KeptApart {
   /** The attribute's name as the options take it (`normal`, `color`, `NORMAL`, `TEXCOORD_0`, a PLY property). */
@@ -59,7 +66,7 @@ export interface Counts {
   /** Weld: the attributes that kept vertices within the tolerance apart, when any did. */
   keptApart?: KeptApart[];
   /** Seconds spent in each phase (in --json only: the bench compares the readers with the libraries'). */
-  timings?: Timings;
+  timings: Timings;
 }
 
 /** Seconds a run spent reading its input (pass 1), welding or merging, and writing (pass 2). */

@@ -5,28 +5,18 @@
  * and no temporary file left, an existing output untouched.
  */
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bunnyMesh, glb, gridMesh, las, obj, ply, soupOf, stlAscii, stlBinary, xyz } from './fixtures.js';
-import { cli, put, temporaries, workspace } from './helpers.js';
+import { cli, put, rejects as rejectsIn, workspace } from './helpers.js';
 
 const dir = workspace();
 const mesh = gridMesh(2);
 const soup = soupOf(mesh, 0, 1);
 
-/** Runs `command` on a file made of `data` and expects exit code 1 with `pattern` in the message. */
-async function rejects(command: 'weld' | 'dedupe', name: string, data: string | Uint8Array, pattern: RegExp) {
-  const input = put(dir, name, data);
-  const output = `${dir}/out-${name.replace(/\.laz$/, '.las')}`;
-  writeFileSync(output, 'previous output');
-  const args = command === 'weld' ? ['--tolerance', '0.01'] : ['--radius', '0.01'];
-  const { code, stdout, stderr } = await cli(command, input, '-o', output, ...args);
-  expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
-  expect(stderr).toContain(`spatialhash: error: ${input}: `);
-  expect(stderr).toMatch(pattern);
-  expect(readFileSync(output, 'utf8')).toBe('previous output');
-  expect(temporaries(dir)).toEqual([]);
-}
+/** Expects `command` on a file of `data` to fail with `pattern` (see helpers.ts). */
+const rejects = (command: 'weld' | 'dedupe', name: string, data: string | Uint8Array, pattern: RegExp) =>
+  rejectsIn(dir, command, name, data, pattern);
 
 const cut = (data: string | Uint8Array, bytes: number) =>
   typeof data === 'string' ? data.slice(0, data.length - bytes) : data.subarray(0, data.length - bytes);
@@ -228,7 +218,13 @@ describe('command lines', () => {
     ],
     [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '-x'], /unknown option -x\n/],
     [['weld', input, '-o', `${dir}/x.stl`, '-t'], /-t needs a value/],
-    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '-t', '2'], /-t is given twice/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '-t', '2'], /--tolerance is given twice \(-t 1, then -t 2\)/],
+    [
+      ['weld', input, '-o', `${dir}/x.stl`, '--tolerance=1', '-t0.5'],
+      /--tolerance is given twice \(--tolerance 1, then -t 0\.5\): give it once\n/,
+    ],
+    [['weld', input, '-o', `${dir}/x.stl`, '-o', `${dir}/y.stl`, '-t', '1'], /--output is given twice/],
+    [['dedupe', input, '-o', `${dir}/x.stl`, '-r', '1', '--radius', '1'], /--radius is given twice/],
     [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--quiet=yes'], /--quiet takes no value/],
     [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--force'], /--decompress and --force are for glTF/],
     [['dedupe', input, '-o', `${dir}/x.stl`, '-r', '1', '--force'], /dedupe takes --radius/],

@@ -467,7 +467,7 @@ describe('attribute names on glTF', () => {
     const wrong = await cli('weld', input, '-o', join(dir, 'x.glb'), '-t', '0', '--ignore', 'normal');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(
-      /--ignore normal: .*Box\.glb has no attribute "normal" \(did you mean NORMAL\? names are case-sensitive\); its attributes: NORMAL, POSITION\n/,
+      /--ignore normal: .*Box\.glb has no vertex attribute "normal" \(did you mean NORMAL\? names are case-sensitive\); its vertex attributes are NORMAL\n/,
     );
     const tolerance = await cli(
       'weld',
@@ -481,8 +481,11 @@ describe('attribute names on glTF', () => {
     );
     expect(tolerance.code).toBe(2);
     expect(tolerance.stderr).toMatch(
-      /--attribute-tolerance TEXCOORD_0: .* has no attribute "TEXCOORD_0"; its attributes: NORMAL, POSITION/,
+      /--attribute-tolerance TEXCOORD_0: .* has no vertex attribute "TEXCOORD_0"; its vertex attributes are NORMAL\n/,
     );
+    const position = await cli('weld', input, '-o', join(dir, 'x.glb'), '-t', '0', '--ignore', 'POSITION');
+    expect(position.code).toBe(2);
+    expect(position.stderr).toMatch(/--ignore POSITION: positions are what weld welds by \(use --tolerance\)\n/);
     expect((await cli('weld', input, '-o', join(dir, 'x.glb'), '-t', '0', '--ignore', 'NORMAL')).code).toBe(0);
     // glTF-Transform's own warnings are shown, as warnings.
     const { json, bin } = glbParts(readFileSync(input));

@@ -34,7 +34,8 @@ import { ALL_EXTENSIONS, EXTMeshoptCompression, type KHRDracoMeshCompression } f
 import { type WeldByDistanceReport, weldByDistance } from 'spatialhash/gltf-transform';
 import { InputError, UsageError } from '../errors.js';
 import { AtomicOutput } from '../files.js';
-import type { Counts, WeldJob } from '../summary.js';
+import { type Counts, stopwatch, type WeldJob } from '../summary.js';
+import { checkAttributeNames } from '../weld-vertices.js';
 import { type CheckedGltf, type GltfJson, readCheckedGltf } from './gltf-check.js';
 
 const TRIANGLES = 4;
@@ -318,28 +319,22 @@ function semanticsOf(document: Document): string[] {
   return [...seen];
 }
 
-/** An --ignore or --attribute-tolerance name the file has no attribute of: a command-line error naming those it has. */
-function checkAttributeNames(document: Document, job: WeldJob): void {
-  const semantics = semanticsOf(document);
-  for (const [option, names] of [
-    ['--ignore', [...job.ignore]],
-    ['--attribute-tolerance', [...job.tolerances.keys()]],
-  ] as const) {
-    for (const name of names) {
-      if (name === 'POSITION')
-        throw new UsageError(`${option} POSITION: positions are what weld welds by (use --tolerance)`);
-      if (semantics.includes(name)) continue;
-      const near = semantics.find((semantic) => semantic.toLowerCase() === name.toLowerCase());
-      throw new UsageError(
-        `${option} ${name}: ${job.input} has no attribute ${JSON.stringify(name)}${near === undefined ? '' : ` (did you mean ${near}? names are case-sensitive)`}; its attributes: ${semantics.join(', ') || 'none'}`,
-      );
+/** An --ignore or --attribute-tolerance name the file has no attribute of: the error every format gives. */
+function checkAttributes(document: Document, job: WeldJob): void {
+  for (const name of [...job.ignore, ...job.tolerances.keys()]) {
+    if (name === 'POSITION') {
+      const option = job.ignore.has(name) ? '--ignore' : '--attribute-tolerance';
+      throw new UsageError(`weld: ${option} POSITION: positions are what weld welds by (use --tolerance)`);
     }
   }
+  const semantics = semanticsOf(document).filter((semantic) => semantic !== 'POSITION');
+  checkAttributeNames(job.input, semantics, job);
 }
 
 /** Welds a glTF or GLB file into `output` (.glb or .gltf, whichever its name ends with). */
 export async function weldGltf(job: WeldJob, options: GltfOptions): Promise<Counts> {
   const { input, output, tolerance, tolerances, ignore, progress } = job;
+  const clock = stopwatch();
   progress.step('reading');
   const checked = readCheckedGltf(input, extname(input).toLowerCase() === '.glb');
   const { io, draco } = await ioFor(checked, options);
@@ -351,11 +346,12 @@ export async function weldGltf(job: WeldJob, options: GltfOptions): Promise<Coun
     throw new InputError(input, '', `cannot read as glTF: ${(error as Error).message.split('\n')[0]}`);
   }
   checkValues(document, checked, input);
-  checkAttributeNames(document, job);
+  checkAttributes(document, job);
   const before = census(document);
   progress.step('welding');
   // Vertex counts before compaction: weldByDistance drops vertices no primitive draws along with the merged ones.
   const drawn = drawnVertices(document);
+  clock.lap('reading');
   let report: WeldByDistanceReport = { keptApart: {} };
   try {
     await document.transform(
@@ -373,6 +369,7 @@ export async function weldGltf(job: WeldJob, options: GltfOptions): Promise<Coun
     throw new InputError(input, '', (error as Error).message.replace(/^weldByDistance: /, ''));
   }
   const after = census(document);
+  clock.lap('welding');
   progress.step('encoding');
   // A buffer nothing uses any more (every primitive collapsed) would be written as {}, with no byteLength.
   for (const buffer of document.getRoot().listBuffers()) {
@@ -380,6 +377,7 @@ export async function weldGltf(job: WeldJob, options: GltfOptions): Promise<Coun
   }
   recompress(document, options, draco);
   await writeDocument(io, document, output, checked, options, () => progress.step('writing'));
+  clock.lap('writing');
   const keptApart = Object.entries(report.keptApart).map(([attribute, vertices]) => ({ attribute, vertices }));
   return {
     format: checked.binary ? 'GLB' : 'glTF',
@@ -389,6 +387,7 @@ export async function weldGltf(job: WeldJob, options: GltfOptions): Promise<Coun
     unused: before.vertices - drawn,
     dropped: before.triangles - after.triangles,
     ...(keptApart.length > 0 ? { keptApart } : {}),
+    timings: clock.timings,
   };
 }
 

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { InputError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
@@ -31,6 +31,9 @@ const FREE_FORM = new Set(['curv', 'curv2', 'surf', 'sp', 'cstype', 'vp']);
 
 /** Extra numbers a vertex may carry after x y z (w, or r g b, or r g b a). */
 const MAX_EXTRA = 4;
+
+/** How the count of a vertex's extra numbers is compared: scaled past every colour tolerance (see weldObj). */
+const COUNT_SCALE = 2 ** 1021;
 
 interface Pass1 {
   positions: Float64Array;
@@ -232,16 +235,22 @@ export function weldObj({ input, output, tolerance, tolerances, ignore, progress
     );
     const attributes: VertexAttribute[] = [];
     if (extras !== undefined && !ignore.has('color')) {
-      // Two channels: how many extra numbers a vertex has (always compared exactly) and the numbers themselves.
+      // Two channels of one attribute (one tolerance): the numbers, and how many a vertex has, times 2^1021, so
+      // that counts that differ are farther apart than any tolerance below 2^1021 (4 * 2^1021 is still finite).
       const counts = new Float64Array(extras.length / 5);
       const values = new Float64Array((extras.length / 5) * 4);
       for (let v = 0; v < counts.length; v++) {
-        counts[v] = extras[v * 5]!;
+        counts[v] = extras[v * 5]! * COUNT_SCALE;
         values.set(extras.subarray(v * 5 + 1, v * 5 + 5), v * 4);
       }
+      const colorTolerance = tolerances.get('color') ?? 0;
+      if (colorTolerance >= COUNT_SCALE)
+        throw new UsageError(
+          `weld: --attribute-tolerance color=${colorTolerance}: an OBJ colour's must be below 2^1021`,
+        );
       attributes.push(
-        { name: 'color', size: 1, values: counts, tolerance: 0 },
-        { name: 'color', size: 4, values, tolerance: tolerances.get('color') ?? 0 },
+        { name: 'color', size: 4, values, tolerance: colorTolerance },
+        { name: 'color', size: 1, values: counts, tolerance: colorTolerance },
       );
     }
     clock.lap('reading');
