@@ -4,8 +4,6 @@
 // per point) as float64 (P = f64) or float32 (P = f32); coordinates are kept
 // as C. Every pointer is a byte offset into the imported memory.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 /** Cells up to this many points are insertion-sorted, larger ones heap-sorted (as sort-cells.ts). */
 const SMALL_CELL: i32 = 24;
 
@@ -218,19 +216,18 @@ export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
 }
 
 /** Copies each point's index and coordinates to its place in cell order, from the last point back. */
-export function scatter<P, C>(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  const ps = sizeof<P>();
+export function scatter<C>(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
   const cs = sizeof<C>();
   for (let i = n - 1; i >= 0; i--) {
     const at = cellStart + (<usize>load<i32>(cellOf + (<usize>i << 2)) << 2);
     const s = load<i32>(at) - 1;
     store<i32>(at, s);
     store<u32>(sortedIndex + (<usize>s << 2), i);
-    const p = pos + <usize>(d * i) * ps;
+    const p = pos + <usize>(d * i) * cs;
     const q = coords + <usize>(d * s) * cs;
-    store<C>(q, <C>load<P>(p));
-    store<C>(q + cs, <C>load<P>(p + ps));
-    if (d == 3) store<C>(q + 2 * cs, <C>load<P>(p + 2 * ps));
+    store<C>(q, load<C>(p));
+    store<C>(q + cs, load<C>(p + cs));
+    if (d == 3) store<C>(q + 2 * cs, load<C>(p + 2 * cs));
   }
 }
 

@@ -2,8 +2,6 @@
 // the concrete instances of the generic loops, one per coordinate type.
 // Positions P and coordinate copies C are float64 or float32.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
@@ -30,10 +28,10 @@ export function countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f
   countDense<f32>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
 }
 export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  scatter<f64, f64>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
+  scatter<f64>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
 }
 export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  scatter<f32, f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
+  scatter<f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
 }
 export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
   sortCells<f64>(coords, order, cellStart, cells, d, scratch, perLevel);

@@ -5,8 +5,6 @@
 // before a point whose worst case would not fit, so the caller can hand a
 // batch to a visitor, or grow the region, and resume (see searchPairs).
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 /** Relative rounding margin of margins.ts (SLACK). */
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
 
@@ -18,7 +16,7 @@ export let cells: i32 = 0;
 export let cellsX: i32 = 0;
 export let cellsY: i32 = 0;
 let cellsZ: i32 = 0;
-export let dense = true;
+export let dense: bool = true;
 export let originY: f64 = 0;
 let originZ: f64 = 0;
 export let width: f64 = 0;
@@ -30,7 +28,7 @@ let pointCount: i32 = 0;
 let reach: i32 = 0;
 let reachF: f64 = 0;
 let r2: f64 = 0;
-let scanAll = false;
+let scanAll: bool = false;
 let cellTo: i32 = 0;
 /** Scratch: ranges (2 i32 per range), edges (2 f64 per range in 2D, 4 in 3D), cursors (i32 per stencil row). */
 let ranges: usize = 0;
@@ -374,7 +372,7 @@ export function searchPairs2<C>(): i32 {
         const dy = <f64>load<C>(q + cs) - py;
         store<u32>(at, s);
         store<u32>(at + last, t);
-        at += <usize>(step * <i32>(dx2 + dy * dy <= r2)) << 2;
+        at += <usize>(step * i32(dx2 + dy * dy <= r2)) << 2;
       }
       const relY = py - originY;
       for (let k = 0; k < rangeCount; k += 2) {
@@ -434,7 +432,7 @@ export function searchPairs2<C>(): i32 {
           const dy = <f64>load<C>(q + cs) - py;
           store<u32>(at, s);
           store<u32>(at + last, t);
-          at += <usize>(step * <i32>(dx2 + dy * dy <= r2)) << 2;
+          at += <usize>(step * i32(dx2 + dy * dy <= r2)) << 2;
         }
       }
       length = <i32>((at - out) >> 2);
@@ -479,7 +477,7 @@ export function searchPairs3<C>(): i32 {
         const dz = <f64>load<C>(q + 2 * cs) - pz;
         store<u32>(at, s);
         store<u32>(at + last, t);
-        at += <usize>(step * <i32>(dx2 + dy * dy + dz * dz <= r2)) << 2;
+        at += <usize>(step * i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
       }
       const relY = py - originY;
       const relZ = pz - originZ;
@@ -517,7 +515,7 @@ export function searchPairs3<C>(): i32 {
           const dz = <f64>load<C>(q + 2 * cs) - pz;
           store<u32>(at, s);
           store<u32>(at + last, t);
-          at += <usize>(step * <i32>(dx2 + dy * dy + dz * dz <= r2)) << 2;
+          at += <usize>(step * i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
         }
       }
       length = <i32>((at - out) >> 2);

@@ -6,8 +6,6 @@
 // while another thread rewrote it) gives wrong rows, never an index past the
 // points, and no write lands outside the rows.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {
   return base + (<usize>i << 2);

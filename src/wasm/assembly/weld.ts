@@ -5,8 +5,6 @@
 // weld-kernels.ts) lays the regions out and sizes them for the worst case:
 // the table starts small and doubles in place, as near.ts's does.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, toInt32 } from './cell-hash';
 
 /** RECENT of near.ts: previous vertices whose representatives are tried before any lookup. */

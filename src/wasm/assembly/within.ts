@@ -3,8 +3,6 @@
 // order the JavaScript query finds them. The grid is the one setGrid (pairs.ts)
 // and setQueryGrid describe.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 import { hashCell2, hashCell3 } from './cell-hash';
 import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
 
@@ -187,7 +185,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           if (dx > 0 && dx2 + floor2 > r2) break;
           const dy = <f64>load<C>(q + cs) - y;
           store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
-          at += <usize>(<i32>(dx2 + dy * dy <= r2)) << 2;
+          at += <usize>(i32(dx2 + dy * dy <= r2)) << 2;
         }
         found = <i32>((at - target) >> 2);
         continue;
@@ -300,7 +298,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
             const dy = <f64>load<C>(q + cs) - y;
             const dz = <f64>load<C>(q + 2 * cs) - z;
             store<u32>(at, load<u32>(sortedIndex + (<usize>t << 2)));
-            at += <usize>(<i32>(dx2 + dy * dy + dz * dz <= r2)) << 2;
+            at += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
           }
           continue;
         }
