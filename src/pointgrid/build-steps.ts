@@ -15,8 +15,8 @@
  * @module
  */
 import type { CellTable } from '../core/cell-table.js';
+import { SMALL_CELL } from '../core/sort-keys.js';
 import { type NumericArray, pointError } from '../core/validate.js';
-import { SMALL_CELL } from './sort-cells.js';
 
 /**
  * Checks that every point of `positions` is finite (throwing a RangeError

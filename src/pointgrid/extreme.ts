@@ -7,7 +7,7 @@
  * the cells within reach of a tiny radius, every point for a huge one, each
  * candidate tested with the scaled test of core/distance.ts. Their speed
  * matters little; their answers are the rule's, and every loop is bounded by
- * the header's numbers and clamped runs, as the hot ones are (bounded.ts).
+ * the header's numbers and clamped runs, as the hot ones are (core/bounded.ts).
  *
  * nearest() keeps its hot search for every maxDistance that is not tiny:
  * only the squared distances of its answer can be off (below 2^-896, or
@@ -17,6 +17,8 @@
  *
  * @module
  */
+
+import { clampIndices, everyPoint } from '../core/bounded.js';
 import {
   bandScale,
   compareBanded,
@@ -31,10 +33,9 @@ import {
   squareBand,
   TINY_BAND,
 } from '../core/distance.js';
-import { clampIndices, everyPoint } from './bounded.js';
+import { paddedRadius, stencilReach } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { paddedRadius, stencilReach } from './margins.js';
 import type { NearestHeap } from './nearest-heap.js';
 import { COUNT, type PairSink, VISIT } from './pair-sink.js';
 
@@ -108,7 +109,7 @@ function scaledTo(g: ExtremeGrid, t: number, q: readonly number[], scale: number
 /**
  * Sets lo and hi to the range of cells, per axis, that holds every point
  * within a radius that is not huge of q; false when no cell does. The range
- * is padded as the hot within() pads it (margins.ts).
+ * is padded as the hot within() pads it (core/margins.ts).
  */
 function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: number[], hi: number[]): boolean {
   let magnitude = 0;
@@ -136,7 +137,7 @@ function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: numbe
 /**
  * Appends to `runs` the [start, end) runs of sorted positions of the cells in
  * the box lo..hi whose id is above `after` (-1: all), in ascending id order,
- * each clamped inside the points (see bounded.ts). Bounded by the box's rows
+ * each clamped inside the points (see core/bounded.ts). Bounded by the box's rows
  * (dense) or by the occupied cells (hashed).
  */
 function boxRuns(g: ExtremeGrid, lo: number[], hi: number[], after: number, runs: number[]): void {

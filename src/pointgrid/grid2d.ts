@@ -79,7 +79,7 @@ export class Grid2D {
   readonly shared: boolean;
   /**
    * Whether queries clamp the indices they hand over to the count (see
-   * bounded.ts): when another thread may write the buffer (shared), or its
+   * core/bounded.ts): when another thread may write the buffer (shared), or its
    * body was not checked (from() with check 'header'). A grid built here, or
    * opened from a checked ArrayBuffer, holds a permutation no one else writes.
    */

@@ -6,14 +6,15 @@
  *
  * @module
  */
+
+import { clampRanges } from '../core/bounded.js';
 import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
+import { SLACK, stencilReach } from '../core/margins.js';
 import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
-import { clampRanges } from './bounded.js';
 import { extremeGrid3, pairsExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
-import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
 import { COUNT, type lowerMinusUpper, type PairSink, VISIT, verifyAppended, visitClamped } from './pair-sink.js';
 
@@ -256,7 +257,7 @@ function pairsFromCell(
   let buffer: Uint32Array = sink.buffer;
   let length = sink.length;
   // Runs read from cell starts stay inside the points and never run backwards, whatever a shared buffer
-  // holds (see bounded.ts), so that `most` below bounds what a point writes.
+  // holds (see core/bounded.ts), so that `most` below bounds what a point writes.
   const n = g.points;
   if (start < 0) start = 0;
   if (end > n) end = n;

@@ -5,10 +5,10 @@
  * @module
  */
 
+import type { NeighborLists } from '../core/results.js';
 import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid2D } from './grid2d.js';
 import {
-  type NeighborLists,
   type NeighborsOptions,
   type PairSearchOptions,
   type PairsOptions,

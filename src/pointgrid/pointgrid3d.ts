@@ -7,10 +7,10 @@
  * @module
  */
 
+import type { NeighborLists } from '../core/results.js';
 import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid3D } from './grid3d.js';
 import {
-  type NeighborLists,
   type NeighborsOptions,
   type PairSearchOptions,
   type PairsOptions,

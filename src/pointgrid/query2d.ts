@@ -6,14 +6,14 @@
  * @module
  */
 
+import { clampIndices } from '../core/bounded.js';
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from '../core/margins.js';
 import { within } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
-import { clampIndices } from './bounded.js';
 import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
-import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
 /**
  * Writes the points within radius into target (as far as it fits) and
@@ -84,7 +84,7 @@ function withinRows2D(g: Grid2D, x: number, y: number, radius: number, target: U
       let cx0 = lx;
       let cx1 = hx;
       // Every point of the row is at least `gap` from y (rounding included, see
-      // margins.ts), so its squared distance is at least `floor2` plus its dx
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx
       // squared: the x-sorted row is cut to the chord by that bound, exactly.
       const below = cy * width - ry;
       const above = ry - (cy + 1) * width;
@@ -202,7 +202,7 @@ function withinRows2D(g: Grid2D, x: number, y: number, radius: number, target: U
     }
   }
   if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  // (More than n only when the buffer holds garbage: see core/bounded.ts.)
   return Math.min(found, n);
 }
 
@@ -248,7 +248,7 @@ function withinEveryCell(
     }
   }
   if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  // (More than n only when the buffer holds garbage: see core/bounded.ts.)
   return Math.min(found, n);
 }
 

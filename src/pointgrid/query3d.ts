@@ -6,14 +6,14 @@
  * @module
  */
 
+import { clampIndices } from '../core/bounded.js';
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from '../core/margins.js';
 import { within } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
-import { clampIndices } from './bounded.js';
 import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
-import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
 
 /**
  * Writes the points within radius into target (as far as it fits) and
@@ -162,7 +162,7 @@ function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius: number
     }
   }
   if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  // (More than n only when the buffer holds garbage: see core/bounded.ts.)
   return Math.min(found, n);
 }
 

@@ -19,13 +19,14 @@
  *
  * @module
  */
+
+import { clampIndices } from '../core/bounded.js';
 import { isOrdinaryRadius } from '../core/distance.js';
-import { introDepthPerLevel } from '../core/sort-keys.js';
+import { stencilReach } from '../core/margins.js';
+import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
+import { introDepthPerLevel, SMALL_CELL } from '../core/sort-keys.js';
 import type { NumericArray } from '../core/validate.js';
-import { clampIndices } from '../pointgrid/bounded.js';
-import { stencilReach } from '../pointgrid/margins.js';
-import { type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
-import { SMALL_CELL } from '../pointgrid/sort-cells.js';
+
 import { guarded, isTrap, KERNEL_BASE, type Kernels, kernels, trapError } from './kernels.js';
 
 /** What the kernels read and write of a Grid2D or Grid3D (d = 2 leaves out the z members). */
@@ -35,7 +36,7 @@ export interface KernelGrid {
   readonly offset: number;
   /** Width of the cells of the last build (see Grid2D.width). */
   width: number;
-  /** Whether indices handed over are clamped to the count (see bounded.ts and Grid2D.clampsIndices). */
+  /** Whether indices handed over are clamped to the count (see core/bounded.ts and Grid2D.clampsIndices). */
   clampsIndices: boolean;
   points: number;
   originX: number;
@@ -742,7 +743,7 @@ export function within(g: KernelGrid, x: number, y: number, z: number, radius: n
   const from = k.queryTarget >> 2;
   const count = Math.min(found, target.length);
   for (let i = 0; i < count; i++) target[i] = u32[from + i];
-  // (Indices clamped to the count for a buffer not checked, as within2D does: see bounded.ts.)
+  // (Indices clamped to the count for a buffer not checked, as within2D does: see core/bounded.ts.)
   if (g.clampsIndices) clampIndices(target, count, g.points);
   return found;
 }

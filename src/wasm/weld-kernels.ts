@@ -14,8 +14,7 @@
  */
 import { isOrdinaryRadius } from '../core/distance.js';
 import type { NumericArray } from '../core/validate.js';
-import { initialExactSlots } from '../weld/exact.js';
-import { gridParameters, initialSlots, sureDistance2 } from '../weld/near.js';
+import { gridParameters, initialExactSlots, initialSlots, sureDistance2 } from '../core/weld-cells.js';
 import { KERNEL_BASE, kernels } from './kernels.js';
 
 function align8(bytes: number): number {

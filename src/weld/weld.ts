@@ -358,7 +358,7 @@ function coordinateError(
 /**
  * Writes each triangle's welded corners to `out` (skipping degenerate ones when
  * asked) and returns how many corners were written. Only typed arrays and
- * numbers here, see gridParameters in weld/near.ts for why.
+ * numbers here, see gridParameters in core/weld-cells.ts for why.
  */
 function remapTriangles(
   remap: Uint32Array,

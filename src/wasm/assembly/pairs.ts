@@ -5,7 +5,7 @@
 // before a point whose worst case would not fit, so the caller can hand a
 // batch to a visitor, or grow the region, and resume (see searchPairs).
 
-/** Relative rounding margin of margins.ts (SLACK). */
+/** Relative rounding margin of core/margins.ts (SLACK). */
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
 
 // The grid searched (byte offsets), set by setGrid.
@@ -20,7 +20,7 @@ export let dense: bool = true;
 export let originY: f64 = 0;
 let originZ: f64 = 0;
 export let width: f64 = 0;
-/** Number of points: runs read from cell starts are clamped to them (see bounded.ts). */
+/** Number of points: runs read from cell starts are clamped to them (see core/bounded.ts). */
 let pointCount: i32 = 0;
 
 // The search, set by startSearch. The reach as a float too: a hashed grid
@@ -285,7 +285,7 @@ function gather3(c: i32): void {
 /**
  * Clamps the runs of the cell just gathered inside the points, none running
  * backwards (pairsFromCell and clampRanges of the JavaScript search, see
- * bounded.ts): whatever a grid's cell starts hold, a point's candidates
+ * core/bounded.ts): whatever a grid's cell starts hold, a point's candidates
  * (what it may write) stay bounded and every read inside the coordinates.
  * Returns the cell's first point, clamped; cellEnd is clamped too.
  */

@@ -1,7 +1,7 @@
 // What pair-sink.ts does with a finished search's output, over the same
 // layouts: flat pairs of sorted positions into original indices (writePairs),
 // and partner runs into CSR rows (rowStarts, fillRows). As there, every index
-// handed over is clamped to the last point (see bounded.ts): a grid whose
+// handed over is clamped to the last point (see core/bounded.ts): a grid whose
 // sorted indices are not a permutation (a buffer opened unchecked, or copied
 // while another thread rewrote it) gives wrong rows, never an index past the
 // points, and no write lands outside the rows.

@@ -6,8 +6,8 @@
 import { hashCell2, hashCell3 } from './cell-hash';
 import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
 
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, margins.ts
-const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, margins.ts
+const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, core/margins.ts
+const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, core/margins.ts
 /** Rows looked up before they are scanned (ROW_BATCH of query2d.ts); their bounds live at address 0. */
 const ROW_BATCH: i32 = 32;
 

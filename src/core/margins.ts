@@ -2,6 +2,9 @@
  * Rounding margins that keep cell stencils exact: how much wider a cell is
  * than `cellSize`, and how far a query or pair search must reach beyond the
  * radius so float rounding can never hide a point the distance test accepts.
+ * The point grids' (src/pointgrid/) and their kernels' glue's (src/wasm/):
+ * the AssemblyScript kernels hold copies of SLACK and UNDERFLOW
+ * (src/wasm/assembly/within.ts, pairs.ts), which must stay equal to these.
  *
  * @module
  */
