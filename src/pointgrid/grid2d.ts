@@ -13,7 +13,7 @@ import { CellTable } from '../core/cell-table.js';
 import { hugeRadiusCovers } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
-import { buildDense, buildHashed } from '../wasm/grid-kernels.js';
+import { buildDense, buildHashed } from '../wasm/build-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
 import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
@@ -97,9 +97,12 @@ export class Grid2D {
   points = 0;
   originX = 0;
   originY = 0;
+  /** A 2D grid is one layer deep: origin 0 and 1 cell along z, as its header says. */
+  readonly originZ = 0;
   /** Cells spanned by the points' bounding box along x and y. */
   cellsX = 0;
   cellsY = 0;
+  readonly cellsZ = 1;
   dense = true;
   /** Cells indexed by `cellStart`: the whole box when dense, the occupied cells when hashed. */
   cellTotal = 0;
@@ -366,10 +369,10 @@ export class Grid2D {
     this.cellsY = cellsY;
     this.width = width;
     this.dense = dense;
-    // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    // The build runs on the WebAssembly kernels where they are on (src/wasm/build-kernels.ts).
     if (dense) {
       this.cellTotal = boxCells;
-      if (buildDense(this, 2, positions)) {
+      if (buildDense(this, positions)) {
         this.publish();
         if (verifying()) this.verifyBuild(positions);
         return;

@@ -13,7 +13,7 @@ import { CellTable } from '../core/cell-table.js';
 import { hugeRadiusCovers } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
-import { buildDense, buildHashed } from '../wasm/grid-kernels.js';
+import { buildDense, buildHashed } from '../wasm/build-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
 import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
@@ -374,10 +374,10 @@ export class Grid3D {
     this.cellsZ = cellsZ;
     this.width = width;
     this.dense = dense;
-    // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
+    // The build runs on the WebAssembly kernels where they are on (src/wasm/build-kernels.ts).
     if (dense) {
       this.cellTotal = boxCells;
-      if (buildDense(this, 3, positions)) {
+      if (buildDense(this, positions)) {
         this.publish();
         if (verifying()) this.verifyBuild(positions);
         return;

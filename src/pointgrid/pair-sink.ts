@@ -7,8 +7,9 @@
 import { isOrdinaryRadius } from '../core/distance.js';
 import { type NeighborLists, reuseArray, roomView, roomyArray } from '../core/results.js';
 import { checkDistance, describe } from '../core/validate.js';
-import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
 import { onJavaScript, onKernels, verifying } from '../wasm/kernels.js';
+import type { KernelGrid } from '../wasm/layout.js';
+import { collectPairs, neighborRows } from '../wasm/pair-kernels.js';
 import { verifyError, verifySame } from '../wasm/verify.js';
 import {
   checkResultLength,
@@ -464,7 +465,7 @@ export class PairSink {
     this.start(COLLECT, grid.sortedIndex, owner, this.retain, false, reuse);
     this.slice(grid, part, parts);
     try {
-      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
+      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.
       if (isOrdinaryRadius(radius)) {
         const found = collectPairs(

@@ -11,8 +11,8 @@ import { clampRanges } from '../core/bounded.js';
 import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { SLACK, stencilReach } from '../core/margins.js';
-import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
+import { searchIntoSink, visitPairs } from '../wasm/pair-kernels.js';
 import { extremeGrid3, pairsExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 import type { PointPairVisitor } from './options.js';
@@ -30,7 +30,7 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
     // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
     pairsExtreme(extremeGrid3(g), sink, radius, () => visitBatch(g, sink));
   } else {
-    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts).
     if (sink.mode === VISIT) {
       if (visitPairs(g, radius, sink, sink, visitBatch)) return;
     } else if (sink.mode !== COUNT) {

@@ -9,9 +9,9 @@
 import { clampIndices } from '../core/bounded.js';
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from '../core/margins.js';
-import { within } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
+import { within } from '../wasm/within-kernels.js';
 import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
 
@@ -28,7 +28,7 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
   if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid2(g), [x, y], radius, target);
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/grid-kernels.ts).
+  // order (src/wasm/within-kernels.ts).
   const fast = within(g, x, y, 0, radius, target);
   if (fast < 0) return withinRows2D(g, x, y, radius, target);
   if (verifying()) {

@@ -9,9 +9,9 @@
 import { clampIndices } from '../core/bounded.js';
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from '../core/margins.js';
-import { within } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
+import { within } from '../wasm/within-kernels.js';
 import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 
@@ -25,7 +25,7 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
   if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid3(g), [x, y, z], radius, target);
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/grid-kernels.ts).
+  // order (src/wasm/within-kernels.ts).
   const fast = within(g, x, y, z, radius, target);
   if (fast < 0) return withinRows3D(g, x, y, z, radius, target);
   if (verifying()) {

@@ -15,9 +15,9 @@
 
 import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
 import { checkDistance, checkInteger, checkLayout, describe, type NumericArray, pointError } from '../core/validate.js';
-import { withinManyOnKernels } from '../wasm/grid-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
 import { verifySame } from '../wasm/verify.js';
+import { withinManyOnKernels } from '../wasm/within-kernels.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
 import { checkOut } from './options.js';

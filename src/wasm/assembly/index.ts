@@ -9,9 +9,10 @@ import { within2, within3, withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
-export { length, needed, setGrid, setOutput, startSearch } from './pairs';
+export { setGrid } from './grid';
+export { length, needed, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
-export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
+export { gatherWindow, sortWindow, written } from './within';
 export { fillLookup, orderCells } from './hashed';
 export { setWeldTable, weldExact } from './weld';
 

@@ -5,23 +5,26 @@
 // before a point whose worst case would not fit, so the caller can hand a
 // batch to a visitor, or grow the region, and resume (see searchPairs).
 
+import { cells, coords, dense, denseX, denseY, denseZ, key, originY, originZ, points, start, width } from './grid';
+import {
+  SEARCH_CAPACITY,
+  SEARCH_CELL_FROM,
+  SEARCH_CELL_TO,
+  SEARCH_CURSOR_ROWS,
+  SEARCH_CURSORS,
+  SEARCH_EDGES,
+  SEARCH_OUT,
+  SEARCH_RADIUS2,
+  SEARCH_RANGES,
+  SEARCH_REACH,
+  SEARCH_RECORD,
+  SEARCH_ROW_END,
+  SEARCH_SCAN_ALL,
+  SEARCH_STEP,
+} from '../records';
+
 /** Relative rounding margin of core/margins.ts (SLACK). */
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
-
-// The grid searched (byte offsets), set by setGrid.
-export let coords: usize = 0;
-export let cellStart: usize = 0;
-export let keys: usize = 0;
-export let cells: i32 = 0;
-export let cellsX: i32 = 0;
-export let cellsY: i32 = 0;
-let cellsZ: i32 = 0;
-export let dense: bool = true;
-export let originY: f64 = 0;
-let originZ: f64 = 0;
-export let width: f64 = 0;
-/** Number of points: runs read from cell starts are clamped to them (see core/bounded.ts). */
-let pointCount: i32 = 0;
 
 // The search, set by startSearch. The reach as a float too: a hashed grid
 // searched with scanAll may span more than 2^31 cells.
@@ -51,49 +54,34 @@ export let length: i32 = 0;
 /** Entries the next point may need at worst, when searchPairs stopped for room. */
 export let needed: i32 = 0;
 
-export function setGrid(
-  coordsAt: usize, cellStartAt: usize, keysAt: usize, cellCount: i32,
-  x: i32, y: i32, z: i32, isDense: bool, oy: f64, oz: f64, cellWidth: f64, count: i32,
-): void {
-  pointCount = count;
-  coords = coordsAt;
-  cellStart = cellStartAt;
-  keys = keysAt;
-  cells = cellCount;
-  cellsX = x;
-  cellsY = y;
-  cellsZ = z;
-  dense = isDense;
-  originY = oy;
-  originZ = oz;
-  width = cellWidth;
+// @ts-ignore: decorator
+@inline function searchField(at: i32): f64 {
+  return load<f64>(<usize>(SEARCH_RECORD + 8 * at));
 }
 
 /**
- * Starts a search of cells cellFrom..to-1 with stencil reach `stencil` and
- * squared radius `radius2`. Scratch regions must hold what the caller sized
- * (see pair-kernels in src/wasm). `keepLength` continues after `length`.
+ * Starts the search the search record describes (src/wasm/records.ts): cells
+ * cellFrom..cellTo-1 of the grid setGrid read, with the scratch regions the
+ * caller sized (see src/wasm/pair-kernels.ts).
  */
-export function startSearch(
-  stencil: f64, radius2: f64, all: bool, cellFrom: i32, to: i32,
-  rangesAt: usize, edgesAt: usize, cursorsAt: usize, cursorRows: i32,
-  outAt: usize, capacity: i32, perPair: i32, rowEndAt: usize,
-): void {
-  reachF = stencil;
+export function startSearch(): void {
+  reachF = searchField(SEARCH_REACH);
   // Only dense grids (fewer than 2^31 cells) and hashed ones without scanAll
   // (a stencil smaller than the cell count) loop over the reach.
-  reach = <i32>min(stencil, 1073741824.0);
-  r2 = radius2;
-  scanAll = all;
-  cellTo = to;
-  ranges = rangesAt;
-  edges = edgesAt;
-  cursors = cursorsAt;
+  reach = <i32>min(reachF, 1073741824.0);
+  r2 = searchField(SEARCH_RADIUS2);
+  scanAll = searchField(SEARCH_SCAN_ALL) != 0;
+  const cellFrom = <i32>searchField(SEARCH_CELL_FROM);
+  cellTo = <i32>searchField(SEARCH_CELL_TO);
+  ranges = <usize>searchField(SEARCH_RANGES);
+  edges = <usize>searchField(SEARCH_EDGES);
+  cursors = <usize>searchField(SEARCH_CURSORS);
+  const cursorRows = <i32>searchField(SEARCH_CURSOR_ROWS);
   for (let k = 0; k < cursorRows; k++) store<i32>(cursors + (<usize>k << 2), cellFrom + 1);
-  out = outAt;
-  outCapacity = capacity;
-  step = perPair;
-  rowEnd = rowEndAt;
+  out = <usize>searchField(SEARCH_OUT);
+  outCapacity = <i32>searchField(SEARCH_CAPACITY);
+  step = <i32>searchField(SEARCH_STEP);
+  rowEnd = <usize>searchField(SEARCH_ROW_END);
   cell = cellFrom;
   point = 0;
   cellEnd = 0;
@@ -107,16 +95,6 @@ export function setOutput(outAt: usize, capacity: i32, used: i32): void {
   out = outAt;
   outCapacity = capacity;
   length = used;
-}
-
-// @ts-ignore: decorator
-@inline function start(c: i32): i32 {
-  return load<i32>(cellStart + (<usize>c << 2));
-}
-
-// @ts-ignore: decorator
-@inline function key(i: i32): f64 {
-  return load<f64>(keys + (<usize>i << 3));
 }
 
 // @ts-ignore: decorator
@@ -150,14 +128,14 @@ export function setOutput(outAt: usize, capacity: i32, used: i32): void {
 function gather2(c: i32): void {
   rangeCount = 0;
   if (dense) {
-    const cy = c / cellsX;
-    const row = cy * cellsX;
+    const cy = c / denseX;
+    const row = cy * denseX;
     const cx = c - row;
-    const rowsAbove = min(reach, cellsY - 1 - cy);
+    const rowsAbove = min(reach, denseY - 1 - cy);
     const left = cx > reach ? cx - reach : 0;
-    const right = min(cx + reach, cellsX - 1) + 1;
+    const right = min(cx + reach, denseX - 1) + 1;
     runEnd = start(row + right);
-    for (let dy = 1, above = row + cellsX; dy <= rowsAbove; dy++, above += cellsX) {
+    for (let dy = 1, above = row + denseX; dy <= rowsAbove; dy++, above += denseX) {
       const a = start(above + left);
       const b = start(above + right);
       if (a < b) {
@@ -202,20 +180,20 @@ function gather2(c: i32): void {
 function gather3(c: i32): void {
   rangeCount = 0;
   if (dense) {
-    const layer = cellsX * cellsY;
-    const r = c / cellsX;
-    const cz = r / cellsY;
-    const cy = r - cz * cellsY;
-    const row = r * cellsX;
+    const layer = denseX * denseY;
+    const r = c / denseX;
+    const cz = r / denseY;
+    const cy = r - cz * denseY;
+    const row = r * denseX;
     const cx = c - row;
-    const layersAbove = min(reach, cellsZ - 1 - cz);
-    const rowsAbove = min(reach, cellsY - 1 - cy);
+    const layersAbove = min(reach, denseZ - 1 - cz);
+    const rowsAbove = min(reach, denseY - 1 - cy);
     const yLow = max(cy - reach, 0);
-    const yHigh = min(cy + reach, cellsY - 1);
+    const yHigh = min(cy + reach, denseY - 1);
     const left = cx > reach ? cx - reach : 0;
-    const right = min(cx + reach, cellsX - 1) + 1;
+    const right = min(cx + reach, denseX - 1) + 1;
     runEnd = start(row + right);
-    for (let dy = 1, other = row + cellsX; dy <= rowsAbove; dy++, other += cellsX) {
+    for (let dy = 1, other = row + denseX; dy <= rowsAbove; dy++, other += denseX) {
       const a = start(other + left);
       const b = start(other + right);
       if (a < b) {
@@ -226,7 +204,7 @@ function gather3(c: i32): void {
     for (let dz = 1; dz <= layersAbove; dz++) {
       const base = (cz + dz) * layer;
       for (let oy = yLow; oy <= yHigh; oy++) {
-        const other = base + oy * cellsX;
+        const other = base + oy * denseX;
         const a = start(other + left);
         const b = start(other + right);
         if (a < b) {
@@ -290,7 +268,7 @@ function gather3(c: i32): void {
  * Returns the cell's first point, clamped; cellEnd is clamped too.
  */
 function clampRuns(first: i32): i32 {
-  const n = pointCount;
+  const n = points;
   if (first < 0) first = 0;
   if (cellEnd > n) cellEnd = n;
   if (runEnd > n) runEnd = n;

@@ -1,50 +1,32 @@
 // within2D of src/pointgrid/query2d.ts, operation for operation: the points
 // of a 2D grid within a radius of (x, y), written as original indices in the
-// order the JavaScript query finds them. The grid is the one setGrid (pairs.ts)
-// and setQueryGrid describe.
+// order the JavaScript query finds them. The grid is the one setGrid read
+// (grid.ts).
 
 import { hashCell2, hashCell3 } from './cell-hash';
-import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
+import {
+  cells,
+  cellsX,
+  cellsY,
+  cellsZ,
+  coords,
+  dense,
+  key,
+  originX,
+  originY,
+  originZ,
+  points,
+  slotMask,
+  slots,
+  sortedIndex,
+  start,
+  width,
+} from './grid';
 
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, core/margins.ts
 const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, core/margins.ts
 /** Rows looked up before they are scanned (ROW_BATCH of query2d.ts); their bounds live at address 0. */
 const ROW_BATCH: i32 = 32;
-
-let originX: f64 = 0;
-let sortedIndex: usize = 0;
-let slots: usize = 0;
-let slotMask: u32 = 0;
-let points: i32 = 0;
-/** Cells along x and y: doubles, as a hashed grid may span more than 2^31 of them. */
-let cellsX: f64 = 0;
-let cellsY: f64 = 0;
-let cellsZ: f64 = 0;
-let originZ: f64 = 0;
-
-export function setQueryGrid(
-  ox: f64, sortedIndexAt: usize, slotsAt: usize, mask: u32, count: i32, spanX: f64, spanY: f64, spanZ: f64, oz: f64,
-): void {
-  cellsX = spanX;
-  cellsY = spanY;
-  cellsZ = spanZ;
-  originZ = oz;
-  originX = ox;
-  sortedIndex = sortedIndexAt;
-  slots = slotsAt;
-  slotMask = mask;
-  points = count;
-}
-
-// @ts-ignore: decorator
-@inline function key(i: i32): f64 {
-  return load<f64>(keys + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function start(c: i32): i32 {
-  return load<i32>(cellStart + (<usize>c << 2));
-}
 
 /**
  * Grid2D.findCell: the id of occupied cell (cx, cy), or -1; at most a probe
