@@ -64,15 +64,20 @@ import { checkPointCount, denseLimit, isFloat32 } from './options.js';
 import type { PoolUse } from './pool-use.js';
 import { sortCellsByX } from './sort-cells.js';
 
-/** How {@link GridBase.openData} makes the grid of a buffer: the constructor of Grid2D or Grid3D. */
-export type GridMaker<G> = (
+/**
+ * The arguments of Grid2D's and Grid3D's constructors (the base's, less the
+ * dimension): the options, the positions built from (undefined for a grid
+ * opened from a buffer), and, to open a buffer, its sections.
+ */
+export type GridArgs = [
   cellSize: number,
   stride: number,
   offset: number,
   maxDenseCells: number | undefined,
+  positions: NumericArray | undefined,
   shared: boolean,
-  views: GridViews,
-) => G;
+  views?: GridViews,
+];
 
 /** Buffers and bounds of one point grid, rebuilt in place by {@link GridBase.build}. */
 export abstract class GridBase {
@@ -127,24 +132,24 @@ export abstract class GridBase {
   /** Cells indexed by `cellStart`: the whole box when dense, the occupied cells when hashed. */
   cellTotal = 0;
   /** The one buffer every section below is a view of (see grid-data.ts); replaced when a build outgrows it. */
-  data: ArrayBuffer | SharedArrayBuffer;
+  data!: ArrayBuffer | SharedArrayBuffer;
   /** Header numbers at the start of `data`. */
-  header: Float64Array;
+  header!: Float64Array;
   /** What `data` has room for. */
   capacity: Capacities;
   /** Coordinates in cell order, `dimension` numbers a point (x, y[, z]) interleaved. */
-  coords: Float32Array | Float64Array;
+  coords!: Float32Array | Float64Array;
   /** Original index of each point in cell order. */
-  sortedIndex: Uint32Array;
+  sortedIndex!: Uint32Array;
   /** Point i of cell c is at `cellStart[c] + i`; `cellTotal + 1` entries. */
-  cellStart: Int32Array;
+  cellStart!: Int32Array;
   /**
    * Hashed layout: cell coordinates by id, `dimension` per cell, ids in
    * row-major order of the cells (by z, then y, then x).
    */
-  keys: Float64Array;
+  keys!: Float64Array;
   /** Hashed layout: open-addressing lookup of `keys` (cell id or -1 per slot), `slotMask + 1` slots. */
-  slots: Int32Array;
+  slots!: Int32Array;
   slotMask = 0;
   /** Cell id per point while building; result buffer of `within`. Per thread: not in `data`. */
   scratch = new Uint32Array(0);
@@ -167,16 +172,7 @@ export abstract class GridBase {
   /** How a PointGridWorkers pool is using the buffer (see pool-use.ts); cleared by {@link publish}. */
   use: PoolUse | undefined = undefined;
 
-  constructor(
-    d: 2 | 3,
-    cellSize: number,
-    stride: number,
-    offset: number,
-    maxDenseCells: number | undefined,
-    positions: NumericArray | undefined,
-    shared: boolean,
-    views?: GridViews,
-  ) {
+  constructor(d: 2 | 3, ...[cellSize, stride, offset, maxDenseCells, positions, shared, views]: GridArgs) {
     this.dimension = d;
     this.label = d === 2 ? 'PointGrid2D' : 'PointGrid3D';
     this.cellSize = cellSize;
@@ -190,15 +186,8 @@ export abstract class GridBase {
     this.clampsIndices = shared;
     this.bounds = new Float64Array(2 * d);
     const v = views ?? allocateGrid(d, { points: 0, cellStarts: 1, keyCells: 0, slots: 0, float32: false }, shared);
-    this.data = v.data;
-    this.header = v.header;
     this.capacity = capacitiesOf(v.header);
-    this.coords = v.coords;
-    this.sortedIndex = v.sortedIndex;
-    this.cellStart = v.cellStart;
-    this.keys = v.keys;
-    this.slots = v.slots;
-    this.slotMask = v.slots.length - 1;
+    this.useViews(v);
     if (views === undefined) {
       writeGridOptions(v.header, cellSize, stride, offset, maxDenseCells);
       this.publish();
@@ -216,7 +205,12 @@ export abstract class GridBase {
    * @throws Error when `data` is not a grid buffer of dimension `d` and this
    * version, whole, with a consistent header (and body), naming what is wrong.
    */
-  protected static openData<G extends GridBase>(d: 2 | 3, data: unknown, checkBody: boolean, make: GridMaker<G>): G {
+  protected static openData<G extends GridBase>(
+    d: 2 | 3,
+    data: unknown,
+    checkBody: boolean,
+    make: (...args: GridArgs) => G,
+  ): G {
     const label = d === 2 ? 'PointGrid2D' : 'PointGrid3D';
     const v = readGrid(label, data, d);
     const header = headerProblem(v.header, d, capacitiesOf(v.header));
@@ -224,7 +218,15 @@ export abstract class GridBase {
     const h = v.header;
     const maxDense = h[H_MAX_DENSE_CELLS];
     const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
-    const grid = make(h[H_CELL_SIZE], h[H_STRIDE], h[H_OFFSET], maxDense < 0 ? undefined : maxDense, shared, v);
+    const grid = make(
+      h[H_CELL_SIZE],
+      h[H_STRIDE],
+      h[H_OFFSET],
+      maxDense < 0 ? undefined : maxDense,
+      undefined,
+      shared,
+      v,
+    );
     grid.load();
     grid.holdsPositions = false;
     grid.clampsIndices = shared || !checkBody;
@@ -423,12 +425,12 @@ export abstract class GridBase {
     if (dense) {
       cells = boxCells;
       this.cellStart.fill(0, 0, cells + 1);
-      this.countDense(positions, n, scratch);
+      this.countDense(positions, n);
     } else {
       const table = this.table!;
       table.clear();
       const counts = this.cellCounts;
-      cells = this.countHashed(table, positions, n, scratch, counts);
+      cells = this.countHashed(positions, n);
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
       const order = this.cellOrder!;
       // The coordinate copy is filled only below, so the sort may keep its keys there.
@@ -442,7 +444,7 @@ export abstract class GridBase {
     }
     this.cellTotal = cells;
     prefixSums(this.cellStart, cells, n);
-    this.scatter(positions, n, scratch);
+    this.scatter(positions, n);
     // Sort each cell by x, ties by index: the usual handful by insertion, crowded ones by heapsort.
     this.sortSmallCells(cells);
     sortCellsByX(this.coords, this.sortedIndex, this.cellStart, cells, d);
@@ -453,20 +455,18 @@ export abstract class GridBase {
   /** The build's bounds of the first `n` points (checked finite): bounds2 or bounds3 of build-steps.ts. */
   protected abstract findBounds(positions: NumericArray, n: number, bounds: Float64Array): void;
 
-  /** The dense build's count of the points per cell, into `cellStart` (the cell of each into `cellOf`). */
-  protected abstract countDense(positions: NumericArray, n: number, cellOf: Uint32Array): void;
+  /** The dense build's count of the points per cell, into `cellStart` (each point's cell into `scratch`). */
+  protected abstract countDense(positions: NumericArray, n: number): void;
 
-  /** The hashed build's count: the occupied cells into `table`, the points per cell into `counts`; returns the cells. */
-  protected abstract countHashed(
-    table: CellTable,
-    positions: NumericArray,
-    n: number,
-    cellOf: Uint32Array,
-    counts: Int32Array,
-  ): number;
+  /**
+   * The hashed build's count: the occupied cells into `table`, the points
+   * per first-seen cell into `cellCounts` (each point's cell into
+   * `scratch`); returns the cells.
+   */
+  protected abstract countHashed(positions: NumericArray, n: number): number;
 
-  /** Copies each point's index and coordinates to its place in cell order. */
-  protected abstract scatter(positions: NumericArray, n: number, cellOf: Uint32Array): void;
+  /** Copies each point's index and coordinates to its place in cell order (cells from `scratch`). */
+  protected abstract scatter(positions: NumericArray, n: number): void;
 
   /** Sorts the cells of up to SMALL_CELL points by x, ties by index (the build's own insertion sort). */
   protected abstract sortSmallCells(cells: number): void;
@@ -571,11 +571,16 @@ export abstract class GridBase {
   private reallocate(capacity: Capacities): void {
     const v = allocateGrid(this.dimension, capacity, this.shared);
     writeGridOptions(v.header, this.cellSize, this.stride, this.offset, this.maxDenseCells);
-    this.data = v.data;
-    this.header = v.header;
+    this.useViews(v);
     // A new buffer has seen no build.
     this.builds = 0;
     this.capacity = capacity;
+  }
+
+  /** Makes the sections of `v` this grid's buffer and arrays. */
+  private useViews(v: GridViews): void {
+    this.data = v.data;
+    this.header = v.header;
     this.coords = v.coords;
     this.sortedIndex = v.sortedIndex;
     this.cellStart = v.cellStart;
@@ -589,17 +594,10 @@ export abstract class GridBase {
     const slots = this.slots;
     const keys = this.keys;
     const mask = this.slotMask;
+    const d = this.dimension;
     slots.fill(-1);
-    if (this.dimension === 2) {
-      for (let id = 0; id < cells; id++) {
-        let s = hashCell2(keys[2 * id], keys[2 * id + 1]) & mask;
-        while (slots[s] >= 0) s = (s + 1) & mask;
-        slots[s] = id;
-      }
-      return;
-    }
-    for (let id = 0; id < cells; id++) {
-      let s = hashCell3(keys[3 * id], keys[3 * id + 1], keys[3 * id + 2]) & mask;
+    for (let id = 0, k = 0; id < cells; id++, k += d) {
+      let s = (d === 2 ? hashCell2(keys[k], keys[k + 1]) : hashCell3(keys[k], keys[k + 1], keys[k + 2])) & mask;
       while (slots[s] >= 0) s = (s + 1) & mask;
       slots[s] = id;
     }

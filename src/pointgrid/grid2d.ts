@@ -8,26 +8,16 @@
  */
 
 import { hashCell2 } from '../core/cell-hash.js';
-import type { CellTable } from '../core/cell-table.js';
 import type { NumericArray } from '../core/validate.js';
 import { bounds2, countDense2, countHashed2, scatter2, sortSmallCells2 } from './build-steps.js';
-import { GridBase } from './grid-base.js';
-import type { GridViews } from './grid-data.js';
+import { type GridArgs, GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link GridBase.build}. */
 export class Grid2D extends GridBase {
   declare readonly dimension: 2;
 
-  constructor(
-    cellSize: number,
-    stride: number,
-    offset: number,
-    maxDenseCells: number | undefined,
-    positions: NumericArray | undefined,
-    shared: boolean,
-    views?: GridViews,
-  ) {
-    super(2, cellSize, stride, offset, maxDenseCells, positions, shared, views);
+  constructor(...args: GridArgs) {
+    super(2, ...args);
   }
 
   /**
@@ -38,33 +28,26 @@ export class Grid2D extends GridBase {
    * with a consistent header (and body), naming what is wrong.
    */
   static fromData(data: unknown, checkBody = false): Grid2D {
-    return GridBase.openData(2, data, checkBody, (cellSize, stride, offset, maxDense, shared, views) => {
-      return new Grid2D(cellSize, stride, offset, maxDense, undefined, shared, views);
-    });
+    return GridBase.openData(2, data, checkBody, (...args) => new Grid2D(...args));
   }
 
   protected findBounds(positions: NumericArray, n: number, bounds: Float64Array): void {
     bounds2(positions, n, this.stride, this.offset, bounds);
   }
 
-  protected countDense(positions: NumericArray, n: number, cellOf: Uint32Array): void {
+  protected countDense(positions: NumericArray, n: number): void {
     const { stride, offset, originX, originY, width, cellsX } = this;
-    countDense2(positions, n, stride, offset, originX, originY, width, cellsX, cellOf, this.cellStart);
+    countDense2(positions, n, stride, offset, originX, originY, width, cellsX, this.scratch, this.cellStart);
   }
 
-  protected countHashed(
-    table: CellTable,
-    positions: NumericArray,
-    n: number,
-    cellOf: Uint32Array,
-    counts: Int32Array,
-  ): number {
-    const { stride, offset, originX, originY, width } = this;
-    return countHashed2(table, positions, n, stride, offset, originX, originY, width, cellOf, counts);
+  protected countHashed(positions: NumericArray, n: number): number {
+    const { stride, offset, originX, originY, width, table, scratch, cellCounts } = this;
+    return countHashed2(table!, positions, n, stride, offset, originX, originY, width, scratch, cellCounts);
   }
 
-  protected scatter(positions: NumericArray, n: number, cellOf: Uint32Array): void {
-    scatter2(positions, n, this.stride, this.offset, cellOf, this.cellStart, this.coords, this.sortedIndex, 0);
+  protected scatter(positions: NumericArray, n: number): void {
+    const { stride, offset, scratch, cellStart, coords, sortedIndex } = this;
+    scatter2(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex, 0);
   }
 
   protected sortSmallCells(cells: number): void {

@@ -8,26 +8,16 @@
  */
 
 import { hashCell3 } from '../core/cell-hash.js';
-import type { CellTable } from '../core/cell-table.js';
 import type { NumericArray } from '../core/validate.js';
 import { bounds3, countDense3, countHashed3, scatter3, sortSmallCells3 } from './build-steps.js';
-import { GridBase } from './grid-base.js';
-import type { GridViews } from './grid-data.js';
+import { type GridArgs, GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link GridBase.build}. */
 export class Grid3D extends GridBase {
   declare readonly dimension: 3;
 
-  constructor(
-    cellSize: number,
-    stride: number,
-    offset: number,
-    maxDenseCells: number | undefined,
-    positions: NumericArray | undefined,
-    shared: boolean,
-    views?: GridViews,
-  ) {
-    super(3, cellSize, stride, offset, maxDenseCells, positions, shared, views);
+  constructor(...args: GridArgs) {
+    super(3, ...args);
   }
 
   /**
@@ -38,34 +28,39 @@ export class Grid3D extends GridBase {
    * with a consistent header (and body), naming what is wrong.
    */
   static fromData(data: unknown, checkBody = false): Grid3D {
-    return GridBase.openData(3, data, checkBody, (cellSize, stride, offset, maxDense, shared, views) => {
-      return new Grid3D(cellSize, stride, offset, maxDense, undefined, shared, views);
-    });
+    return GridBase.openData(3, data, checkBody, (...args) => new Grid3D(...args));
   }
 
   protected findBounds(positions: NumericArray, n: number, bounds: Float64Array): void {
     bounds3(positions, n, this.stride, this.offset, bounds);
   }
 
-  protected countDense(positions: NumericArray, n: number, cellOf: Uint32Array): void {
-    const { stride, offset, originX, originY, originZ, width, cellsX } = this;
+  protected countDense(positions: NumericArray, n: number): void {
+    const { stride, offset, originX, originY, originZ, width, cellsX, scratch } = this;
     const layer = cellsX * this.cellsY;
-    countDense3(positions, n, stride, offset, originX, originY, originZ, width, cellsX, layer, cellOf, this.cellStart);
+    countDense3(positions, n, stride, offset, originX, originY, originZ, width, cellsX, layer, scratch, this.cellStart);
   }
 
-  protected countHashed(
-    table: CellTable,
-    positions: NumericArray,
-    n: number,
-    cellOf: Uint32Array,
-    counts: Int32Array,
-  ): number {
-    const { stride, offset, originX, originY, originZ, width } = this;
-    return countHashed3(table, positions, n, stride, offset, originX, originY, originZ, width, cellOf, counts);
+  protected countHashed(positions: NumericArray, n: number): number {
+    const { stride, offset, originX, originY, originZ, width, table, scratch } = this;
+    return countHashed3(
+      table!,
+      positions,
+      n,
+      stride,
+      offset,
+      originX,
+      originY,
+      originZ,
+      width,
+      scratch,
+      this.cellCounts,
+    );
   }
 
-  protected scatter(positions: NumericArray, n: number, cellOf: Uint32Array): void {
-    scatter3(positions, n, this.stride, this.offset, cellOf, this.cellStart, this.coords, this.sortedIndex, 0);
+  protected scatter(positions: NumericArray, n: number): void {
+    const { stride, offset, scratch, cellStart, coords, sortedIndex } = this;
+    scatter3(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex, 0);
   }
 
   protected sortSmallCells(cells: number): void {
