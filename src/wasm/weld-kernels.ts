@@ -43,8 +43,8 @@ export function weldOnKernels(
   n: number,
   tolerance: number,
 ): KernelWelding | number | undefined {
-  // Tolerance 0 welds equal coordinates (exact.ts); any other must be ordinary (decision 2: weld/extreme.ts welds
-  // the others, in JavaScript; weld.ts sends only those of near.ts here).
+  // Tolerance 0 welds equal coordinates (weld/exact.ts); any other must be ordinary (see isOrdinaryRadius in
+  // core/distance.ts: weld/extreme.ts welds the others, in JavaScript; weld.ts sends only those of near.ts here).
   if (tolerance !== 0 && !isOrdinaryRadius(tolerance)) return undefined;
   const tolerance2 = tolerance * tolerance;
   const k = kernels();

@@ -1,20 +1,22 @@
 /**
  * Tolerance > 0: representatives linked per grid cell in flat typed arrays,
- * "grid coordinates -> hash map -> linked list in an array" (article 004),
- * one lookup of the neighbouring cells per vertex. A representative within
- * half the tolerance is provably the answer (SURE_FRACTION, core/weld-cells.ts): those of the
- * previous few vertices are tried first (RECENT), then the vertex's own cell,
- * which ends the search for most copies of a vertex in a triangle soup with
- * no lookup or a single one.
+ * "grid coordinates -> hash map -> linked list in an array" (Bitsquid's
+ * "Finding nearby stuff", see docs/guides/welding.md), one lookup of the
+ * neighbouring cells per vertex. A representative within half the tolerance
+ * is provably the answer (SURE_FRACTION in core/weld-cells.ts, where the
+ * grid's parameters are computed): those of the previous few vertices are
+ * tried first (RECENT), then the vertex's own cell, which ends the search
+ * for most copies of a vertex in a triangle soup with no lookup or a single
+ * one.
  *
- * Cell side 2 * reach (reach: the tolerance plus slack, below) so a vertex's
+ * Cell side 2 * reach (reach: the tolerance plus slack, see gridParameters) so a vertex's
  * ball [p - reach, p + reach] spans 2 cells per axis: 8 lookups in 3D (4 in
  * 2D) against 27 (9) with tolerance-sized cells, for a searched volume of
  * 64 tolerance^3 against 27. Welding input is sparse at the tolerance scale
  * (the tolerance is well below edge lengths), so nearly every lookup is a miss
  * or a one-entry list and the number of lookups, each a cache miss on large
- * meshes, is the cost: 2 * reach is the side the article's table ("cell size
- * = search diameter") favours.
+ * meshes, is the cost: 2 * reach is the side Bitsquid's table ("cell size =
+ * search diameter") favours.
  *
  * Cell coordinates are taken relative to the data's lowest corner and halved
  * first, so nothing overflows: cell(v) = floor((v * 0.5 - min * 0.5) / half),
@@ -57,8 +59,8 @@ export const RECENT = 4;
  * computed squared distance is <= best2 can still win (ties included), and
  * each axis term of that sum is <= best2, so the axis difference is at most
  * sqrt(best2 + 2^-1073) (the 2^-1073 covers squares that underflow) up to
- * rounding, which REACH_SLACK (core/weld-cells.ts) covers as it does for the tolerance. Never more
- * than `reach`. With the own cell's best close by, this ball usually fits in
+ * rounding, which REACH_SLACK (core/weld-cells.ts) covers as it does for the
+ * tolerance. Never more than `reach`. With the own cell's best close by, this ball usually fits in
  * the own cell, and no other cell is looked up.
  */
 function nearerReach(reach: number, best2: number): number {
@@ -66,7 +68,7 @@ function nearerReach(reach: number, best2: number): number {
 }
 
 // The hot loops below compute the library's cell hash (hashCell2 / hashCell3
-// in cells.ts, bit for bit for int32 cells) inline, hoisting the per-axis
+// of core/cell-hash.ts, bit for bit for int32 cells) inline, hoisting the per-axis
 // products out of the 2x2x2 loop.
 
 /*

@@ -4,7 +4,7 @@
 // per point) as float64 (P = f64) or float32 (P = f32); coordinates are kept
 // as C. Every pointer is a byte offset into the imported memory.
 
-/** Cells up to this many points are insertion-sorted, larger ones heap-sorted (as sort-cells.ts). */
+/** Cells up to this many points are insertion-sorted, larger ones heap-sorted (SMALL_CELL of src/core/sort-keys.ts). */
 const SMALL_CELL: i32 = 24;
 
 // Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
