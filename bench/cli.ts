@@ -16,8 +16,12 @@
  *   cloud (1e6 triangles, 1e6 points): three's STLLoader, PLYLoader and
  *   OBJLoader, loaders.gl's PLY, OBJ and LAS loaders, each just parsing, against
  *   the CLI's whole run (read, weld, write) with its own readers.
+ * - The format rows (cli-formats.ts): binary PLY reading and writing against
+ *   Open3D and a copy floor, the ASCII readers against three's loaders, and a
+ *   LAS dedupe's time and memory.
  * - With SPATIALHASH_BENCH_SCALE=1: a 1e7-triangle binary STL (30 million
- *   vertices, 500 MB, written to the temp folder) welded by the CLI.
+ *   vertices, 500 MB, written to the temp folder) welded by the CLI, and the
+ *   format rows at 1e7 vertices and points.
  *
  * glTF-Transform's CLI and loaders.gl live in tools/bench-peers (installed
  * there when missing), apart from the root's dependencies.
@@ -42,6 +46,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import { glb, las, obj, ply, stlBinary } from '../packages/cli/test/fixtures.js';
 import { weld } from '../src/index.js';
+import { formatBench } from './cli-formats.js';
 import { median, ms, table } from './harness.js';
 import { torusSoup } from './torus.js';
 
@@ -354,6 +359,19 @@ console.log(count);
         `The same torus (${(fa * fb * 2).toLocaleString('en-US')} triangles) as a binary STL soup, an indexed binary PLY and OBJ, and ${(cloud.length / 3).toLocaleString('en-US')} of its soup's corners as a LAS 1.2 cloud. Each row is one child process, median of ${reps}; the libraries' rows only read the whole file and parse it (their loaders take a whole ArrayBuffer or string), the spatialhash rows do the CLI's whole job with its own streaming readers. A bare Node process here: ${baseline.toFixed(0)} MB.`,
         table(['format', 'file', 'what', 'median ms', 'max RSS MB'], readerRows),
       ].join('\n\n'),
+    );
+
+    // The format rows: binary PLY against Open3D and a copy floor, the ASCII readers against three's, LAS memory.
+    sections.push(
+      ...(await formatBench({
+        work,
+        root,
+        cli,
+        reps,
+        quick,
+        scale: process.env.SPATIALHASH_BENCH_SCALE === '1',
+        measured: (args) => measured(args, peak, preload),
+      })),
     );
 
     // 3. Scale: a 1e7-triangle binary STL.

@@ -16,9 +16,15 @@ export interface PointGridOptions {
    * sizes at (2k + 1)^d.
    */
   cellSize: number;
-  /** Numbers between the starts of two consecutive points. Default: the dimension (2 or 3). */
+  /**
+   * Numbers between the starts of two consecutive points. Default: the
+   * dimension (2 or 3). With `offset`, point i's coordinates are at
+   * `offset + i * stride`; the array may end anywhere after the last point's
+   * coordinates and before the next point's first (so after a whole last
+   * record, or right after its coordinates), never inside a point's coordinates.
+   */
   stride?: number;
-  /** Index of the first point's x in `positions`. Default 0. */
+  /** Index of the first point's x in `positions`: an attribute's place in each record, or a header's length. Default 0. */
   offset?: number;
   /**
    * Largest number of cells of the points' bounding grid for which the grid is
@@ -134,7 +140,7 @@ export interface PairsOptions extends ResultLengthOptions {
    * no result memory once warm. A call that throws may leave the buffer
    * partly overwritten.
    */
-  out?: Uint32Array;
+  out?: Uint32Array | undefined;
 }
 
 /** Options of `neighbors()` on {@link PointGrid2D} and {@link PointGrid3D}. */
@@ -151,7 +157,7 @@ export interface NeighborsOptions extends ResultLengthOptions {
    * fresh memory costs a page fault per 4 KiB on first touch, which for a
    * million points is a good part of the call.
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /** The `out` of neighbors() options, checked (see {@link checkOut}). */
@@ -288,6 +294,12 @@ export interface ResolvedOptions {
 export function resolveOptions(options: PointGridOptions, dimension: 2 | 3): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`options must be an object with a cellSize, got ${describe(options)}`);
+  }
+  if (Array.isArray(options) || ArrayBuffer.isView(options)) {
+    // The arguments swapped: its cellSize would be reported as missing.
+    throw new RangeError(
+      `options must be an object with a cellSize, got ${describe(options)}: the positions come first, new PointGrid${dimension}D(positions, { cellSize })`,
+    );
   }
   checkPositive('cellSize', options.cellSize);
   const stride = options.stride ?? dimension;

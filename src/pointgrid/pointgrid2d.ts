@@ -111,8 +111,10 @@ export class PointGrid2D extends PointGridBase<Grid2D> {
    * @param options `cellSize` (required), `stride` (default 2), `offset`
    * (default 0), `maxDenseCells`: see {@link PointGridOptions}.
    * @throws RangeError for a cellSize that is not a finite number > 0, a
-   * stride below 2, an offset outside the array, a length that leaves a partial
-   * point, or a non-finite coordinate (the message names the point index).
+   * stride below 2, an offset outside the array, a length that ends inside a
+   * point's coordinates (see {@link PointGridOptions.stride}), a BigInt64Array,
+   * options given first (the arguments swapped), or a non-finite coordinate
+   * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
     super(2, positions, options, (...args) => new Grid2D(...args), forEachPair2D);

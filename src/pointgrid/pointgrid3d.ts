@@ -109,8 +109,10 @@ export class PointGrid3D extends PointGridBase<Grid3D> {
    * @param options `cellSize` (required), `stride` (default 3), `offset`
    * (default 0), `maxDenseCells`: see {@link PointGridOptions}.
    * @throws RangeError for a cellSize that is not a finite number > 0, a
-   * stride below 3, an offset outside the array, a length that leaves a partial
-   * point, or a non-finite coordinate (the message names the point index).
+   * stride below 3, an offset outside the array, a length that ends inside a
+   * point's coordinates (see {@link PointGridOptions.stride}), a BigInt64Array,
+   * options given first (the arguments swapped), or a non-finite coordinate
+   * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
     super(3, positions, options, (...args) => new Grid3D(...args), forEachPair3D);

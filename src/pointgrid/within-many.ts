@@ -26,7 +26,10 @@ import { within3D } from './query3d.js';
 
 /** Options of `withinMany()` on {@link PointGrid2D} and {@link PointGrid3D}. */
 export interface WithinManyOptions {
-  /** Numbers between the starts of two consecutive queries. Default: the dimension (packed). */
+  /**
+   * Numbers between the starts of two consecutive queries. Default: the dimension (packed).
+   * The length rule is that of the grid's positions (PointGridOptions' stride).
+   */
   stride?: number;
   /** Index of the first query's x in the queries array. Default 0. */
   offset?: number;
@@ -35,7 +38,7 @@ export interface WithinManyOptions {
    * each array is reused when its buffer has room, as `neighbors()` does
    * with its `out` (see {@link NeighborsOptions}).
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /**

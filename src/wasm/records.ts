@@ -5,9 +5,11 @@
  * too (src/wasm/assembly/grid.ts and pairs.ts): integer constants only, so
  * that asc compiles it as it is.
  *
- * - Bytes 0 to 1023: the kernels' own scratch: bounds() writes its lanes and
- *   its result there (src/wasm/assembly/build.ts; weld-kernels.ts reads the
- *   bounds back), within() its batch of 32 rows of 4 float64.
+ * - Bytes 0 to {@link SCRATCH_END}: the kernels' own scratch: bounds()
+ *   writes its lanes and its result there (144 bytes, see
+ *   src/wasm/assembly/build.ts; weld-kernels.ts reads the bounds back),
+ *   within() its batch of 32 rows of 5 float64 (1,280 bytes, see
+ *   src/templates/within.template.ts).
  * - {@link GRID_RECORD}: the grid a search or a query reads, a float64 per
  *   field (the GRID_ numbers below are the fields' places). The glue writes
  *   it (layout.ts, writeGridRecord), then setGrid() reads it into the
@@ -23,8 +25,11 @@
  * @module
  */
 
+/** The end of the kernels' scratch (see above), rounded up. */
+export const SCRATCH_END = 1536;
+
 /** Byte address of the grid record: right after the kernels' scratch. */
-export const GRID_RECORD = 1024;
+export const GRID_RECORD = SCRATCH_END;
 /** Address of the grid's coordinates in cell order (the mirror's). */
 export const GRID_COORDS = 0;
 /** Address of its sorted indices. */

@@ -33,7 +33,11 @@ import { type AcceptRepresentative, weldNear2, weldNear3 } from './near.js';
 export interface WeldOptions {
   /** Coordinates per vertex: 2 or 3. Default 3. */
   dimension?: 2 | 3;
-  /** Array elements from one vertex to the next (three.js interleaved data). Default `dimension`. */
+  /**
+   * Array elements from one vertex to the next (three.js interleaved data). Default `dimension`.
+   * Vertex i's coordinates are at `offset + i * stride`; the array may end anywhere after the last
+   * vertex's coordinates and before the next vertex's first, never inside a vertex's coordinates.
+   */
   stride?: number;
   /** Index of the first vertex's first coordinate. Default 0. */
   offset?: number;
@@ -107,8 +111,8 @@ export interface WeldMeshResult<P extends NumericArray> {
  * @param tolerance largest distance at which two vertices merge, in coordinate units, >= 0.
  * @param options dimension (2 or 3, default 3), stride (default dimension), offset (default 0).
  * @throws RangeError for a negative, NaN or infinite tolerance, a dimension other than 2 or 3,
- * a stride below the dimension, an offset outside the array, a length that leaves a partial
- * vertex, or a non-finite coordinate (naming the vertex).
+ * a stride below the dimension, an offset outside the array, a length that ends inside a
+ * vertex's coordinates (see {@link WeldOptions.stride}), or a non-finite coordinate (naming the vertex).
  */
 export function weld(positions: NumericArray, tolerance: number, options: WeldOptions = {}): WeldResult {
   checkFiniteDistance('tolerance', tolerance);

@@ -148,7 +148,7 @@ describe('spatialhash-cli from its tarball, through npm exec', () => {
       summaries[welds.length + 4].out,
     ]);
     expect(lines.slice(-2)).toEqual(['exit 1', 'exit 2']);
-    expect(stderr).toMatch(/broken\.ply: offset \d+: truncated: the file ends inside vertex/);
+    expect(stderr).toMatch(/broken\.ply: line 4: element "vertex" announces 11,022 records of at least 12 bytes/);
     expect(stderr).toMatch(/must have the input's format \(\.stl\)/);
 
     // Read back independently.

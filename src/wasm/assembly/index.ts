@@ -5,7 +5,7 @@
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
-import { within2, within3, withinMany } from './within';
+import { withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
@@ -13,6 +13,8 @@ export { setGrid } from './grid';
 export { length, needed, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
 export { gatherWindow, sortWindow, written } from './within';
+// The within searches' instances (generated from src/templates/within.template.ts).
+export * from './within-rows';
 export { fillLookup, orderCells } from './hashed';
 export { setWeldTable, weldExact } from './weld';
 
@@ -51,18 +53,6 @@ export function searchPairs3d64(): i32 {
 }
 export function searchPairs3d32(): i32 {
   return searchPairs3<f32>();
-}
-export function within2d64(x: f64, y: f64, radius: f64, target: usize): i32 {
-  return within2<f64>(x, y, radius, target);
-}
-export function within2d32(x: f64, y: f64, radius: f64, target: usize): i32 {
-  return within2<f32>(x, y, radius, target);
-}
-export function within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
-  return within3<f64>(x, y, z, radius, target);
-}
-export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
-  return within3<f32>(x, y, z, radius, target);
 }
 export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
   return countHashed<f64>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
