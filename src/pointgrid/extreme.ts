@@ -60,10 +60,10 @@ export interface ExtremeGrid {
   find(cx: number, cy: number, cz: number): number;
 }
 
-/** The view of a 2D grid (made per call: these searches are cold). */
-export function extremeGrid2(g: Grid2D): ExtremeGrid {
+/** The view of a grid (made per call: these searches are cold). */
+export function extremeGrid(g: Grid2D | Grid3D): ExtremeGrid {
   return {
-    d: 2,
+    d: g.dimension,
     points: g.points,
     coords: g.coords,
     sortedIndex: g.sortedIndex,
@@ -72,29 +72,11 @@ export function extremeGrid2(g: Grid2D): ExtremeGrid {
     dense: g.dense,
     width: g.width,
     clampsIndices: g.clampsIndices,
-    origin: [g.originX, g.originY, 0],
-    cells: [g.cellsX, g.cellsY, 1],
-    keys: g.cellKeys,
-    find: (cx, cy) => g.findCell(cx, cy),
-  };
-}
-
-/** The view of a 3D grid. */
-export function extremeGrid3(g: Grid3D): ExtremeGrid {
-  return {
-    d: 3,
-    points: g.points,
-    coords: g.coords,
-    sortedIndex: g.sortedIndex,
-    cellStart: g.cellStart,
-    cellTotal: g.cellTotal,
-    dense: g.dense,
-    width: g.width,
-    clampsIndices: g.clampsIndices,
+    // (A 2D grid's originZ is 0 and its cellsZ 1.)
     origin: [g.originX, g.originY, g.originZ],
     cells: [g.cellsX, g.cellsY, g.cellsZ],
     keys: g.cellKeys,
-    find: (cx, cy, cz) => g.findCell(cx, cy, cz),
+    find: g.dimension === 2 ? (cx, cy) => g.findCell(cx, cy) : (cx, cy, cz) => g.findCell(cx, cy, cz),
   };
 }
 

@@ -13,7 +13,7 @@ import { grownLength } from '../core/grow.js';
 import { SLACK, stencilReach } from '../core/margins.js';
 import { verifying } from '../wasm/kernels.js';
 import { searchIntoSink, visitPairs } from '../wasm/pair-kernels.js';
-import { extremeGrid2, pairsExtreme } from './extreme.js';
+import { extremeGrid, pairsExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
 import type { PointPairVisitor } from './options.js';
 import { COUNT, type lowerMinusUpper, type PairSink, VISIT, verifyAppended, visitClamped } from './pair-sink.js';
@@ -28,7 +28,7 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
     pairsFromCell(g, sink, sink.pointFrom, sink.pointTo, g.points, 0, r2);
   } else if (!isOrdinaryRadius(radius)) {
     // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
-    pairsExtreme(extremeGrid2(g), sink, radius, () => visitBatch(g, sink));
+    pairsExtreme(extremeGrid(g), sink, radius, () => visitBatch(g, sink));
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts).
     if (sink.mode === VISIT) {

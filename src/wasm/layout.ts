@@ -10,26 +10,7 @@
  */
 import type { NumericArray } from '../core/validate.js';
 import type { Kernels } from './kernels.js';
-import {
-  GRID_CELL_START,
-  GRID_CELLS,
-  GRID_CELLS_X,
-  GRID_CELLS_Y,
-  GRID_CELLS_Z,
-  GRID_COORDS,
-  GRID_DENSE,
-  GRID_KEYS,
-  GRID_ORIGIN_X,
-  GRID_ORIGIN_Y,
-  GRID_ORIGIN_Z,
-  GRID_POINTS,
-  GRID_RECORD,
-  GRID_SLOT_MASK,
-  GRID_SLOTS,
-  GRID_SORTED_INDEX,
-  GRID_WIDTH,
-  KERNEL_BASE,
-} from './records.js';
+import * as R from './records.js';
 
 /**
  * What the kernels read and write of a Grid2D or Grid3D (see
@@ -97,7 +78,7 @@ export function layoutOf(
   dense: boolean,
   slotCount = 0,
 ): Layout {
-  into.coords = KERNEL_BASE;
+  into.coords = R.KERNEL_BASE;
   into.sortedIndex = into.coords + align8(n * d * (float32 ? 4 : 8));
   into.cellStart = into.sortedIndex + align8(4 * n);
   into.keys = into.cellStart + align8(4 * (cells + 1));
@@ -125,23 +106,23 @@ export const MIRRORED = newLayout();
  */
 export function writeGridRecord(k: Kernels, g: KernelGrid, layout: Layout): void {
   const f64 = k.f64;
-  const at = GRID_RECORD >> 3;
-  f64[at + GRID_COORDS] = layout.coords;
-  f64[at + GRID_SORTED_INDEX] = layout.sortedIndex;
-  f64[at + GRID_CELL_START] = layout.cellStart;
-  f64[at + GRID_KEYS] = layout.keys;
-  f64[at + GRID_SLOTS] = layout.slots;
-  f64[at + GRID_SLOT_MASK] = g.slotMask;
-  f64[at + GRID_CELLS] = g.cellTotal;
-  f64[at + GRID_POINTS] = g.points;
-  f64[at + GRID_DENSE] = g.dense ? 1 : 0;
-  f64[at + GRID_ORIGIN_X] = g.originX;
-  f64[at + GRID_ORIGIN_Y] = g.originY;
-  f64[at + GRID_ORIGIN_Z] = g.originZ;
-  f64[at + GRID_WIDTH] = g.width;
-  f64[at + GRID_CELLS_X] = g.cellsX;
-  f64[at + GRID_CELLS_Y] = g.cellsY;
-  f64[at + GRID_CELLS_Z] = g.cellsZ;
+  const at = R.GRID_RECORD >> 3;
+  f64[at + R.GRID_COORDS] = layout.coords;
+  f64[at + R.GRID_SORTED_INDEX] = layout.sortedIndex;
+  f64[at + R.GRID_CELL_START] = layout.cellStart;
+  f64[at + R.GRID_KEYS] = layout.keys;
+  f64[at + R.GRID_SLOTS] = layout.slots;
+  f64[at + R.GRID_SLOT_MASK] = g.slotMask;
+  f64[at + R.GRID_CELLS] = g.cellTotal;
+  f64[at + R.GRID_POINTS] = g.points;
+  f64[at + R.GRID_DENSE] = g.dense ? 1 : 0;
+  f64[at + R.GRID_ORIGIN_X] = g.originX;
+  f64[at + R.GRID_ORIGIN_Y] = g.originY;
+  f64[at + R.GRID_ORIGIN_Z] = g.originZ;
+  f64[at + R.GRID_WIDTH] = g.width;
+  f64[at + R.GRID_CELLS_X] = g.cellsX;
+  f64[at + R.GRID_CELLS_Y] = g.cellsY;
+  f64[at + R.GRID_CELLS_Z] = g.cellsZ;
   k.exports.setGrid();
 }
 

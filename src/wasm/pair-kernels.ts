@@ -17,22 +17,7 @@ import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
 import { guarded, type Kernels, kernels } from './kernels.js';
 import { align8, type KernelGrid, type Layout, MIRRORED, writeGridRecord } from './layout.js';
 import { copyIn } from './mirror.js';
-import {
-  SEARCH_CAPACITY,
-  SEARCH_CELL_FROM,
-  SEARCH_CELL_TO,
-  SEARCH_CURSOR_ROWS,
-  SEARCH_CURSORS,
-  SEARCH_EDGES,
-  SEARCH_OUT,
-  SEARCH_RADIUS2,
-  SEARCH_RANGES,
-  SEARCH_REACH,
-  SEARCH_RECORD,
-  SEARCH_ROW_END,
-  SEARCH_SCAN_ALL,
-  SEARCH_STEP,
-} from './records.js';
+import * as R from './records.js';
 
 /** Searches write this many pairs' worth of a visitor batch at a time (tests lower it: see batchPairsForTests). */
 let BATCH = 1 << 14;
@@ -123,20 +108,20 @@ function startSearch(
   k.queryGrid = undefined;
   writeGridRecord(k, g, layout);
   const f64 = k.f64;
-  const at = SEARCH_RECORD >> 3;
-  f64[at + SEARCH_REACH] = reach;
-  f64[at + SEARCH_RADIUS2] = r2;
-  f64[at + SEARCH_SCAN_ALL] = scanAll ? 1 : 0;
-  f64[at + SEARCH_CELL_FROM] = slice.cellFrom;
-  f64[at + SEARCH_CELL_TO] = slice.cellTo;
-  f64[at + SEARCH_RANGES] = ranges;
-  f64[at + SEARCH_EDGES] = edges;
-  f64[at + SEARCH_CURSORS] = cursors;
-  f64[at + SEARCH_CURSOR_ROWS] = cursorRows;
-  f64[at + SEARCH_OUT] = out;
-  f64[at + SEARCH_CAPACITY] = capacity;
-  f64[at + SEARCH_STEP] = step;
-  f64[at + SEARCH_ROW_END] = rowEnd;
+  const at = R.SEARCH_RECORD >> 3;
+  f64[at + R.SEARCH_REACH] = reach;
+  f64[at + R.SEARCH_RADIUS2] = r2;
+  f64[at + R.SEARCH_SCAN_ALL] = scanAll ? 1 : 0;
+  f64[at + R.SEARCH_CELL_FROM] = slice.cellFrom;
+  f64[at + R.SEARCH_CELL_TO] = slice.cellTo;
+  f64[at + R.SEARCH_RANGES] = ranges;
+  f64[at + R.SEARCH_EDGES] = edges;
+  f64[at + R.SEARCH_CURSORS] = cursors;
+  f64[at + R.SEARCH_CURSOR_ROWS] = cursorRows;
+  f64[at + R.SEARCH_OUT] = out;
+  f64[at + R.SEARCH_CAPACITY] = capacity;
+  f64[at + R.SEARCH_STEP] = step;
+  f64[at + R.SEARCH_ROW_END] = rowEnd;
   e.startSearch();
   const float32 = g.coords instanceof Float32Array;
   const run =

@@ -5,25 +5,7 @@
 // setGrid, which reads them here; what they must describe, and when, is the
 // invariant of src/wasm/mirror.ts.
 
-import {
-  GRID_CELL_START,
-  GRID_CELLS,
-  GRID_CELLS_X,
-  GRID_CELLS_Y,
-  GRID_CELLS_Z,
-  GRID_COORDS,
-  GRID_DENSE,
-  GRID_KEYS,
-  GRID_ORIGIN_X,
-  GRID_ORIGIN_Y,
-  GRID_ORIGIN_Z,
-  GRID_POINTS,
-  GRID_RECORD,
-  GRID_SLOT_MASK,
-  GRID_SLOTS,
-  GRID_SORTED_INDEX,
-  GRID_WIDTH,
-} from '../records';
+import * as R from '../records';
 
 /** Coordinates in cell order (C per number), sorted indices (u32), cell starts (i32). */
 export let coords: usize = 0;
@@ -54,27 +36,27 @@ export let denseZ: i32 = 0;
 
 // @ts-ignore: decorator
 @inline function field(at: i32): f64 {
-  return load<f64>(<usize>(GRID_RECORD + 8 * at));
+  return load<f64>(<usize>(R.GRID_RECORD + 8 * at));
 }
 
 /** Reads the grid record into the state above. */
 export function setGrid(): void {
-  coords = <usize>field(GRID_COORDS);
-  sortedIndex = <usize>field(GRID_SORTED_INDEX);
-  cellStart = <usize>field(GRID_CELL_START);
-  keys = <usize>field(GRID_KEYS);
-  slots = <usize>field(GRID_SLOTS);
-  slotMask = <u32>field(GRID_SLOT_MASK);
-  cells = <i32>field(GRID_CELLS);
-  points = <i32>field(GRID_POINTS);
-  dense = field(GRID_DENSE) != 0;
-  originX = field(GRID_ORIGIN_X);
-  originY = field(GRID_ORIGIN_Y);
-  originZ = field(GRID_ORIGIN_Z);
-  width = field(GRID_WIDTH);
-  cellsX = field(GRID_CELLS_X);
-  cellsY = field(GRID_CELLS_Y);
-  cellsZ = field(GRID_CELLS_Z);
+  coords = <usize>field(R.GRID_COORDS);
+  sortedIndex = <usize>field(R.GRID_SORTED_INDEX);
+  cellStart = <usize>field(R.GRID_CELL_START);
+  keys = <usize>field(R.GRID_KEYS);
+  slots = <usize>field(R.GRID_SLOTS);
+  slotMask = <u32>field(R.GRID_SLOT_MASK);
+  cells = <i32>field(R.GRID_CELLS);
+  points = <i32>field(R.GRID_POINTS);
+  dense = field(R.GRID_DENSE) != 0;
+  originX = field(R.GRID_ORIGIN_X);
+  originY = field(R.GRID_ORIGIN_Y);
+  originZ = field(R.GRID_ORIGIN_Z);
+  width = field(R.GRID_WIDTH);
+  cellsX = field(R.GRID_CELLS_X);
+  cellsY = field(R.GRID_CELLS_Y);
+  cellsZ = field(R.GRID_CELLS_Z);
   denseX = dense ? <i32>cellsX : 0;
   denseY = dense ? <i32>cellsY : 0;
   denseZ = dense ? <i32>cellsZ : 0;

@@ -6,22 +6,7 @@
 // batch to a visitor, or grow the region, and resume (see searchPairs).
 
 import { cells, coords, dense, denseX, denseY, denseZ, key, originY, originZ, points, start, width } from './grid';
-import {
-  SEARCH_CAPACITY,
-  SEARCH_CELL_FROM,
-  SEARCH_CELL_TO,
-  SEARCH_CURSOR_ROWS,
-  SEARCH_CURSORS,
-  SEARCH_EDGES,
-  SEARCH_OUT,
-  SEARCH_RADIUS2,
-  SEARCH_RANGES,
-  SEARCH_REACH,
-  SEARCH_RECORD,
-  SEARCH_ROW_END,
-  SEARCH_SCAN_ALL,
-  SEARCH_STEP,
-} from '../records';
+import * as R from '../records';
 
 /** Relative rounding margin of core/margins.ts (SLACK). */
 const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
@@ -56,7 +41,7 @@ export let needed: i32 = 0;
 
 // @ts-ignore: decorator
 @inline function searchField(at: i32): f64 {
-  return load<f64>(<usize>(SEARCH_RECORD + 8 * at));
+  return load<f64>(<usize>(R.SEARCH_RECORD + 8 * at));
 }
 
 /**
@@ -65,23 +50,23 @@ export let needed: i32 = 0;
  * caller sized (see src/wasm/pair-kernels.ts).
  */
 export function startSearch(): void {
-  reachF = searchField(SEARCH_REACH);
+  reachF = searchField(R.SEARCH_REACH);
   // Only dense grids (fewer than 2^31 cells) and hashed ones without scanAll
   // (a stencil smaller than the cell count) loop over the reach.
   reach = <i32>min(reachF, 1073741824.0);
-  r2 = searchField(SEARCH_RADIUS2);
-  scanAll = searchField(SEARCH_SCAN_ALL) != 0;
-  const cellFrom = <i32>searchField(SEARCH_CELL_FROM);
-  cellTo = <i32>searchField(SEARCH_CELL_TO);
-  ranges = <usize>searchField(SEARCH_RANGES);
-  edges = <usize>searchField(SEARCH_EDGES);
-  cursors = <usize>searchField(SEARCH_CURSORS);
-  const cursorRows = <i32>searchField(SEARCH_CURSOR_ROWS);
+  r2 = searchField(R.SEARCH_RADIUS2);
+  scanAll = searchField(R.SEARCH_SCAN_ALL) != 0;
+  const cellFrom = <i32>searchField(R.SEARCH_CELL_FROM);
+  cellTo = <i32>searchField(R.SEARCH_CELL_TO);
+  ranges = <usize>searchField(R.SEARCH_RANGES);
+  edges = <usize>searchField(R.SEARCH_EDGES);
+  cursors = <usize>searchField(R.SEARCH_CURSORS);
+  const cursorRows = <i32>searchField(R.SEARCH_CURSOR_ROWS);
   for (let k = 0; k < cursorRows; k++) store<i32>(cursors + (<usize>k << 2), cellFrom + 1);
-  out = <usize>searchField(SEARCH_OUT);
-  outCapacity = <i32>searchField(SEARCH_CAPACITY);
-  step = <i32>searchField(SEARCH_STEP);
-  rowEnd = <usize>searchField(SEARCH_ROW_END);
+  out = <usize>searchField(R.SEARCH_OUT);
+  outCapacity = <i32>searchField(R.SEARCH_CAPACITY);
+  step = <i32>searchField(R.SEARCH_STEP);
+  rowEnd = <usize>searchField(R.SEARCH_ROW_END);
   cell = cellFrom;
   point = 0;
   cellEnd = 0;
