@@ -38,6 +38,7 @@ import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
 import type { NearestHeap } from './nearest-heap.js';
 import { COUNT, type PairSink, VISIT } from './pair-sink.js';
+import { highCell, lowCell } from './within-rows.js';
 
 /** What the searches here read of a Grid2D or Grid3D: per-axis numbers as arrays, z trivial in 2D. */
 export interface ExtremeGrid {
@@ -109,8 +110,9 @@ function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: numbe
       hi[a] = 0;
       continue;
     }
-    lo[a] = Math.max(Math.floor((relative[a] - padded) / g.width), 0);
-    hi[a] = Math.min(Math.floor((relative[a] + padded) / g.width), g.cells[a] - 1);
+    // The hot within's cell range (within.template.ts), the same cells.
+    lo[a] = lowCell(relative[a], padded, g.width);
+    hi[a] = highCell(relative[a], padded, g.width, g.cells[a]);
     if (lo[a] > hi[a]) return false;
   }
   return true;

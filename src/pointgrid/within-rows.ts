@@ -44,6 +44,19 @@ const ROW_NUMBERS = 5;
 /** Per-row bounds of a batch (a query calls nothing while it uses them). */
 const ROWS = new Float64Array(ROW_NUMBERS * ROW_BATCH);
 
+// The range of cells along an axis that holds every point within `padded` (the radius with its rounding
+// margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
+// when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
+/** The first cell of the range (see the template). */
+export function lowCell(relative: number, padded: number, width: number): number {
+  return Math.max(Math.floor((relative - padded) / width), 0);
+}
+
+/** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
+export function highCell(relative: number, padded: number, width: number, cells: number): number {
+  return Math.min(Math.floor((relative + padded) / width), cells - 1);
+}
+
 /**
  * The points of `g` within `radius` of the query, written into `target` as
  * far as it fits; returns how many there are (for a grid of at least one
@@ -73,10 +86,10 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   const lz: number = 0;
   const hz: number = 0;
   const margin = (Math.abs(ry) + width) * SLACK;
-  const lx = Math.max(Math.floor((rx - padded) / width), 0);
-  const hx = Math.min(Math.floor((rx + padded) / width), cellsX - 1);
-  const ly = Math.max(Math.floor((ry - padded) / width), 0);
-  const hy = Math.min(Math.floor((ry + padded) / width), cellsY - 1);
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, cellsY);
   if (lx > hx || ly > hy || lz > hz) return 0;
   const r2 = radius * radius;
   // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
@@ -289,14 +302,14 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
   if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
   const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
-  const lz = Math.max(Math.floor((rz - padded) / width), 0);
-  const hz = Math.min(Math.floor((rz + padded) / width), cellsZ - 1);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, cellsZ);
   // Rows along x: one per (cy, cz); their margin grows with both.
   const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
-  const lx = Math.max(Math.floor((rx - padded) / width), 0);
-  const hx = Math.min(Math.floor((rx + padded) / width), cellsX - 1);
-  const ly = Math.max(Math.floor((ry - padded) / width), 0);
-  const hy = Math.min(Math.floor((ry + padded) / width), cellsY - 1);
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, cellsY);
   if (lx > hx || ly > hy || lz > hz) return 0;
   const r2 = radius * radius;
   // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.

@@ -123,6 +123,27 @@ const ROW_NUMBERS: i32 = 5;
 }
 //#endif
 
+// The range of cells along an axis that holds every point within `padded` (the radius with its rounding
+// margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
+// when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
+//#if TARGET === 'as'
+// @ts-ignore: decorator
+@inline
+//#endif
+/** The first cell of the range (see the template). */
+export function lowCell(relative: f64, padded: f64, width: f64): f64 {
+  return Math.max(Math.floor((relative - padded) / width), 0);
+}
+
+//#if TARGET === 'as'
+// @ts-ignore: decorator
+@inline
+//#endif
+/** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
+export function highCell(relative: f64, padded: f64, width: f64, cells: f64): f64 {
+  return Math.min(Math.floor((relative + padded) / width), cells - 1);
+}
+
 //#for VARIANT of rows
 //#for D of 2 3
 //#if TARGET === 'js' && VARIANT === 'rows'
@@ -180,8 +201,8 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
   if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
   const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
-  const lz = @max(Math.floor((rz - padded) / width), 0);
-  const hz = @min(Math.floor((rz + padded) / width), cellsZ - 1);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, <f64>cellsZ);
   // Rows along x: one per (cy, cz); their margin grows with both.
   const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
 //#else
@@ -192,10 +213,10 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   const hz: f64 = 0;
   const margin = (Math.abs(ry) + width) * SLACK;
 //#endif
-  const lx = @max(Math.floor((rx - padded) / width), 0);
-  const hx = @min(Math.floor((rx + padded) / width), cellsX - 1);
-  const ly = @max(Math.floor((ry - padded) / width), 0);
-  const hy = @min(Math.floor((ry + padded) / width), cellsY - 1);
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, <f64>cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, <f64>cellsY);
   if (lx > hx || ly > hy || lz > hz) return 0;
   const r2 = radius * radius;
   // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.

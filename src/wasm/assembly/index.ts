@@ -3,14 +3,14 @@
 // Positions P and coordinate copies C are float64 or float32.
 
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
-import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
 import { withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
 export { setGrid } from './grid';
-export { length, needed, setOutput, startSearch } from './pairs';
+// The pair search and its instances (generated from src/templates/pairs.template.ts).
+export * from './pair-search';
 export { fillRows, originalPairs, rowStarts } from './rows';
 export { gatherWindow, sortWindow, written } from './within';
 // The within searches' instances (generated from src/templates/within.template.ts).
@@ -41,18 +41,6 @@ export function sortCells64(coords: usize, order: usize, cellStart: usize, cells
 }
 export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
   sortCells<f32>(coords, order, cellStart, cells, d, scratch, perLevel);
-}
-export function searchPairs2d64(): i32 {
-  return searchPairs2<f64>();
-}
-export function searchPairs2d32(): i32 {
-  return searchPairs2<f32>();
-}
-export function searchPairs3d64(): i32 {
-  return searchPairs3<f64>();
-}
-export function searchPairs3d32(): i32 {
-  return searchPairs3<f32>();
 }
 export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
   return countHashed<f64>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);

@@ -56,6 +56,23 @@ const ROW_NUMBERS: i32 = 5;
   return radius + UNDERFLOW + (radius + relative + width) * SLACK;
 }
 
+// The range of cells along an axis that holds every point within `padded` (the radius with its rounding
+// margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
+// when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
+// @ts-ignore: decorator
+@inline
+/** The first cell of the range (see the template). */
+export function lowCell(relative: f64, padded: f64, width: f64): f64 {
+  return Math.max(Math.floor((relative - padded) / width), 0);
+}
+
+// @ts-ignore: decorator
+@inline
+/** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
+export function highCell(relative: f64, padded: f64, width: f64, cells: f64): f64 {
+  return Math.min(Math.floor((relative + padded) / width), cells - 1);
+}
+
 /** withinRows2D of the JavaScript path (see the module notes). */
 export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   const cs = sizeof<C>();
@@ -70,10 +87,10 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   const lz: f64 = 0;
   const hz: f64 = 0;
   const margin = (Math.abs(ry) + width) * SLACK;
-  const lx = max(Math.floor((rx - padded) / width), 0);
-  const hx = min(Math.floor((rx + padded) / width), cellsX - 1);
-  const ly = max(Math.floor((ry - padded) / width), 0);
-  const hy = min(Math.floor((ry + padded) / width), cellsY - 1);
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, <f64>cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, <f64>cellsY);
   if (lx > hx || ly > hy || lz > hz) return 0;
   const r2 = radius * radius;
   // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
@@ -260,14 +277,14 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
   if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
   const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
-  const lz = max(Math.floor((rz - padded) / width), 0);
-  const hz = min(Math.floor((rz + padded) / width), cellsZ - 1);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, <f64>cellsZ);
   // Rows along x: one per (cy, cz); their margin grows with both.
   const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
-  const lx = max(Math.floor((rx - padded) / width), 0);
-  const hx = min(Math.floor((rx + padded) / width), cellsX - 1);
-  const ly = max(Math.floor((ry - padded) / width), 0);
-  const hy = min(Math.floor((ry + padded) / width), cellsY - 1);
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, <f64>cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, <f64>cellsY);
   if (lx > hx || ly > hy || lz > hz) return 0;
   const r2 = radius * radius;
   // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
