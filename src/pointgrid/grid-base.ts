@@ -65,9 +65,9 @@ import type { PoolUse } from './pool-use.js';
 import { sortCellsByX } from './sort-cells.js';
 
 /**
- * The arguments of Grid2D's and Grid3D's constructors (the base's, less the
- * dimension): the options, the positions built from (undefined for a grid
- * opened from a buffer), and, to open a buffer, its sections.
+ * The arguments of Grid2D's and Grid3D's constructors: the options, the
+ * positions built from (undefined for a grid opened from a buffer), and, to
+ * open a buffer, its sections.
  */
 export type GridArgs = [
   cellSize: number,
@@ -79,7 +79,17 @@ export type GridArgs = [
   views?: GridViews,
 ];
 
-/** Buffers and bounds of one point grid, rebuilt in place by {@link GridBase.build}. */
+/** What a grid class is: Grid2D or Grid3D, whose static `dimension` says which. */
+interface GridClass<G extends GridBase> {
+  new (...args: GridArgs): G;
+  readonly dimension: 2 | 3;
+}
+
+/**
+ * Buffers and bounds of one point grid, rebuilt in place by
+ * {@link GridBase.build}. Its dimension is its class's (the static
+ * `dimension` of Grid2D or Grid3D), so the subclasses need no constructor.
+ */
 export abstract class GridBase {
   /** Numbers per point. */
   readonly dimension: 2 | 3;
@@ -159,12 +169,6 @@ export abstract class GridBase {
   table: CellTable | undefined = undefined;
   /** Hashed layout: puts the cells in row-major order at each build. */
   cellOrder: CellOrder | undefined = undefined;
-  /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
-  ranges = new Int32Array(64);
-  /** Hashed pair search: a cell id per row of the stencil, moving forward as the search goes (see hashedPairs). */
-  cursors = new Int32Array(8);
-  /** Pair search: where each gathered range lies in y (and z), 2 (4) numbers per range (see rangeEdge). */
-  edges = new Float64Array(64);
   /** Bounds of the points found by a build: the minimum per axis, then the maximum per axis. */
   private readonly bounds: Float64Array;
   /** Reused by nearest queries. */
@@ -172,7 +176,8 @@ export abstract class GridBase {
   /** How a PointGridWorkers pool is using the buffer (see pool-use.ts); cleared by {@link publish}. */
   use: PoolUse | undefined = undefined;
 
-  constructor(d: 2 | 3, ...[cellSize, stride, offset, maxDenseCells, positions, shared, views]: GridArgs) {
+  constructor(...[cellSize, stride, offset, maxDenseCells, positions, shared, views]: GridArgs) {
+    const d = (new.target as unknown as GridClass<GridBase>).dimension;
     this.dimension = d;
     this.label = d === 2 ? 'PointGrid2D' : 'PointGrid3D';
     this.cellSize = cellSize;
@@ -195,22 +200,19 @@ export abstract class GridBase {
   }
 
   /**
-   * A grid over the buffer of another one (`grid.data`), zero-copy, made by
-   * `make`: its sections become this grid's arrays and its header its
-   * bounds. Checks the header (O(1)), and with `checkBody` the rest too
-   * (O(buffer), see check-data.ts); PointGridWorkers' threads reopen the grid
-   * on every task and skip the body. What Grid2D.fromData and Grid3D.fromData
-   * call.
+   * A grid of this class (Grid2D or Grid3D) over the buffer of another one
+   * (`grid.data`), zero-copy: its sections become this grid's arrays and its
+   * header its bounds. Checks the header (O(1)), and with `checkBody` the
+   * rest too (O(buffer), see check-data.ts); PointGridWorkers' threads reopen
+   * the grid on every task and skip the body.
    *
-   * @throws Error when `data` is not a grid buffer of dimension `d` and this
-   * version, whole, with a consistent header (and body), naming what is wrong.
+   * @throws Error when `data` is not a grid buffer of this class's dimension
+   * and this version, whole, with a consistent header (and body), naming what
+   * is wrong.
    */
-  protected static openData<G extends GridBase>(
-    d: 2 | 3,
-    data: unknown,
-    checkBody: boolean,
-    make: (...args: GridArgs) => G,
-  ): G {
+  static fromData<G extends GridBase>(this: GridClass<G>, data: unknown, checkBody = false): G {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called, Grid2D or Grid3D, whose grid is made.
+    const d = this.dimension;
     const label = d === 2 ? 'PointGrid2D' : 'PointGrid3D';
     const v = readGrid(label, data, d);
     const header = headerProblem(v.header, d, capacitiesOf(v.header));
@@ -218,7 +220,7 @@ export abstract class GridBase {
     const h = v.header;
     const maxDense = h[H_MAX_DENSE_CELLS];
     const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
-    const grid = make(
+    const grid = new this(
       h[H_CELL_SIZE],
       h[H_STRIDE],
       h[H_OFFSET],

@@ -10,26 +10,12 @@
 import { hashCell2 } from '../core/cell-hash.js';
 import type { NumericArray } from '../core/validate.js';
 import { bounds2, countDense2, countHashed2, scatter2, sortSmallCells2 } from './build-steps.js';
-import { type GridArgs, GridBase } from './grid-base.js';
+import { GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link GridBase.build}. */
 export class Grid2D extends GridBase {
+  static readonly dimension = 2;
   declare readonly dimension: 2;
-
-  constructor(...args: GridArgs) {
-    super(2, ...args);
-  }
-
-  /**
-   * A grid over the buffer of another one (`grid.data`), zero-copy (see
-   * GridBase.openData).
-   *
-   * @throws Error when `data` is not a 2D grid buffer of this version, whole,
-   * with a consistent header (and body), naming what is wrong.
-   */
-  static fromData(data: unknown, checkBody = false): Grid2D {
-    return GridBase.openData(2, data, checkBody, (...args) => new Grid2D(...args));
-  }
 
   protected findBounds(positions: NumericArray, n: number, bounds: Float64Array): void {
     bounds2(positions, n, this.stride, this.offset, bounds);

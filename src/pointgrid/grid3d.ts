@@ -10,26 +10,12 @@
 import { hashCell3 } from '../core/cell-hash.js';
 import type { NumericArray } from '../core/validate.js';
 import { bounds3, countDense3, countHashed3, scatter3, sortSmallCells3 } from './build-steps.js';
-import { type GridArgs, GridBase } from './grid-base.js';
+import { GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link GridBase.build}. */
 export class Grid3D extends GridBase {
+  static readonly dimension = 3;
   declare readonly dimension: 3;
-
-  constructor(...args: GridArgs) {
-    super(3, ...args);
-  }
-
-  /**
-   * A grid over the buffer of another one (`grid.data`), zero-copy (see
-   * GridBase.openData).
-   *
-   * @throws Error when `data` is not a 3D grid buffer of this version, whole,
-   * with a consistent header (and body), naming what is wrong.
-   */
-  static fromData(data: unknown, checkBody = false): Grid3D {
-    return GridBase.openData(3, data, checkBody, (...args) => new Grid3D(...args));
-  }
 
   protected findBounds(positions: NumericArray, n: number, bounds: Float64Array): void {
     bounds3(positions, n, this.stride, this.offset, bounds);

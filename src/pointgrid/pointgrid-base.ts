@@ -66,21 +66,19 @@ export abstract class PointGridBase<G extends Grid2D | Grid3D> {
   private readonly search: PairSearch<G>;
 
   /**
-   * Builds the grid of dimension `d` over `positions` with `options`
-   * (through `make`, the Grid2D or Grid3D constructor), or takes over the
-   * grid from() opened (see {@link adopting}).
+   * Builds a grid of class `Grid` (Grid2D or Grid3D) over `positions` with
+   * `options`, or takes over the grid from() opened (see {@link adopting}).
    */
   protected constructor(
-    d: 2 | 3,
     positions: NumericArray,
     options: PointGridOptions,
-    make: (...args: GridArgs) => G,
+    Grid: { new (...args: GridArgs): G; readonly dimension: 2 | 3 },
     search: PairSearch<G>,
   ) {
     let grid = adopted as G | undefined;
     if (grid === undefined) {
-      const r = resolveOptions(options, d);
-      grid = make(r.cellSize, r.stride, r.offset, r.maxDenseCells, positions, r.shared);
+      const r = resolveOptions(options, Grid.dimension);
+      grid = new Grid(r.cellSize, r.stride, r.offset, r.maxDenseCells, positions, r.shared);
       grid.build(positions);
     }
     this.cellSize = grid.cellSize;

@@ -117,7 +117,7 @@ export class PointGrid2D extends PointGridBase<Grid2D> {
    * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
-    super(2, positions, options, (...args) => new Grid2D(...args), forEachPair2D);
+    super(positions, options, Grid2D, forEachPair2D);
   }
 
   /**

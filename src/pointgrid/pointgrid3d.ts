@@ -115,7 +115,7 @@ export class PointGrid3D extends PointGridBase<Grid3D> {
    * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
-    super(3, positions, options, (...args) => new Grid3D(...args), forEachPair3D);
+    super(positions, options, Grid3D, forEachPair3D);
   }
 
   /**
