@@ -4,7 +4,8 @@
  * radius so float rounding can never hide a point the distance test accepts.
  * The point grids' (src/pointgrid/) and their kernels' glue's (src/wasm/):
  * the AssemblyScript kernels hold copies of SLACK and UNDERFLOW
- * (src/wasm/assembly/within.ts, pairs.ts), which must stay equal to these.
+ * (generated into src/wasm/assembly/within-rows.ts and pair-search.ts from
+ * src/templates/), which must stay equal to these.
  *
  * @module
  */

@@ -17,7 +17,7 @@
 //#output js src/pointgrid/pair-search.ts
 //#output as src/wasm/assembly/pair-search.ts
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (pairs.ts).
+// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
 //#macro js st(name) = st.name
 //#macro as st(name) = name
 //#macro js setSt(name, v) = st.name = v
@@ -149,9 +149,7 @@ import {
   points as pointCount,
   width,
 } from './grid';
-
-/** Relative rounding margin of core/margins.ts (SLACK). */
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
+import { SLACK } from './margins';
 
 // The search, set by startSearch. The reach as a float too: a hashed grid searched with scanAll may span more
 // than 2^31 cells.

@@ -2,7 +2,8 @@
  * The kernels' low memory and the records the glue writes there: the one
  * definition of their addresses and fields, read by the glue (layout.ts,
  * pair-kernels.ts) and by the AssemblyScript kernels, which import this file
- * too (src/wasm/assembly/grid.ts and pairs.ts): integer constants only, so
+ * too (src/wasm/assembly/grid.ts, and pair-search.ts through its template):
+ * integer constants only, so
  * that asc compiles it as it is.
  *
  * - Bytes 0 to {@link SCRATCH_END}: the kernels' own scratch: bounds()
@@ -15,7 +16,8 @@
  *   it (layout.ts, writeGridRecord), then setGrid() reads it into the
  *   kernels' grid state (src/wasm/assembly/grid.ts).
  * - {@link SEARCH_RECORD}: a pair search's parameters (SEARCH_), which
- *   startSearch() reads (src/wasm/assembly/pairs.ts).
+ *   startSearch() reads (src/wasm/assembly/pair-search.ts, from
+ *   src/templates/pairs.template.ts).
  * - From {@link KERNEL_BASE} on: the mirrored grid and each operation's work
  *   areas (layout.ts).
  *

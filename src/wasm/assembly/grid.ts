@@ -1,5 +1,5 @@
-// The grid that the pair search (pairs.ts) and the within queries (within.ts)
-// read: its sections' addresses in the kernels' memory and its numbers, the
+// The grid that the pair search (pair-search.ts) and the within queries
+// (within-rows.ts, within.ts) read: its sections' addresses in the kernels' memory and its numbers, the
 // one definition of the kernels' grid state. The glue writes them into the
 // grid record (src/wasm/records.ts, layout.ts's writeGridRecord) and calls
 // setGrid, which reads them here; what they must describe, and when, is the

@@ -40,21 +40,15 @@ import {
   sortedIndex,
   width,
 } from './grid';
+import { paddedRadius, SLACK } from './margins';
 import { findCell, findCell3 } from './within';
 
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, core/margins.ts
-const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, core/margins.ts
 /**
  * Rows looked up before they are scanned; their bounds live at address 0, ROW_NUMBERS f64 a row: 1,280 bytes,
  * below KERNEL_BASE (src/wasm/records.ts), where the records and then the mirror start.
  */
 const ROW_BATCH: i32 = 32;
 const ROW_NUMBERS: i32 = 5;
-
-// @ts-ignore: decorator
-@inline function paddedRadius(radius: f64, relative: f64, width: f64): f64 {
-  return radius + UNDERFLOW + (radius + relative + width) * SLACK;
-}
 
 // The range of cells along an axis that holds every point within `padded` (the radius with its rounding
 // margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
