@@ -24,6 +24,7 @@
 // The candidate's offsets from the point beyond x, and their squared sum.
 // The layers of a hashed stencil above the cell's own (none in 2D), and the z of one.
 
+import { SLACK } from '../core/margins.js';
 /**
  * The half-stencil pair search on the JavaScript path, from the same
  * template as the kernels' (src/wasm/assembly/pair-search.ts): see
@@ -33,7 +34,6 @@
  */
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { SLACK } from '../core/margins.js';
 
 const EMPTY = new Uint32Array(0);
 

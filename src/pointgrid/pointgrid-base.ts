@@ -47,12 +47,16 @@ export function adopting<T>(grid: Grid2D | Grid3D, make: () => T): T {
   }
 }
 
+/** What a PointGrid class builds on: Grid2D or Grid3D, the constructor and its static `dimension`. */
+type GridClass = { new (...args: GridArgs): Grid2D | Grid3D; readonly dimension: 2 | 3 };
+
 /**
  * Base of PointGrid2D and PointGrid3D; not exported from the package.
  * `grid` and `sink` are the library's own (PointGridWorkers reads the grid
- * through internalGrid2D / internalGrid3D), not the user's.
+ * through internalGrid2D / internalGrid3D), not the user's: they are marked
+ * internal, so that the package's declarations name no internal type.
  */
-export abstract class PointGridBase<G extends Grid2D | Grid3D> {
+export abstract class PointGridBase {
   /** Edge of a grid cell, in position units, as given to the constructor. */
   readonly cellSize: number;
   /** Numbers between the starts of two consecutive points. */
@@ -60,22 +64,28 @@ export abstract class PointGridBase<G extends Grid2D | Grid3D> {
   /** Index of the first point's x in the positions array. */
   readonly offset: number;
 
-  protected readonly grid: G;
+  /** @internal The grid's state: a Grid2D or Grid3D, as each class declares. */
+  protected readonly grid: Grid2D | Grid3D;
+  /** @internal Where the pair searches send what they find. */
   protected readonly sink = new PairSink();
-  /** The half-stencil search of the grid's dimension (forEachPair2D or forEachPair3D). */
-  private readonly search: PairSearch<G>;
+  /**
+   * The half-stencil search of the grid's dimension (forEachPair2D or
+   * forEachPair3D): always given this class's own kind of grid.
+   */
+  private readonly search: PairSearch<Grid2D | Grid3D>;
 
   /**
-   * Builds a grid of class `Grid` (Grid2D or Grid3D) over `positions` with
-   * `options`, or takes over the grid from() opened (see {@link adopting}).
+   * @internal Builds a grid of class `Grid` (Grid2D or Grid3D) over
+   * `positions` with `options`, or takes over the grid from() opened (see
+   * {@link adopting}); `search` is the pair search of that dimension.
    */
   protected constructor(
     positions: NumericArray,
     options: PointGridOptions,
-    Grid: { new (...args: GridArgs): G; readonly dimension: 2 | 3 },
-    search: PairSearch<G>,
+    Grid: GridClass,
+    search: PairSearch<Grid2D> | PairSearch<Grid3D>,
   ) {
-    let grid = adopted as G | undefined;
+    let grid = adopted;
     if (grid === undefined) {
       const r = resolveOptions(options, Grid.dimension);
       grid = new Grid(r.cellSize, r.stride, r.offset, r.maxDenseCells, positions, r.shared);
@@ -85,7 +95,8 @@ export abstract class PointGridBase<G extends Grid2D | Grid3D> {
     this.stride = grid.stride;
     this.offset = grid.offset;
     this.grid = grid;
-    this.search = search;
+    // (The class pairs its grid with its own dimension's search, so the search is only ever given its own kind.)
+    this.search = search as PairSearch<Grid2D | Grid3D>;
   }
 
   /**

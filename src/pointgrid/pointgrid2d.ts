@@ -68,7 +68,10 @@ import { pinShapes } from './shape-pins.js';
  * grid.rebuild();
  * ```
  */
-export class PointGrid2D extends PointGridBase<Grid2D> {
+export class PointGrid2D extends PointGridBase {
+  /** @internal */
+  declare protected readonly grid: Grid2D;
+
   /**
    * A grid over the buffer of another grid (its {@link PointGrid2D.data | data}, from any
    * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it

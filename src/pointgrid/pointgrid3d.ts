@@ -66,7 +66,10 @@ import { pinShapes } from './shape-pins.js';
  * grid.rebuild();
  * ```
  */
-export class PointGrid3D extends PointGridBase<Grid3D> {
+export class PointGrid3D extends PointGridBase {
+  /** @internal */
+  declare protected readonly grid: Grid3D;
+
   /**
    * A grid over the buffer of another grid (its {@link PointGrid3D.data | data}, from any
    * thread: postMessage it, or share a SharedArrayBuffer), zero-copy: it
