@@ -1,7 +1,8 @@
 /**
- * Workload 4: moving particles. 100,000 particles in a box (the article-002
- * setting), each frame: move them (not timed), then rebuild the grid and
- * visit every neighbour pair within 2 spacings (timed). Reports frame-time
+ * Workload 4: moving particles. 100,000 particles in a box (the setting of
+ * Müller's "Blazing Fast Neighbor Search", see peers/ten-minute-physics.ts),
+ * each frame: move them (not timed), then rebuild the grid and visit every
+ * neighbour pair within 2 spacings (timed). Reports frame-time
  * percentiles and what the heap does once warm: growth across the measured
  * frames after a full collection, collections that happened during them, and
  * the heap's rise within a frame.
@@ -12,7 +13,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { type NeighborLists, PointGrid3D } from '../src/index.js';
 import { jitteredLattice3D } from './data.js';
 import { consume, gc, median, ms, percentile, random, table } from './harness.js';
-import { neighbors002 } from './peers/article002.js';
+import { tenMinutePhysicsNeighbors } from './peers/ten-minute-physics.js';
 
 interface FrameStats {
   name: string;
@@ -214,7 +215,7 @@ export async function particles(quick: boolean): Promise<string> {
     [
       'Ten Minute Physics hash (reimplemented), CSR',
       baselineFrames,
-      () => (pos) => neighbors002(pos, radius).indices.length / 2,
+      () => (pos) => tenMinutePhysicsNeighbors(pos, radius).indices.length / 2,
     ],
     // Issue 12: no visitor arity may allocate. These run after the two-parameter
     // row, so its call site has seen several visitors by then (the worst case

@@ -21,10 +21,8 @@
  *
  * @module
  */
+import { SMALL_CELL } from '../core/sort-keys.js';
 import type { NumericArray } from '../core/validate.js';
-
-/** Cells up to this many points are insertion-sorted, larger ones by introsort (sort-cells.ts). */
-export const SMALL_CELL = 24;
 
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it

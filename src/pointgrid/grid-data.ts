@@ -18,9 +18,9 @@
  * @module
  */
 import { grownLength } from '../core/grow.js';
+import { CELL_SCALE } from '../core/margins.js';
 import { describe } from '../core/validate.js';
 import { verifyError } from '../wasm/verify.js';
-import { CELL_SCALE } from './margins.js';
 import { MAX_DENSE_CELLS, MAX_POINTS } from './options.js';
 
 const AXES = ['x', 'y', 'z'];

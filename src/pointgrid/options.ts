@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { NeighborLists } from '../core/results.js';
 import { checkInteger, checkPositive, describe, type NumericArray } from '../core/validate.js';
 
 /** Options of {@link PointGrid2D} and {@link PointGrid3D}. */
@@ -76,17 +77,6 @@ export function resolveCheck(options: PointGridFromOptions | undefined): boolean
     throw new RangeError(`check must be 'full' or 'header', got ${describe(check)}`);
   }
   return check === 'full';
-}
-
-/**
- * Every point's neighbour list in compressed sparse row form: the neighbours
- * of point i are `indices[offsets[i]]` to `indices[offsets[i + 1] - 1]`.
- */
-export interface NeighborLists {
-  /** `count + 1` row starts into `indices`; `offsets[count]` is `indices.length`. */
-  offsets: Uint32Array;
-  /** Neighbour indices, row after row. */
-  indices: Uint32Array;
 }
 
 /**
@@ -168,30 +158,6 @@ export interface NeighborsOptions extends ResultLengthOptions {
    * million points is a good part of the call.
    */
   out?: NeighborLists | undefined;
-}
-
-/**
- * A view of `length` numbers over `array`'s buffer, from where `array`
- * starts, when that buffer has room; else undefined. How `out` arrays are
- * reused, by neighbors() here and by PointGridWorkers (which also requires a
- * SharedArrayBuffer).
- */
-export function reuseArray(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
-  if (array === undefined) return undefined;
-  const room = (array.buffer.byteLength - array.byteOffset) >>> 2;
-  return room >= length ? new Uint32Array(array.buffer, array.byteOffset, length) : undefined;
-}
-
-/** All of `array`'s buffer from where `array` starts: its room for a result written over it. */
-export function roomView(array: Uint32Array): Uint32Array {
-  return new Uint32Array(array.buffer, array.byteOffset, (array.buffer.byteLength - array.byteOffset) >>> 2);
-}
-
-/** Fresh memory for `length` numbers, with an eighth to spare for a later, longer result written over it. */
-export function roomyArray(length: number, shared: boolean): Uint32Array {
-  const capacity = Math.max(1, length + (length >>> 3));
-  const buffer = shared ? new SharedArrayBuffer(4 * capacity) : new ArrayBuffer(4 * capacity);
-  return new Uint32Array(buffer, 0, length);
 }
 
 /** The `out` of neighbors() options, checked (see {@link checkOut}). */

@@ -3,14 +3,14 @@
  * generated from src/templates/pairs.template.ts with the kernels' search)
  * into a {@link PairSink}: sets the search up, and whenever it stops for
  * room, empties or grows the sink's buffer by the sink's mode and calls it
- * again, as src/wasm/grid-kernels.ts does for the kernels' search.
+ * again, as src/wasm/pair-kernels.ts does for the kernels' search.
  *
  * @module
  */
 import { grownLength } from '../core/grow.js';
+import { stencilReach } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { stencilReach } from './margins.js';
 import { PairSearch } from './pair-search.js';
 import { COUNT, type PairSink, VISIT } from './pair-sink.js';
 
@@ -59,7 +59,7 @@ export function searchPairsInto<G extends Grid2D | Grid3D>(
 
 /**
  * Sets `st` up for a search of the sink's slice of `g`, with scratch for the
- * largest stencil a cell can gather: as startSearch of grid-kernels.ts sizes
+ * largest stencil a cell can gather: as startSearch of src/wasm/pair-kernels.ts sizes
  * the kernels' (one range per stencil row the grid has, or per later cell
  * when a hashed grid's stencil spans more cells than it holds).
  */

@@ -3,7 +3,7 @@
 // position), written once for 2D and 3D and for both paths (scripts/expand-templates.mjs explains the
 // directives). Both paths run it as the same resumable loop: it writes pairs into an output region and stops
 // before a point whose worst case would not fit, so that its driver can hand a batch to a visitor, or grow the
-// output, and call it again (src/pointgrid/pair-driver.ts on the JavaScript path, src/wasm/grid-kernels.ts on
+// output, and call it again (src/pointgrid/pair-driver.ts on the JavaScript path, src/wasm/pair-kernels.ts on
 // the kernels). So the two find the same pairs in the same order, candidate for candidate.
 //
 // Per cell (in cell order): gather the cell's half stencil (the rest of its row to the right within reach is
@@ -15,7 +15,7 @@
 // kernels test two candidates at once where the coordinates are float64 in 2D (f64x2): the same tests lane by
 // lane, so the same pairs.
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (pairs.ts).
+// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
 // used advances by step on a hit, by 0 on a miss (| 0 spares V8 an overflow check: it stays below 2^31).
 // A range's edges: where it lies in y (and z) against the searched cell, and on which side (1 above, -1 below,
 // 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN).
@@ -31,9 +31,9 @@
  *
  * @module
  */
+import { SLACK } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { SLACK } from './margins.js';
 
 const EMPTY = new Uint32Array(0);
 
@@ -201,7 +201,7 @@ export function searchPairs2D(g: Grid2D, st: PairSearch): number {
       count = gather2(g, st, c);
       run = st.runEnd;
       // Runs read from cell starts stay inside the points and never run backwards, whatever a buffer from
-      // elsewhere holds (see bounded.ts), so that a point's candidates, what it may write, stay bounded.
+      // elsewhere holds (see core/bounded.ts), so that a point's candidates, what it may write, stay bounded.
       if (first < 0) first = 0;
       if (end > pointCount) end = pointCount;
       if (run > pointCount) run = pointCount;
@@ -464,7 +464,7 @@ export function searchPairs3D(g: Grid3D, st: PairSearch): number {
       count = gather3(g, st, c);
       run = st.runEnd;
       // Runs read from cell starts stay inside the points and never run backwards, whatever a buffer from
-      // elsewhere holds (see bounded.ts), so that a point's candidates, what it may write, stay bounded.
+      // elsewhere holds (see core/bounded.ts), so that a point's candidates, what it may write, stay bounded.
       if (first < 0) first = 0;
       if (end > pointCount) end = pointCount;
       if (run > pointCount) run = pointCount;

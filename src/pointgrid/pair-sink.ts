@@ -5,13 +5,14 @@
  * @module
  */
 import { isOrdinaryRadius } from '../core/distance.js';
+import { type NeighborLists, reuseArray, roomView, roomyArray } from '../core/results.js';
 import { checkDistance, describe } from '../core/validate.js';
-import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
 import { onJavaScript, onKernels, verifying } from '../wasm/kernels.js';
+import type { KernelGrid } from '../wasm/layout.js';
+import { collectPairs, neighborRows } from '../wasm/pair-kernels.js';
 import { verifyError, verifySame } from '../wasm/verify.js';
 import {
   checkResultLength,
-  type NeighborLists,
   type NeighborsOptions,
   type PairSearchOptions,
   type PairsOptions,
@@ -21,9 +22,6 @@ import {
   resolveOut,
   resolvePairsOut,
   resolvePart,
-  reuseArray,
-  roomView,
-  roomyArray,
 } from './options.js';
 
 /**
@@ -135,7 +133,7 @@ export interface SearchedGrid {
   /**
    * Whether another thread may write the grid's buffer, or its body was not
    * checked (from() with check 'header'): indices handed to a visitor are
-   * then clamped to the count (see bounded.ts).
+   * then clamped to the count (see core/bounded.ts).
    */
   clampsIndices: boolean;
   /** Original index of each sorted position. */
@@ -203,7 +201,7 @@ export class PairSink {
   /** Cells the search handles: cellFrom to cellTo - 1 (a slice, see PairSearchOptions). */
   cellFrom = 0;
   cellTo = 0;
-  /** The last point index of the grid searched: indices handed over are clamped to it (see bounded.ts). */
+  /** The last point index of the grid searched: indices handed over are clamped to it (see core/bounded.ts). */
   top = 0;
   /**
    * Whether the visitor gets indices clamped to `top` (visitClamped): for a
@@ -298,7 +296,7 @@ export class PairSink {
     const cells = grid.cellTotal;
     this.cellFrom = partCell(grid.cellStart, cells, grid.points, part, parts);
     this.cellTo = partCell(grid.cellStart, cells, grid.points, part + 1, parts);
-    // (Clamped to the points, whatever a shared buffer holds: see bounded.ts.)
+    // (Clamped to the points, whatever a shared buffer holds: see core/bounded.ts.)
     this.pointFrom = Math.min(Math.max(grid.cellStart[this.cellFrom], 0), grid.points);
     this.pointTo = Math.min(Math.max(grid.cellStart[this.cellTo], this.pointFrom), grid.points);
   }
@@ -467,7 +465,7 @@ export class PairSink {
     this.start(COLLECT, grid.sortedIndex, owner, this.retain, false, reuse);
     this.slice(grid, part, parts);
     try {
-      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
+      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.
       if (isOrdinaryRadius(radius)) {
         const found = collectPairs(
@@ -710,7 +708,7 @@ function everyPairCount(points: number, from: number, to: number): number {
  * dimension files' visit loops do (with the squared distance when `coords`
  * is given, `d` numbers per point), but with each index clamped to the last
  * point: the loop for a grid whose buffer another thread may be writing (see
- * bounded.ts). Kept apart so that the common loops spend nothing on it.
+ * core/bounded.ts). Kept apart so that the common loops spend nothing on it.
  */
 export function visitClamped(
   sink: PairSink,
@@ -745,7 +743,7 @@ export function visitClamped(
  * Writes the first `length` numbers of `found` (flat pairs of sorted
  * positions, as a COLLECT search leaves them) into `target` from `at` on, as
  * original indices with i < j in each pair. `target` may be `found` itself.
- * Indices are clamped to `points - 1` (see bounded.ts).
+ * Indices are clamped to `points - 1` (see core/bounded.ts).
  */
 export function writePairs(
   order: Uint32Array,
@@ -791,7 +789,7 @@ export function rowStarts(
     for (let k = from; k < to; k++) cursor[partners[k]]++;
     from = to;
   }
-  // (Indices clamped to the count, see bounded.ts: a racing writer makes wrong rows, never writes past them.)
+  // (Indices clamped to the count, see core/bounded.ts: a racing writer makes wrong rows, never writes past them.)
   for (let s = 0; s < count; s++) offsets[Math.min(order[s], count - 1) + 1] = cursor[s];
   for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
   for (let s = 0; s < count; s++) cursor[s] = offsets[Math.min(order[s], count - 1)];
@@ -807,7 +805,7 @@ export function rowStarts(
  * position, so their writes hit a small, cached set of lines even though
  * rows sit in original index order. Also the fill of PointGridWorkers'
  * threads, each over its slice. Indices are clamped to `top` (default: the
- * last of `order`; see bounded.ts).
+ * last of `order`; see core/bounded.ts).
  */
 export function fillRows(
   from: number,
@@ -821,7 +819,7 @@ export function fillRows(
   top = order.length - 1,
 ): void {
   for (let s = from, k = first; s < to; s++) {
-    // (Indices clamped to `top`, the last point: see bounded.ts.)
+    // (Indices clamped to `top`, the last point: see core/bounded.ts.)
     const i = Math.min(order[s], top);
     const end = rowEnd[s];
     // t is never s (no point pairs with itself), so s's cursor can wait in a local.

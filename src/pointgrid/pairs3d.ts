@@ -7,9 +7,9 @@
  * @module
  */
 import { isOrdinaryRadius } from '../core/distance.js';
-import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
 import { verifying } from '../wasm/kernels.js';
-import { extremeGrid3, pairsExtreme } from './extreme.js';
+import { searchIntoSink, visitPairs } from '../wasm/pair-kernels.js';
+import { extremeGrid, pairsExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 import type { PointPairVisitor } from './options.js';
 import { everyPairInto, searchPairsInto } from './pair-driver.js';
@@ -25,9 +25,9 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
     everyPairInto(g, sink, visitBatch);
   } else if (!isOrdinaryRadius(radius)) {
     // Any other extreme radius (its square overflows or is below 2^-896) takes the cold path.
-    pairsExtreme(extremeGrid3(g), sink, radius, () => visitBatch(g, sink));
+    pairsExtreme(extremeGrid(g), sink, radius, () => visitBatch(g, sink));
   } else {
-    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
+    // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts).
     if (sink.mode === VISIT) {
       if (visitPairs(g, radius, sink, sink, visitBatch)) return;
     } else if (sink.mode !== COUNT) {

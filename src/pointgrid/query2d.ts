@@ -7,12 +7,12 @@
  */
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
-import { within } from '../wasm/grid-kernels.js';
+import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
-import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
+import { within } from '../wasm/within-kernels.js';
+import { extremeGrid, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
-import { MAX_RING_CELL, SLACK, UNDERFLOW } from './margins.js';
 import { withinRows2D } from './within-rows.js';
 
 /**
@@ -26,9 +26,9 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   const n = g.points;
   if (n === 0) return 0;
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
-  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid2(g), [x, y], radius, target);
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), [x, y], radius, target);
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/grid-kernels.ts).
+  // order (src/wasm/within-kernels.ts).
   const fast = within(g, x, y, 0, radius, target);
   if (fast < 0) return withinRows2D(g, x, y, radius, target);
   if (verifying()) {
@@ -50,7 +50,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   const maxSquared = maxDistance * maxDistance;
   // A maxDistance whose square is below 2^-896 (0 included) is searched exactly in the cells within it; any
   // other runs the float64 search, whose answer fixNearest settles when the heap noted extreme distances.
-  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid2(g), [x, y], k, maxDistance, out);
+  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid(g), [x, y], k, maxDistance, out);
   const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
@@ -116,7 +116,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
 /** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
 function drain(g: Grid2D, x: number, y: number, maxDistance: number, out: number[]): number[] {
   if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
-  return fixNearest(extremeGrid2(g), g.heap, [x, y], maxDistance, out);
+  return fixNearest(extremeGrid(g), g.heap, [x, y], maxDistance, out);
 }
 
 /** Offers the points of cells cx0..cx1 of row cy to the nearest heap. */

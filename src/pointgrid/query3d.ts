@@ -7,12 +7,12 @@
  */
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
-import { within } from '../wasm/grid-kernels.js';
+import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
-import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
+import { within } from '../wasm/within-kernels.js';
+import { extremeGrid, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
-import { MAX_RING_CELL, SLACK, UNDERFLOW } from './margins.js';
 import { withinRows3D } from './within-rows.js';
 
 /**
@@ -23,9 +23,9 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   const n = g.points;
   if (n === 0) return 0;
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
-  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid3(g), [x, y, z], radius, target);
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), [x, y, z], radius, target);
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/grid-kernels.ts).
+  // order (src/wasm/within-kernels.ts).
   const fast = within(g, x, y, z, radius, target);
   if (fast < 0) return withinRows3D(g, x, y, z, radius, target);
   if (verifying()) {
@@ -54,7 +54,7 @@ export function nearest3D(
   }
   const maxSquared = maxDistance * maxDistance;
   // As in nearest2D: a tiny maxDistance is searched exactly, any other settled by fixNearest where needed.
-  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid3(g), [x, y, z], k, maxDistance, out);
+  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid(g), [x, y, z], k, maxDistance, out);
   const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
@@ -140,7 +140,7 @@ export function nearest3D(
 /** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
 function drain(g: Grid3D, x: number, y: number, z: number, maxDistance: number, out: number[]): number[] {
   if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
-  return fixNearest(extremeGrid3(g), g.heap, [x, y, z], maxDistance, out);
+  return fixNearest(extremeGrid(g), g.heap, [x, y, z], maxDistance, out);
 }
 
 /** Offers the points of cells cx0..cx1 of row (cy, cz) to the nearest heap. */

@@ -13,13 +13,14 @@
  * @module
  */
 
+import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
 import { checkDistance, checkInteger, checkLayout, describe, type NumericArray, pointError } from '../core/validate.js';
-import { withinManyOnKernels } from '../wasm/grid-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
 import { verifySame } from '../wasm/verify.js';
+import { withinManyOnKernels } from '../wasm/within-kernels.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { checkOut, type NeighborLists, reuseArray, roomyArray } from './options.js';
+import { checkOut } from './options.js';
 import { within2D } from './query2d.js';
 import { within3D } from './query3d.js';
 

@@ -5,7 +5,7 @@
 // both paths find the same points in the same order, by construction.
 //
 // The algorithm, for an ordinary radius over a grid of at least one point: the cell range of the ball padded by
-// the rounding margins (margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
+// the rounding margins (core/margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
 // 3D) in batches: each row's bounds first (its gap to the query, the chord it cuts, and for a hashed grid its
 // first occupied cell), then the scans, so that the look-ups of different rows overlap their cache misses
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
@@ -32,10 +32,10 @@
  *
  * @module
  */
-import { clampIndices } from './bounded.js';
+import { clampIndices } from '../core/bounded.js';
+import { paddedRadius, SLACK } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { paddedRadius, SLACK } from './margins.js';
 
 /** Rows a query looks up before scanning them. */
 const ROW_BATCH = 32;

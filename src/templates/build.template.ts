@@ -50,17 +50,15 @@
  *
  * @module
  */
+import { SMALL_CELL } from '../core/sort-keys.js';
 import type { NumericArray } from '../core/validate.js';
-
-/** Cells up to this many points are insertion-sorted, larger ones by introsort (sort-cells.ts). */
-export const SMALL_CELL = 24;
 //#else
 // The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
 // from the same template). Every pointer is a byte offset into the imported memory.
 
 import { sortCrowdedCell } from './build';
 
-/** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts). */
+/** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
 //#endif
 

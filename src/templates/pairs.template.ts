@@ -2,7 +2,7 @@
 // position), written once for 2D and 3D and for both paths (scripts/expand-templates.mjs explains the
 // directives). Both paths run it as the same resumable loop: it writes pairs into an output region and stops
 // before a point whose worst case would not fit, so that its driver can hand a batch to a visitor, or grow the
-// output, and call it again (src/pointgrid/pair-driver.ts on the JavaScript path, src/wasm/grid-kernels.ts on
+// output, and call it again (src/pointgrid/pair-driver.ts on the JavaScript path, src/wasm/pair-kernels.ts on
 // the kernels). So the two find the same pairs in the same order, candidate for candidate.
 //
 // Per cell (in cell order): gather the cell's half stencil (the rest of its row to the right within reach is
@@ -17,7 +17,7 @@
 //#output js src/pointgrid/pair-search.ts
 //#output as src/wasm/assembly/pair-search.ts
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (pairs.ts).
+// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
 //#macro js st(name) = st.name
 //#macro as st(name) = name
 //#macro js setSt(name, v) = st.name = v
@@ -46,7 +46,7 @@
 //#macro as setRowEnd(s, v) = store<u32>(rowEnd + (<usize>(s) << 2), v)
 // used advances by step on a hit, by 0 on a miss (| 0 spares V8 an overflow check: it stays below 2^31).
 //#macro js advance(hit) = used = (used + step * +(hit)) | 0
-//#macro as advance(hit) = used += step * <i32>(hit)
+//#macro as advance(hit) = used += step * i32(hit)
 //#macro js idiv(a, b) = Math.floor((a) / (b))
 //#macro as idiv(a, b) = (a) / (b)
 //#macro js min(a, b) = Math.min(a, b)
@@ -86,9 +86,9 @@
  *
  * @module
  */
+import { SLACK } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { SLACK } from './margins.js';
 
 const EMPTY = new Uint32Array(0);
 
@@ -129,22 +129,34 @@ export class PairSearch {
 }
 //#else
 // The half-stencil pair search on the WebAssembly kernels, from the same template as the JavaScript path's
-// (src/pointgrid/pair-search.ts). The grid is the one setGrid (pairs.ts) describes; the search's own state is
-// here (the PairSearch object of the JavaScript path), set by startSearch and setOutput.
+// (src/pointgrid/pair-search.ts). The grid is the one setGrid read (grid.ts); the search's own state is here
+// (the PairSearch object of the JavaScript path), set by startSearch (from the search record, src/wasm/records.ts)
+// and setOutput. The template's cellsX, cellsY and cellsZ are a dense grid's cells as i32 here (grid.ts's denseX,
+// denseY, denseZ), for the stencil's integer arithmetic; the JavaScript path's are the grid's numbers.
 
+import * as R from '../records';
 import {
-  cellStart, cells, cellsX, cellsY, cellsZ, coords, dense, keys, originY, originZ, pointCount, width,
-} from './pairs';
-
-/** Relative rounding margin of margins.ts (SLACK). */
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
+  cellStart,
+  cells,
+  coords,
+  dense,
+  denseX as cellsX,
+  denseY as cellsY,
+  denseZ as cellsZ,
+  keys,
+  originY,
+  originZ,
+  points as pointCount,
+  width,
+} from './grid';
+import { SLACK } from './margins';
 
 // The search, set by startSearch. The reach as a float too: a hashed grid searched with scanAll may span more
 // than 2^31 cells.
 let reach: i32 = 0;
 let reachF: f64 = 0;
 let r2: f64 = 0;
-let scanAll = false;
+let scanAll: bool = false;
 let cellTo: i32 = 0;
 /** Scratch: ranges (2 i32 per range), edges (2 f64 per range in 2D, 4 in 3D), cursors (i32 per stencil row). */
 let ranges: usize = 0;
@@ -166,30 +178,33 @@ export let length: i32 = 0;
 /** Entries the next point may need at worst, when the search stopped for room. */
 export let needed: i32 = 0;
 
+// @ts-ignore: decorator
+@inline function searchField(at: i32): f64 {
+  return load<f64>(<usize>(R.SEARCH_RECORD + 8 * at));
+}
+
 /**
- * Starts a search of cells cellFrom..to-1 with stencil reach `stencil` and squared radius `radius2`. Scratch
- * regions must hold what the caller sized (startSearch in src/wasm/grid-kernels.ts).
+ * Starts the search the search record describes (src/wasm/records.ts): cells cellFrom..cellTo-1 of the grid
+ * setGrid read, with the scratch regions the caller sized (startSearch in src/wasm/pair-kernels.ts).
  */
-export function startSearch(
-  stencil: f64, radius2: f64, all: bool, cellFrom: i32, to: i32,
-  rangesAt: usize, edgesAt: usize, cursorsAt: usize, cursorRows: i32,
-  outAt: usize, capacity: i32, perPair: i32, rowEndAt: usize,
-): void {
-  reachF = stencil;
+export function startSearch(): void {
+  reachF = searchField(R.SEARCH_REACH);
   // Only dense grids (fewer than 2^31 cells) and hashed ones without scanAll (a stencil smaller than the cell
   // count) loop over the reach.
-  reach = <i32>min(stencil, 1073741824.0);
-  r2 = radius2;
-  scanAll = all;
-  cellTo = to;
-  ranges = rangesAt;
-  edges = edgesAt;
-  cursors = cursorsAt;
+  reach = <i32>min(reachF, 1073741824.0);
+  r2 = searchField(R.SEARCH_RADIUS2);
+  scanAll = searchField(R.SEARCH_SCAN_ALL) != 0;
+  const cellFrom = <i32>searchField(R.SEARCH_CELL_FROM);
+  cellTo = <i32>searchField(R.SEARCH_CELL_TO);
+  ranges = <usize>searchField(R.SEARCH_RANGES);
+  edges = <usize>searchField(R.SEARCH_EDGES);
+  cursors = <usize>searchField(R.SEARCH_CURSORS);
+  const cursorRows = <i32>searchField(R.SEARCH_CURSOR_ROWS);
   for (let k = 0; k < cursorRows; k++) store<i32>(cursors + (<usize>k << 2), cellFrom + 1);
-  out = outAt;
-  outCapacity = capacity;
-  step = perPair;
-  rowEnd = rowEndAt;
+  out = <usize>searchField(R.SEARCH_OUT);
+  outCapacity = <i32>searchField(R.SEARCH_CAPACITY);
+  step = <i32>searchField(R.SEARCH_STEP);
+  rowEnd = <usize>searchField(R.SEARCH_ROW_END);
   cell = cellFrom;
   point = 0;
   cellEnd = 0;
@@ -403,7 +418,7 @@ export function searchPairs${D}<C>(): i32 {
 //#endif
       run = @st(runEnd);
       // Runs read from cell starts stay inside the points and never run backwards, whatever a buffer from
-      // elsewhere holds (see bounded.ts), so that a point's candidates, what it may write, stay bounded.
+      // elsewhere holds (see core/bounded.ts), so that a point's candidates, what it may write, stay bounded.
       if (first < 0) first = 0;
       if (end > pointCount) end = pointCount;
       if (run > pointCount) run = pointCount;

@@ -4,7 +4,7 @@
 // both paths find the same points in the same order, by construction.
 //
 // The algorithm, for an ordinary radius over a grid of at least one point: the cell range of the ball padded by
-// the rounding margins (margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
+// the rounding margins (core/margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
 // 3D) in batches: each row's bounds first (its gap to the query, the chord it cuts, and for a hashed grid its
 // first occupied cell), then the scans, so that the look-ups of different rows overlap their cache misses
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
@@ -34,7 +34,7 @@
 //#macro js setRow(k, v) = rows[k] = v
 //#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
 //#macro js int(b) = +(b)
-//#macro as int(b) = <i32>(b)
+//#macro as int(b) = i32(b)
 //#macro js min(a, b) = Math.min(a, b)
 //#macro as min(a, b) = min(a, b)
 //#macro js max(a, b) = Math.max(a, b)
@@ -73,10 +73,10 @@
  *
  * @module
  */
-import { clampIndices } from './bounded.js';
+import { clampIndices } from '../core/bounded.js';
+import { paddedRadius, SLACK } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { paddedRadius, SLACK } from './margins.js';
 
 /** Rows a query looks up before scanning them. */
 const ROW_BATCH = 32;
@@ -87,25 +87,34 @@ const ROWS = new Float64Array(ROW_NUMBERS * ROW_BATCH);
 //#else
 // within on the WebAssembly kernels: PointGrid2D / PointGrid3D's within, withinMany and countWithin for an
 // ordinary radius, the same points in the same order as the JavaScript path (src/pointgrid/within-rows.ts,
-// from the same template). The grid is the one setGrid (pairs.ts) and setQueryGrid (within.ts) describe;
-// a result goes to `target`, with room for every point.
+// from the same template). The grid is the one setGrid read (grid.ts); a result goes to `target`, with room
+// for every point.
 
-import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
-import { cellsX, cellsY, cellsZ, findCell, findCell3, originX, originZ, points, sortedIndex } from './within';
+import {
+  cellStart,
+  cells,
+  cellsX,
+  cellsY,
+  cellsZ,
+  coords,
+  dense,
+  keys,
+  originX,
+  originY,
+  originZ,
+  points,
+  sortedIndex,
+  width,
+} from './grid';
+import { paddedRadius, SLACK } from './margins';
+import { findCell, findCell3 } from './within';
 
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, core/margins.ts
-const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, core/margins.ts
 /**
  * Rows looked up before they are scanned; their bounds live at address 0, ROW_NUMBERS f64 a row: 1,280 bytes,
- * below KERNEL_BASE (src/wasm/kernels.ts), where the mirror starts.
+ * below KERNEL_BASE (src/wasm/records.ts), where the records and then the mirror start.
  */
 const ROW_BATCH: i32 = 32;
 const ROW_NUMBERS: i32 = 5;
-
-// @ts-ignore: decorator
-@inline function paddedRadius(radius: f64, relative: f64, width: f64): f64 {
-  return radius + UNDERFLOW + (radius + relative + width) * SLACK;
-}
 //#endif
 
 // The range of cells along an axis that holds every point within `padded` (the radius with its rounding

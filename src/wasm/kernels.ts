@@ -50,8 +50,10 @@ export interface KernelExports {
   scatter32(...args: number[]): void;
   sortCells64(...args: number[]): void;
   sortCells32(...args: number[]): void;
-  setGrid(...args: number[]): void;
-  startSearch(...args: number[]): void;
+  /** Reads the grid record (records.ts) into the kernels' grid state. */
+  setGrid(): void;
+  /** Starts the pair search the search record describes (records.ts). */
+  startSearch(): void;
   setOutput(at: number, capacity: number, used: number): void;
   searchPairs2d64(): number;
   searchPairs2d32(): number;
@@ -68,7 +70,6 @@ export interface KernelExports {
     count: number,
     total: number,
   ): void;
-  setQueryGrid(...args: number[]): void;
   within2d64(x: number, y: number, radius: number, target: number): number;
   within2d32(x: number, y: number, radius: number, target: number): number;
   countHashed64(...args: number[]): number;
@@ -117,15 +118,6 @@ export function kernelMemoryLimitForTests(bytes: number): number {
   memoryLimit = bytes;
   return last;
 }
-/**
- * Bytes below this are left to the module, which has no data of its own:
- * its scratch lives there (a build's SIMD bounds, 144 bytes; a within
- * query's batch of row bounds, 1,280 bytes: see within.template.ts).
- *
- * @internal
- */
-export const KERNEL_BASE = 2048;
-
 /** A typed view of the kernels' memory. */
 type MemoryView = Int32Array | Uint32Array | Float32Array | Float64Array;
 /** The constructor of a {@link MemoryView}. */
@@ -155,38 +147,24 @@ export class Kernels {
    */
   busy = false;
   /**
-   * What the memory holds. The invariant every caller keeps (see grid-kernels.ts):
-   *
-   * - The mirror: from KERNEL_BASE on, a copy of the grid buffer `mirrorData`
-   *   as it was after its build number `mirrorBuilds` (the count of builds
-   *   published into that buffer, see KernelGrid.builds); undefined when the
-   *   memory holds no grid. A grid may search the mirror only while its
-   *   buffer is `mirrorData` and has seen no build since (a SharedArrayBuffer
-   *   only while {@link pinned}: another thread may build into it at any time).
-   * - The query globals of the module (setGrid / setQueryGrid) describe the
-   *   mirror as `queryGrid` reads it, with a query's result area at
-   *   `queryTarget`, right after the mirror; undefined when they describe
-   *   nothing valid.
-   *
-   * Whatever writes into the mirror's bytes (a build, a copy-in, a weld)
-   * first calls {@link forgetGrid}, which clears both records, and sets the
-   * mirror record again only once the copy is whole; a pair search sets the
-   * globals for its own grid and clears `queryGrid`. A trap clears both
-   * (see {@link guarded}). {@link releaseKernelMemory} starts a fresh
-   * instance, which holds nothing.
+   * What the memory holds: the grid buffer it holds a copy of (the mirror),
+   * and after which of that buffer's builds. These records, and those below,
+   * belong to the instance, so that {@link releaseKernelMemory}'s fresh one
+   * holds nothing; what they promise, and who keeps them true, is the
+   * invariant written in mirror.ts.
    */
   mirrorData: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
   mirrorBuilds = -1;
-  /** The grid the query globals were last set for (see {@link mirrorData}); undefined when none is valid. */
+  /** The grid the kernels' grid state was last set for by a query (see mirror.ts); undefined when none may trust it. */
   queryGrid: object | undefined = undefined;
   /** Where a query writes its result: right after the mirror of {@link queryGrid}. */
   queryTarget = 0;
   /**
    * Queries since one copied its grid into the memory: a query of another grid
-   * waits for enough of them before it copies again (see within in grid-kernels.ts).
+   * waits for enough of them before it copies again (see within in within-kernels.ts).
    */
   queriesSinceCopy = Number.POSITIVE_INFINITY;
-  /** A buffer whose copy stays valid, shared or not, while a pool thread's task runs (see pinGrid in grid-kernels.ts). */
+  /** A buffer whose copy stays valid, shared or not, while a pool thread's task runs (see pinGrid in mirror.ts). */
   pinned: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
 
   constructor(module: WebAssembly.Module) {
@@ -198,9 +176,9 @@ export class Kernels {
   }
 
   /**
-   * Drops the records of what the memory holds (the mirror and the query
-   * globals' grid), before anything writes over the mirror's bytes: a build,
-   * a copy-in, a weld.
+   * Drops the records of what the memory holds (the mirror and the grid
+   * state's query grid), before anything writes over the mirror's bytes: a
+   * build, a copy-in, a weld (see mirror.ts).
    */
   forgetGrid(): void {
     this.mirrorData = undefined;
@@ -208,7 +186,7 @@ export class Kernels {
     this.queryGrid = undefined;
   }
 
-  /** Records that the memory now holds a whole copy of `data` after its build number `builds` (see {@link mirrorData}). */
+  /** Records that the memory now holds a whole copy of `data` after its build number `builds` (see mirror.ts). */
   holdGrid(data: ArrayBuffer | SharedArrayBuffer, builds: number): void {
     this.mirrorData = data;
     this.mirrorBuilds = builds;
@@ -519,7 +497,7 @@ export function isTrap(error: unknown): boolean {
  * A trap of the WebAssembly machine (an access past the kernels' memory,
  * which their own bounds should never let happen) as an Error naming the
  * call `what`; any other error as it is. After a trap the kernels' records
- * are reset (see Kernels.mirrorData): the call stopped part-way, so what the
+ * are reset (see mirror.ts): the call stopped part-way, so what the
  * memory holds is no one's grid, and the next call copies its grid in afresh.
  *
  * @internal

@@ -9,8 +9,9 @@
  * @module
  */
 /// <reference types="@webgpu/types" />
+
+import type { NeighborLists } from '../core/results.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
-import type { NeighborLists } from '../pointgrid/options.js';
 import { MAX_WORKGROUPS, type Pipelines, pipelinesFor, ScanPlan, Usage } from './pipelines.js';
 import { WORKGROUP } from './shaders.js';
 // The public API's WebGPU types stand for the consumer's own (see types.ts); here they are the DOM library's.

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { CELL_HASH_X, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
+import { CELL_HASH_X, mix32 } from '../core/cell-hash.js';
+import { initialExactSlots } from '../core/weld-cells.js';
 import { type AcceptRepresentative, RECENT } from './near.js';
 
 /** Hash of `words` 32-bit words starting at `start`: a multiply-xorshift per word, murmur3's finalizer at the end. */
@@ -17,11 +18,6 @@ function hashWords(bits: Uint32Array, start: number, words: number): number {
     h ^= h >>> 15;
   }
   return mix32(h) >>> 0;
-}
-
-/** Slot count the table starts with: small, it doubles (a table sized for the distinct positions stays in cache). */
-export function initialExactSlots(n: number): number {
-  return nextPowerOfTwo(Math.min(n, 1024) * 2);
 }
 
 /**

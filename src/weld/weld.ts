@@ -3,7 +3,8 @@
  * an earlier one, as importers, 3D-printing tools and glTF pipelines need.
  *
  * Built on the library's cell hashing, "grid coordinates -> hash map -> linked
- * list in an array" (article 004): representatives are linked per cell in flat
+ * list in an array" (Bitsquid's "Finding nearby stuff", see
+ * docs/guides/welding.md): representatives are linked per cell in flat
  * typed arrays and each vertex does one lookup of the cells its tolerance ball
  * touches (weld/near.ts). Tolerance 0 takes an exact path that hashes the
  * coordinate bits (weld/exact.ts). This file holds the public API: argument
@@ -362,7 +363,7 @@ function coordinateError(
 /**
  * Writes each triangle's welded corners to `out` (skipping degenerate ones when
  * asked) and returns how many corners were written. Only typed arrays and
- * numbers here, see gridParameters in weld/near.ts for why.
+ * numbers here, see gridParameters in core/weld-cells.ts for why.
  */
 function remapTriangles(
   remap: Uint32Array,
@@ -478,7 +479,8 @@ function weldPositions(
 ): Welding {
   const { dimension, stride, offset } = layout;
   // The kernels repeat the hot paths of weldCoordinates only, exact.ts (tolerance 0: equal coordinates, no
-  // arithmetic) and near.ts (ordinary tolerances): extreme ones take weld/extreme.ts's cold paths here (decision 2).
+  // arithmetic) and near.ts (ordinary tolerances): extreme ones (whose square overflows or underflows, see
+  // isOrdinaryRadius in core/distance.ts) take weld/extreme.ts's cold paths here.
   if (accept === undefined && (tolerance === 0 || (isOrdinaryRadius(tolerance) && tolerance >= LOWEST_HOT_TOLERANCE))) {
     const n = checkLayout(positions, dimension, stride, offset);
     const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance);

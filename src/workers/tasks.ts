@@ -31,8 +31,8 @@ import { COLLECT, fillRows, isOutgrown, PairSink, ROWS, writePairs } from '../po
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
 import { sortCellsByX } from '../pointgrid/sort-cells.js';
-import { pinGrid, unpinGrid } from '../wasm/grid-kernels.js';
 import { type KernelMode, setKernelMode, useKernelModule } from '../wasm/kernels.js';
+import { pinGrid, unpinGrid } from '../wasm/mirror.js';
 import { arriveAndWait, breakBarrier } from './barrier.js';
 
 // The package compiles against ES2022 alone (no DOM or Node types): declared for this module.

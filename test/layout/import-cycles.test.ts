@@ -2,9 +2,11 @@
  * The module graph of src/ has no cycles (type-only imports included): each
  * folder builds on core/ and on its own lower layers, never the reverse. A
  * cycle makes load order decide which module sees the other half-initialised.
+ * src/wasm (the kernels and their glue) imports from core/ and itself only:
+ * what it shares with a structure lives in core/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -68,6 +70,20 @@ describe('src/ imports', () => {
 
   it('form no cycle', () => {
     expect(findCycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+
+  it('from src/wasm reach only src/wasm and src/core: the kernels serve the structures, never the reverse', () => {
+    const wasm = join(src, 'wasm');
+    const below = [wasm, join(src, 'core')];
+    const upward = [...graph]
+      .filter(([file]) => file.startsWith(wasm + sep))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => !below.some((folder) => target.startsWith(folder + sep)))
+          .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
+      );
+    expect(upward).toEqual([]);
+    expect([...graph.keys()].filter((file) => file.startsWith(wasm + sep)).length).toBeGreaterThan(3);
   });
 
   it('the cycle finder and the import reader see what they must (self-check)', () => {

@@ -20,7 +20,7 @@ import {
   setKernelMode,
 } from '../../src/index.js';
 import { FLAG_DENSE, H_CELL_TOTAL, H_FLAGS, H_POINTS, HEADER_BYTES, readGrid } from '../../src/pointgrid/grid-data.js';
-import { batchPairsForTests } from '../../src/wasm/grid-kernels.js';
+import { batchPairsForTests } from '../../src/wasm/pair-kernels.js';
 import { pack, type Scenario, scenarios } from '../support/pointgrid-oracle.js';
 
 type Grid = PointGrid2D | PointGrid3D;

@@ -240,6 +240,32 @@ describe('a build that falls back to JavaScript part-way (defect class 3: the co
     });
 });
 
+describe('an in-place rebuild the kernels did not make (the mirror is told from the buffer by its build count)', () => {
+  for (const d of [2, 3] as const)
+    for (const [layout, options] of layouts)
+      it(`${d}D ${layout}: a JavaScript rebuild into the mirrored buffer, then every query on the kernels again`, () => {
+        const first = points(300, d, 8, 31);
+        const grid = make(d, first, options);
+        const q = Array.from({ length: d }, () => 4);
+        // The kernels built the grid and hold it; a pair search and a query read that copy.
+        expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(first, d, 1));
+        expect(within(grid, q, 2)).toEqual(bruteWithin(first, d, q, 2));
+        // The same points in reverse order (the same cells, other indices): the build goes in place, while the
+        // kernels' memory still holds the first build of that very buffer.
+        const second = new Float64Array(first.length);
+        for (let i = 0, n = first.length / d; i < n; i++)
+          for (let a = 0; a < d; a++) second[(n - 1 - i) * d + a] = first[i * d + a];
+        const data = grid.data;
+        setKernelMode('javascript');
+        grid.rebuild(second);
+        setKernelMode('auto');
+        expect(grid.data).toBe(data);
+        expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(second, d, 1));
+        expect(within(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+        expect(withinManyRow(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+      });
+});
+
 describe('grids over one buffer see each other rebuilds (defect class 4: a from() view kept its header)', () => {
   for (const d of [2, 3] as const)
     for (const shared of [true, false])

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { activeKernels, PointGrid2D, PointGrid3D, setKernelMode, weld } from '../../src/index.js';
-import { KERNEL_BASE, kernels } from '../../src/wasm/kernels.js';
+import { kernels } from '../../src/wasm/kernels.js';
+import { KERNEL_BASE } from '../../src/wasm/records.js';
 import { PointGridWorkers } from '../../src/workers/index.js';
 
 afterEach(() => setKernelMode('auto'));
@@ -108,7 +109,7 @@ describe("mode 'verify' finds a wrong answer of the kernels and throws instead o
       setKernelMode('verify');
       const grid = new PointGrid2D(positions, { cellSize: 1 });
       // Sets the kernels' query state up for this grid, its copy in their memory (a query copies a grid in once
-      // enough queries came since the last copy: see within in grid-kernels.ts).
+      // enough queries came since the last copy: see within in src/wasm/within-kernels.ts).
       for (let k = 0; k < 100; k++) call(grid);
       damageMirror(400);
       expect(() => call(grid)).toThrow(

@@ -18,7 +18,7 @@
 
 import { sortCrowdedCell } from './build';
 
-/** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts). */
+/** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
 
 /**

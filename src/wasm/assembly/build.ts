@@ -3,8 +3,6 @@
 // and why these two are the kernels' alone). Positions come packed (2 or 3 numbers per point) as float64 (P =
 // f64) or float32 (P = f32); coordinates are kept as C. Every pointer is a byte offset into the imported memory.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 
 // Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
 // lanes' lows and highs (3 vectors each), then the bounds they make (min x, y, z, max x, y, z as f64).

@@ -2,8 +2,6 @@
 // the concrete instances of the generic loops, one per coordinate type.
 // Positions P and coordinate copies C are float64 or float32.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 import { bounds } from './build';
 import { countHashed } from './hashed';
 import { withinMany } from './within';
@@ -11,11 +9,11 @@ import { weldNear2, weldNear3 } from './weld';
 
 // The build's loops and their instances (generated from src/templates/build.template.ts).
 export * from './build-loops';
-export { setGrid } from './pairs';
+export { setGrid } from './grid';
 // The pair search and its instances (generated from src/templates/pairs.template.ts).
 export * from './pair-search';
 export { fillRows, originalPairs, rowStarts } from './rows';
-export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
+export { gatherWindow, sortWindow, written } from './within';
 // The within searches' instances (generated from src/templates/within.template.ts).
 export * from './within-rows';
 export { fillLookup, orderCells } from './hashed';
@@ -26,9 +24,6 @@ export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
 }
 export function bounds32(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f32>(pos, n, d, out);
-}
-export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
-  return within3<f32>(x, y, z, radius, target);
 }
 export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
   return countHashed<f64>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);

@@ -3,7 +3,7 @@
 // position), written once for 2D and 3D and for both paths (scripts/expand-templates.mjs explains the
 // directives). Both paths run it as the same resumable loop: it writes pairs into an output region and stops
 // before a point whose worst case would not fit, so that its driver can hand a batch to a visitor, or grow the
-// output, and call it again (src/pointgrid/pair-driver.ts on the JavaScript path, src/wasm/grid-kernels.ts on
+// output, and call it again (src/pointgrid/pair-driver.ts on the JavaScript path, src/wasm/pair-kernels.ts on
 // the kernels). So the two find the same pairs in the same order, candidate for candidate.
 //
 // Per cell (in cell order): gather the cell's half stencil (the rest of its row to the right within reach is
@@ -15,7 +15,7 @@
 // kernels test two candidates at once where the coordinates are float64 in 2D (f64x2): the same tests lane by
 // lane, so the same pairs.
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (pairs.ts).
+// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
 // used advances by step on a hit, by 0 on a miss (| 0 spares V8 an overflow check: it stays below 2^31).
 // A range's edges: where it lies in y (and z) against the searched cell, and on which side (1 above, -1 below,
 // 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN).
@@ -25,22 +25,34 @@
 // The layers of a hashed stencil above the cell's own (none in 2D), and the z of one.
 
 // The half-stencil pair search on the WebAssembly kernels, from the same template as the JavaScript path's
-// (src/pointgrid/pair-search.ts). The grid is the one setGrid (pairs.ts) describes; the search's own state is
-// here (the PairSearch object of the JavaScript path), set by startSearch and setOutput.
+// (src/pointgrid/pair-search.ts). The grid is the one setGrid read (grid.ts); the search's own state is here
+// (the PairSearch object of the JavaScript path), set by startSearch (from the search record, src/wasm/records.ts)
+// and setOutput. The template's cellsX, cellsY and cellsZ are a dense grid's cells as i32 here (grid.ts's denseX,
+// denseY, denseZ), for the stencil's integer arithmetic; the JavaScript path's are the grid's numbers.
 
+import * as R from '../records';
 import {
-  cellStart, cells, cellsX, cellsY, cellsZ, coords, dense, keys, originY, originZ, pointCount, width,
-} from './pairs';
-
-/** Relative rounding margin of margins.ts (SLACK). */
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48
+  cellStart,
+  cells,
+  coords,
+  dense,
+  denseX as cellsX,
+  denseY as cellsY,
+  denseZ as cellsZ,
+  keys,
+  originY,
+  originZ,
+  points as pointCount,
+  width,
+} from './grid';
+import { SLACK } from './margins';
 
 // The search, set by startSearch. The reach as a float too: a hashed grid searched with scanAll may span more
 // than 2^31 cells.
 let reach: i32 = 0;
 let reachF: f64 = 0;
 let r2: f64 = 0;
-let scanAll = false;
+let scanAll: bool = false;
 let cellTo: i32 = 0;
 /** Scratch: ranges (2 i32 per range), edges (2 f64 per range in 2D, 4 in 3D), cursors (i32 per stencil row). */
 let ranges: usize = 0;
@@ -62,30 +74,33 @@ export let length: i32 = 0;
 /** Entries the next point may need at worst, when the search stopped for room. */
 export let needed: i32 = 0;
 
+// @ts-ignore: decorator
+@inline function searchField(at: i32): f64 {
+  return load<f64>(<usize>(R.SEARCH_RECORD + 8 * at));
+}
+
 /**
- * Starts a search of cells cellFrom..to-1 with stencil reach `stencil` and squared radius `radius2`. Scratch
- * regions must hold what the caller sized (startSearch in src/wasm/grid-kernels.ts).
+ * Starts the search the search record describes (src/wasm/records.ts): cells cellFrom..cellTo-1 of the grid
+ * setGrid read, with the scratch regions the caller sized (startSearch in src/wasm/pair-kernels.ts).
  */
-export function startSearch(
-  stencil: f64, radius2: f64, all: bool, cellFrom: i32, to: i32,
-  rangesAt: usize, edgesAt: usize, cursorsAt: usize, cursorRows: i32,
-  outAt: usize, capacity: i32, perPair: i32, rowEndAt: usize,
-): void {
-  reachF = stencil;
+export function startSearch(): void {
+  reachF = searchField(R.SEARCH_REACH);
   // Only dense grids (fewer than 2^31 cells) and hashed ones without scanAll (a stencil smaller than the cell
   // count) loop over the reach.
-  reach = <i32>min(stencil, 1073741824.0);
-  r2 = radius2;
-  scanAll = all;
-  cellTo = to;
-  ranges = rangesAt;
-  edges = edgesAt;
-  cursors = cursorsAt;
+  reach = <i32>min(reachF, 1073741824.0);
+  r2 = searchField(R.SEARCH_RADIUS2);
+  scanAll = searchField(R.SEARCH_SCAN_ALL) != 0;
+  const cellFrom = <i32>searchField(R.SEARCH_CELL_FROM);
+  cellTo = <i32>searchField(R.SEARCH_CELL_TO);
+  ranges = <usize>searchField(R.SEARCH_RANGES);
+  edges = <usize>searchField(R.SEARCH_EDGES);
+  cursors = <usize>searchField(R.SEARCH_CURSORS);
+  const cursorRows = <i32>searchField(R.SEARCH_CURSOR_ROWS);
   for (let k = 0; k < cursorRows; k++) store<i32>(cursors + (<usize>k << 2), cellFrom + 1);
-  out = outAt;
-  outCapacity = capacity;
-  step = perPair;
-  rowEnd = rowEndAt;
+  out = <usize>searchField(R.SEARCH_OUT);
+  outCapacity = <i32>searchField(R.SEARCH_CAPACITY);
+  step = <i32>searchField(R.SEARCH_STEP);
+  rowEnd = <usize>searchField(R.SEARCH_ROW_END);
   cell = cellFrom;
   point = 0;
   cellEnd = 0;
@@ -191,7 +206,7 @@ export function searchPairs2<C>(): i32 {
       count = gather2(c);
       run = runEnd;
       // Runs read from cell starts stay inside the points and never run backwards, whatever a buffer from
-      // elsewhere holds (see bounded.ts), so that a point's candidates, what it may write, stay bounded.
+      // elsewhere holds (see core/bounded.ts), so that a point's candidates, what it may write, stay bounded.
       if (first < 0) first = 0;
       if (end > pointCount) end = pointCount;
       if (run > pointCount) run = pointCount;
@@ -262,7 +277,7 @@ export function searchPairs2<C>(): i32 {
         const dy = <f64>load<C>(coords + <usize>(2 * (t) + 1) * cs) - py;
         store<u32>(out + (<usize>(used) << 2), s);
         store<u32>(out + (<usize>(used + last) << 2), t);
-        used += step * <i32>(dx2 + dy * dy <= r2);
+        used += step * i32(dx2 + dy * dy <= r2);
       }
       const relY = py - originY;
       for (let k = 0; k < count; k += 2) {
@@ -325,7 +340,7 @@ export function searchPairs2<C>(): i32 {
           const dy = <f64>load<C>(coords + <usize>(2 * (t) + 1) * cs) - py;
           store<u32>(out + (<usize>(used) << 2), s);
           store<u32>(out + (<usize>(used + last) << 2), t);
-          used += step * <i32>(dx2 + dy * dy <= r2);
+          used += step * i32(dx2 + dy * dy <= r2);
         }
       }
       if (step === 1) store<u32>(rowEnd + (<usize>(s) << 2), used);
@@ -459,7 +474,7 @@ export function searchPairs3<C>(): i32 {
       count = gather3(c);
       run = runEnd;
       // Runs read from cell starts stay inside the points and never run backwards, whatever a buffer from
-      // elsewhere holds (see bounded.ts), so that a point's candidates, what it may write, stay bounded.
+      // elsewhere holds (see core/bounded.ts), so that a point's candidates, what it may write, stay bounded.
       if (first < 0) first = 0;
       if (end > pointCount) end = pointCount;
       if (run > pointCount) run = pointCount;
@@ -501,7 +516,7 @@ export function searchPairs3<C>(): i32 {
         const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py; const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
         store<u32>(out + (<usize>(used) << 2), s);
         store<u32>(out + (<usize>(used + last) << 2), t);
-        used += step * <i32>(dx2 + dy * dy + dz * dz <= r2);
+        used += step * i32(dx2 + dy * dy + dz * dz <= r2);
       }
       const relY = py - originY;
       const relZ = pz - originZ;
@@ -539,7 +554,7 @@ export function searchPairs3<C>(): i32 {
           const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py; const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
           store<u32>(out + (<usize>(used) << 2), s);
           store<u32>(out + (<usize>(used + last) << 2), t);
-          used += step * <i32>(dx2 + dy * dy + dz * dz <= r2);
+          used += step * i32(dx2 + dy * dy + dz * dz <= r2);
         }
       }
       if (step === 1) store<u32>(rowEnd + (<usize>(s) << 2), used);

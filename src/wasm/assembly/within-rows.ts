@@ -5,7 +5,7 @@
 // both paths find the same points in the same order, by construction.
 //
 // The algorithm, for an ordinary radius over a grid of at least one point: the cell range of the ball padded by
-// the rounding margins (margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
+// the rounding margins (core/margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
 // 3D) in batches: each row's bounds first (its gap to the query, the chord it cuts, and for a hashed grid its
 // first occupied cell), then the scans, so that the look-ups of different rows overlap their cache misses
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
@@ -21,25 +21,34 @@
 
 // within on the WebAssembly kernels: PointGrid2D / PointGrid3D's within, withinMany and countWithin for an
 // ordinary radius, the same points in the same order as the JavaScript path (src/pointgrid/within-rows.ts,
-// from the same template). The grid is the one setGrid (pairs.ts) and setQueryGrid (within.ts) describe;
-// a result goes to `target`, with room for every point.
+// from the same template). The grid is the one setGrid read (grid.ts); a result goes to `target`, with room
+// for every point.
 
-import { cellStart, cells, coords, dense, keys, originY, width } from './pairs';
-import { cellsX, cellsY, cellsZ, findCell, findCell3, originX, originZ, points, sortedIndex } from './within';
+import {
+  cellStart,
+  cells,
+  cellsX,
+  cellsY,
+  cellsZ,
+  coords,
+  dense,
+  keys,
+  originX,
+  originY,
+  originZ,
+  points,
+  sortedIndex,
+  width,
+} from './grid';
+import { paddedRadius, SLACK } from './margins';
+import { findCell, findCell3 } from './within';
 
-const SLACK: f64 = 1.0 / 281474976710656.0; // 2^-48, core/margins.ts
-const UNDERFLOW: f64 = reinterpret<f64>(0x1e70000000000000); // 2^-536, core/margins.ts
 /**
  * Rows looked up before they are scanned; their bounds live at address 0, ROW_NUMBERS f64 a row: 1,280 bytes,
- * below KERNEL_BASE (src/wasm/kernels.ts), where the mirror starts.
+ * below KERNEL_BASE (src/wasm/records.ts), where the records and then the mirror start.
  */
 const ROW_BATCH: i32 = 32;
 const ROW_NUMBERS: i32 = 5;
-
-// @ts-ignore: decorator
-@inline function paddedRadius(radius: f64, relative: f64, width: f64): f64 {
-  return radius + UNDERFLOW + (radius + relative + width) * SLACK;
-}
 
 // The range of cells along an axis that holds every point within `padded` (the radius with its rounding
 // margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
@@ -195,7 +204,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
           // an if on cache-resident data).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
-          found += <i32>(dx2 + dy * dy <= r2);
+          found += i32(dx2 + dy * dy <= r2);
         }
         continue;
       }
@@ -391,7 +400,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
           // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
           // an if on cache-resident data).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
-          found += <i32>(dx2 + dy * dy + dz * dz <= r2);
+          found += i32(dx2 + dy * dy + dz * dz <= r2);
         }
         continue;
       }

@@ -1,42 +1,9 @@
-// The grid that queries read (set by setQueryGrid, with setGrid of pairs.ts), its cell lookup, and withinMany's
-// windows; the within search itself is within-rows.ts, generated from src/templates/within.template.ts.
-
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
+// The hashed grid's cell lookup and withinMany's windows, over the grid setGrid read (grid.ts); the within
+// search itself is within-rows.ts, generated from src/templates/within.template.ts.
 
 import { hashCell2, hashCell3 } from './cell-hash';
-import { cells, dense, keys, originY, width } from './pairs';
+import { cells, cellsX, cellsY, cellsZ, dense, key, originX, originY, originZ, points, slotMask, slots, width } from './grid';
 import { within2, within3 } from './within-rows';
-
-
-export let originX: f64 = 0;
-export let sortedIndex: usize = 0;
-let slots: usize = 0;
-let slotMask: u32 = 0;
-export let points: i32 = 0;
-/** Cells along x and y: doubles, as a hashed grid may span more than 2^31 of them. */
-export let cellsX: f64 = 0;
-export let cellsY: f64 = 0;
-export let cellsZ: f64 = 0;
-export let originZ: f64 = 0;
-
-export function setQueryGrid(
-  ox: f64, sortedIndexAt: usize, slotsAt: usize, mask: u32, count: i32, spanX: f64, spanY: f64, spanZ: f64, oz: f64,
-): void {
-  cellsX = spanX;
-  cellsY = spanY;
-  cellsZ = spanZ;
-  originZ = oz;
-  originX = ox;
-  sortedIndex = sortedIndexAt;
-  slots = slotsAt;
-  slotMask = mask;
-  points = count;
-}
-
-// @ts-ignore: decorator
-@inline function key(i: i32): f64 {
-  return load<f64>(keys + (<usize>i << 3));
-}
 
 /**
  * Grid2D.findCell: the id of occupied cell (cx, cy), or -1; at most a probe
