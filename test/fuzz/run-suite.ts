@@ -14,10 +14,10 @@ const port = parentPort!;
 setReporter((message) => port.postMessage(message));
 
 try {
-  const cases = (await import(module)) as { suites?: Record<string, () => void> };
+  const cases = (await import(module)) as { suites?: Record<string, () => void | Promise<void>> };
   const run = cases.suites?.[suite];
   if (typeof run !== 'function') throw new Error(`${module} exports no suite "${suite}"`);
-  run();
+  await run();
   port.postMessage({ kind: 'finished' });
 } catch (error) {
   port.postMessage({ kind: 'failed', error: error instanceof Error ? error.message : String(error) });

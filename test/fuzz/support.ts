@@ -6,8 +6,8 @@
  * How a fuzz file is laid out:
  *
  * - `something.cases.ts` exports `suites`, a record of functions that each
- *   call {@link fuzz} or {@link example} once or more (synchronously). They
- *   run in the worker.
+ *   call {@link fuzz} or {@link example} once or more (synchronously), or
+ *   {@link fuzzAsync} (then returning its promise). They run in the worker.
  * - `something.test.ts` calls {@link runSuite} per suite inside an `it`, with
  *   {@link SUITE_TIMEOUT} as the test's timeout.
  *
@@ -94,16 +94,42 @@ export function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value:
     check(value);
   });
   const details = fc.check(property, { seed, numRuns, path, endOnFailure: false });
-  if (details.failed) {
-    const counterexample = details.counterexample === null ? '(none)' : brief(details.counterexample[0]);
-    const cause =
-      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(
-      `fuzz property "${name}" failed after ${details.numRuns} case(s); replay with FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}\n` +
-        `case: ${counterexample}\n${cause}`,
-    );
-  }
+  if (details.failed) throw failure(name, details);
   report?.({ kind: 'done', name, runs: details.numRuns });
+}
+
+/**
+ * {@link fuzz} for a property whose check is asynchronous (a model run with
+ * a PointGridWorkers pool): the same seeds, runs, replay and report.
+ */
+export async function fuzzAsync<T>(
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  check: (value: T) => Promise<void>,
+  ciRuns: number,
+): Promise<void> {
+  const seed = fuzzSeed(name);
+  const path = typeof process === 'undefined' ? undefined : process.env.FUZZ_PATH || undefined;
+  const numRuns = fuzzRuns(ciRuns);
+  let cases = 0;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    cases++;
+    report?.({ kind: 'case', name, index: cases, value: brief(value) });
+    await check(value);
+  });
+  const details = await fc.check(property, { seed, numRuns, path, endOnFailure: false });
+  if (details.failed) throw failure(name, details);
+  report?.({ kind: 'done', name, runs: details.numRuns });
+}
+
+/** The Error of a failed property: its name, how to replay it, the smallest failing case and what it threw. */
+function failure<T>(name: string, details: fc.RunDetails<[T]>): Error {
+  const counterexample = details.counterexample === null ? '(none)' : brief(details.counterexample[0]);
+  const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  return new Error(
+    `fuzz property "${name}" failed after ${details.numRuns} case(s); replay with FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}\n` +
+      `case: ${counterexample}\n${cause}`,
+  );
 }
 
 /**
