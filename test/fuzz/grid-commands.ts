@@ -237,6 +237,8 @@ export type GridCommand =
   | 'move'
   | 'rebuild'
   | 'moveRebuild'
+  | 'modeRebuild'
+  | 'foreign'
   | 'query'
   | 'burst'
   | 'withinMany'
@@ -298,6 +300,43 @@ export function gridCommands(dims: readonly (2 | 3)[]): Record<GridCommand, fc.A
             w.move(slot, move);
             const { positions, layout } = rebuildInput(w, slot, how, points, kind);
             w.rebuild(slot, positions, layout);
+          }),
+        ),
+    ),
+    modeRebuild: fc
+      .tuple(
+        pick,
+        fc.constantFrom<KernelMode>('javascript', 'javascript', 'wasm', 'auto'),
+        rebuildHow,
+        pointsArb,
+        kinds,
+        moveArb,
+      )
+      .map(
+        ([p, mode, how, points, kind, move]) =>
+          new Step(`rebuild under setKernelMode('${mode}')(${p}, ${JSON.stringify(move)}, ${how}), then back`, (w) =>
+            onSlot(w, p, (slot) => {
+              // A build on the other path of a grid whose copy the kernels may hold (their stamps must see it).
+              const before = w.mode;
+              subject.setKernelMode(mode);
+              try {
+                w.move(slot, move);
+                const { positions, layout } = rebuildInput(w, slot, how, points, kind);
+                w.rebuild(slot, positions, layout);
+              } finally {
+                subject.setKernelMode(before);
+              }
+              w.count(`rebuild in mode ${mode}`);
+            }),
+          ),
+      ),
+    foreign: fc.tuple(pick, rebuildHow, pointsArb, kinds, moveArb).map(
+      ([p, how, points, kind, move]) =>
+        new Step(`rebuild by another thread(${p}, ${JSON.stringify(move)}, ${how})`, (w) =>
+          onSlot(w, p, (slot) => {
+            w.move(slot, move);
+            const { positions, layout } = rebuildInput(w, slot, how, points, kind);
+            w.foreignRebuild(slot, positions ?? slot.positions, layout);
           }),
         ),
     ),
@@ -472,11 +511,13 @@ export function transferCommands(): fc.Arbitrary<Step>[] {
 export function poolCommands(): fc.Arbitrary<AsyncStep>[] {
   if (SKIP.has('pool')) return [];
   return [
-    fc.tuple(pick, fc.nat(1), rebuildHow, pointsArb, kinds).map(
-      ([p, index, how, points, kind]) =>
-        new AsyncStep(`pool ${index} rebuild(${p}, ${how})`, async (w) => {
+    fc.tuple(pick, fc.nat(1), rebuildHow, pointsArb, kinds, moveArb).map(
+      ([p, index, how, points, kind, move]) =>
+        new AsyncStep(`pool ${index} move and rebuild(${p}, ${JSON.stringify(move)}, ${how})`, async (w) => {
           const slot = w.slot(p);
           if (slot === undefined || slot.corrupt) return;
+          // Moved first: a rebuild of the same points gives the same grid, and a stale copy would still answer right.
+          w.move(slot, move);
           const { positions, layout } = rebuildInput(w, slot, how, points, kind);
           await w.poolRebuild(w.pools[index % w.pools.length], slot, positions, layout);
         }),

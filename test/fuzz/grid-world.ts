@@ -35,6 +35,7 @@ import type { PointGridWorkers } from '../../src/workers/index.js';
 import { gridContents } from '../support/grid-twins.js';
 import { distanceSquared, type Layout, PointOracle, pack, pointAt } from '../support/pointgrid-oracle.js';
 import { random } from '../support/random.js';
+import type { ForeignBuilder } from './foreign.js';
 import { type Library, twin } from './twin.js';
 
 /** A grid of either module instance. */
@@ -252,8 +253,12 @@ export class World {
   /** Counts of what the commands did, so a suite can require that each path was taken. */
   readonly taken = new Map<string, number>();
 
-  constructor(pools: PointGridWorkers[] = []) {
+  /** The thread that rebuilds shared buffers behind this one's back (see foreignRebuild). */
+  readonly foreign: ForeignBuilder | undefined;
+
+  constructor(pools: PointGridWorkers[] = [], foreign?: ForeignBuilder) {
     this.pools = pools;
+    this.foreign = foreign;
     subject.setKernelMode('auto');
   }
 
@@ -995,6 +1000,48 @@ export class World {
         `${what}: row ${i} against brute force`,
       );
     }
+  }
+
+  // -------------------------------------------------------------------------
+  // Another thread
+
+  /**
+   * Rebuilds the slot's SharedArrayBuffer from `positions` on another thread
+   * (a from() grid there), as a worker sharing the buffer would: every grid
+   * over the buffer here must then answer from that build, though no build
+   * of this thread's told its kernels. The twin's buffer is rebuilt the same
+   * way here, through a from() grid of the twin's.
+   */
+  foreignRebuild(slot: Slot, positions: NumericArray | undefined, layout: Layout): void {
+    const data = slot.subject.data;
+    const twinData = slot.twin.data;
+    if (this.foreign === undefined || positions === undefined || slot.corrupt) return;
+    // (Positions whose buffer was transferred away cannot be posted; their rebuilds are the transfer commands'.)
+    if (ArrayBuffer.isView(positions) && positions.buffer.byteLength === 0) return;
+    if (!(data instanceof SharedArrayBuffer) || !(twinData instanceof SharedArrayBuffer)) return;
+    const outcome = this.foreign.rebuild(slot.d, data, positions);
+    const view =
+      slot.d === 2
+        ? twin.PointGrid2D.from(twinData, { check: 'header' })
+        : twin.PointGrid3D.from(twinData, { check: 'header' });
+    const done = attempt(() => view.rebuild(positions));
+    const what = `#${slot.id}'s buffer rebuilt by another thread`;
+    is(
+      typeof outcome === 'object' ? `Error: ${outcome.error}` : 'no error',
+      'error' in done ? done.error.replace(/^\w*Error: /, 'Error: ') : 'no error',
+      `${what}: its outcome against the twin's`,
+    );
+    if (typeof outcome === 'object') return;
+    is(outcome === 'in place', view.data === twinData, `${what}: in place, as the twin's`);
+    this.count(`foreign rebuild ${outcome}`);
+    if (outcome !== 'in place') return;
+    const stride = slot.subject.stride;
+    const offset = slot.subject.offset;
+    const n = positions.length === 0 ? 0 : Math.floor((positions.length - offset - slot.d) / stride) + 1;
+    const before = this.contents.get(data);
+    const oracle = PointOracle.of(positions, slot.d, { ...layout, stride, offset }, n);
+    this.contents.set(data, { oracle, version: (before?.version ?? 0) + 1, builder: -2 });
+    same(gridContents(data, slot.d), gridContents(twinData, slot.d), `${what}: the buffer, against the twin's`);
   }
 
   // -------------------------------------------------------------------------

@@ -34,6 +34,7 @@
 
 import fc from 'fast-check';
 import { PointGridWorkers } from '../../src/workers/index.js';
+import { ForeignBuilder } from './foreign.js';
 import {
   type AsyncStep,
   asAsync,
@@ -50,7 +51,7 @@ import { fuzz, fuzzAsync } from './support.js';
 import { weldCommands } from './weld-commands.js';
 
 /** How often each grid command is drawn, against 1 for the others. */
-const WEIGHTS = { query: 4, rebuild: 3, moveRebuild: 3, move: 2, pairs: 3, withinMany: 2 } as const;
+const WEIGHTS = { query: 4, rebuild: 3, moveRebuild: 3, modeRebuild: 2, move: 2, pairs: 3, withinMany: 2 } as const;
 
 /** Commands per sequence, at most. */
 const MAX_COMMANDS = 40;
@@ -70,10 +71,13 @@ function gridSequences(
 /** What the sequences of the property under way did, summed over its runs (see World.taken). */
 const totals = new Map<string, number>();
 
+/** The thread that rebuilds shared buffers in the sequences of the property under way (see World.foreignRebuild). */
+let foreign: ForeignBuilder | undefined;
+
 /** A world for one sequence, from a clean kernel memory: a run's outcome must not hang on the runs before it. */
 function freshWorld(pools: PointGridWorkers[] = []): World {
   subject.releaseKernelMemory();
-  return new World(pools);
+  return new World(pools, foreign);
 }
 
 /** Adds a finished sequence's counts to the totals. */
@@ -119,10 +123,11 @@ const GRID_PATHS = [
   'release',
   'mode javascript',
   'mode wasm',
+  'rebuild in mode javascript',
 ];
 
 /** Paths the 2D and the 3D property must take besides (rarer ones, which the mixed property's fewer runs may miss). */
-const ONE_DIMENSION = ['nested', 'corrupt', 'query after another grid rebuilt the buffer'];
+const ONE_DIMENSION = ['nested', 'corrupt', 'query after another grid rebuilt the buffer', 'foreign rebuild in place'];
 
 /** Runs the grid sequences of `sequences` as property `name` (sync commands), then checks the paths they took. */
 function gridProperty(
@@ -132,6 +137,21 @@ function gridProperty(
   required: string[],
 ): void {
   totals.clear();
+  foreign = new ForeignBuilder();
+  try {
+    fuzzSequences(name, sequences, ciRuns);
+  } finally {
+    foreign.close();
+    foreign = undefined;
+  }
+  expectTaken(name, required);
+}
+
+function fuzzSequences(
+  name: string,
+  sequences: fc.Arbitrary<[Initial, Iterable<fc.Command<object, World>>]>,
+  ciRuns: number,
+): void {
   fuzz(
     name,
     sequences,
@@ -147,7 +167,6 @@ function gridProperty(
     },
     ciRuns,
   );
-  expectTaken(name, required);
 }
 
 function gridSuite(name: string, dims: readonly (2 | 3)[], ciRuns: number, required: string[], transfers = 0): void {
@@ -160,8 +179,9 @@ async function poolSuite(): Promise<void> {
   totals.clear();
   try {
     const dims = [2, 3] as const;
-    const grid = weighted(gridCommands(dims), { ...WEIGHTS, nested: 0, burst: 0, corrupt: 0 }).map(asAsync);
-    const commands: fc.Arbitrary<AsyncStep>[] = [...grid, ...poolCommands(), ...poolCommands(), ...poolCommands()];
+    const grid = weighted(gridCommands(dims), { ...WEIGHTS, nested: 0, burst: 0, corrupt: 0, foreign: 0 }).map(asAsync);
+    const commands: fc.Arbitrary<AsyncStep>[] = [...grid];
+    for (let k = 0; k < 5; k++) commands.push(...poolCommands());
     await fuzzAsync(
       name,
       fc.tuple(initialArb(dims), fc.commands(commands, { maxCommands: 25, size: 'max' })),
