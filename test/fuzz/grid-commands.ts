@@ -13,6 +13,7 @@
 import fc from 'fast-check';
 import type { NumericArray } from '../../src/core/validate.js';
 import type { KernelMode } from '../../src/index.js';
+import { batchPairsForTests } from '../../src/wasm/grid-kernels.js';
 import type { Layout } from '../support/pointgrid-oracle.js';
 import {
   type MoveSpec,
@@ -156,6 +157,7 @@ const nestedArb: fc.Arbitrary<Nested> = fc.record({
   op: fc.constantFrom<Nested['op']>(
     'within',
     'within',
+    'burst',
     'withinInto',
     'nearest',
     'pairs',
@@ -231,6 +233,65 @@ function onSlot(world: World, p: number, act: (slot: Slot) => void): void {
   if (slot !== undefined) act(slot);
 }
 
+/** The calls of an `interleave` command. */
+const INTERLEAVED = [
+  'within',
+  'within',
+  'withinMany',
+  'pairs',
+  'forEachPair',
+  'nearest',
+  'rebuild',
+  'rebuild in JavaScript',
+  'release',
+  'other grid',
+] as const;
+type InterleavedOp = (typeof INTERLEAVED)[number];
+
+/** One call of an `interleave` command on `slot` (see gridCommands). */
+function interleaved(
+  w: World,
+  slot: Slot,
+  op: InterleavedOp,
+  query: QuerySpec,
+  radius: number,
+  move: MoveSpec,
+  other: number,
+): void {
+  switch (op) {
+    case 'within':
+    case 'nearest':
+      w.query(slot, op, query, other);
+      return;
+    case 'withinMany':
+      w.withinMany(slot, [query, { ...query, pick: query.pick + 1 }], { stride: slot.d, offset: 0 }, false);
+      return;
+    case 'pairs':
+    case 'forEachPair':
+      w.pairSearch(slot, op, radius * slot.cellSize, 0, 1, false);
+      return;
+    case 'rebuild':
+    case 'rebuild in JavaScript': {
+      const before = w.mode;
+      if (op !== 'rebuild') subject.setKernelMode('javascript');
+      try {
+        w.move(slot, move);
+        w.rebuild(slot, undefined, slot.layout);
+      } finally {
+        subject.setKernelMode(before);
+      }
+      return;
+    }
+    case 'release':
+      subject.releaseKernelMemory();
+      return;
+    case 'other grid': {
+      const next = w.slot(other);
+      if (next !== undefined) w.query(next, 'within', query, 0);
+    }
+  }
+}
+
 /** The names of the grid commands (see gridCommands). */
 export type GridCommand =
   | 'build'
@@ -240,12 +301,14 @@ export type GridCommand =
   | 'modeRebuild'
   | 'foreign'
   | 'query'
+  | 'interleave'
   | 'burst'
   | 'withinMany'
   | 'pairs'
   | 'nested'
   | 'from'
   | 'corrupt'
+  | 'batch'
   | 'release'
   | 'mode'
   | 'validate'
@@ -353,6 +416,24 @@ export function gridCommands(dims: readonly (2 | 3)[]): Record<GridCommand, fc.A
             onSlot(w, p, (slot) => w.query(slot, kind, query, k)),
           ),
       ),
+    interleave: fc
+      .tuple(
+        pick,
+        fc.array(fc.tuple(fc.constantFrom<InterleavedOp>(...INTERLEAVED), queryArb, pairRadius, moveArb, pick), {
+          minLength: 3,
+          maxLength: 8,
+        }),
+      )
+      .map(
+        ([p, ops]) =>
+          new Step(`interleave(${p}: ${ops.map(([op]) => op).join(', ')})`, (w) =>
+            onSlot(w, p, (slot) => {
+              // Queries, searches, rebuilds and releases of one grid back to back: what one call leaves in the
+              // kernels (query globals, the mirror, result areas) is what the next one finds.
+              for (const [op, query, radius, move, other] of ops) interleaved(w, slot, op, query, radius, move, other);
+            }),
+          ),
+      ),
     burst: fc.tuple(pick, pick, fc.integer({ min: 40, max: 150 }), queryArb).map(
       ([a, b, count, query]) =>
         new Step(`burst(${a}, ${b}, ${count} withins, ${describeQuery(query)})`, (w) => {
@@ -449,6 +530,15 @@ export function gridCommands(dims: readonly (2 | 3)[]): Record<GridCommand, fc.A
               }),
           ),
       ),
+    batch: fc.constantFrom(1, 3, 1 << 14).map(
+      (pairs) =>
+        new Step(`batchPairsForTests(${pairs})`, (w) => {
+          // The kernels hand a forEachPair visitor its pairs in batches (16384 by default): smaller ones make a
+          // small grid's search stop and resume around its visitor, as a large grid's does.
+          batchPairsForTests(pairs);
+          w.count(pairs < 100 ? 'small batches' : 'batches of 16384');
+        }),
+    ),
     release: fc.constant(
       new Step('releaseKernelMemory()', (w) => {
         subject.releaseKernelMemory();

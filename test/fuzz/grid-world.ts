@@ -250,6 +250,8 @@ export class World {
   readonly pools: PointGridWorkers[];
   /** Grids rebuilt from inside the visitor of the search under way (see nestedSearch). */
   private readonly rebuiltInVisitor = new Set<Slot>();
+  /** Grids whose answers from inside the visitor of the search under way are compared (see nestedSearch). */
+  private readonly checkedInVisitor = new Set<Slot>();
   /** Counts of what the commands did, so a suite can require that each path was taken. */
   readonly taken = new Map<string, number>();
 
@@ -856,6 +858,17 @@ export class World {
     const expected = this.expectedPairs(slot, radius);
     const logs: unknown[][] = [[], []];
     const visits: number[][] = [[], []];
+    // Which grids' nested answers are compared, decided once for both sides (a rebuild from the subject's visitor
+    // may change what the model says of a grid before the twin's visitor runs).
+    this.checkedInVisitor.clear();
+    for (const s of this.slots) if (this.queryable(s) && !s.corrupt) this.checkedInVisitor.add(s);
+    // Each call's grid and query point, resolved once for both sides against the model as it is now.
+    const resolved = nested.map((n) => {
+      const target = n.other ? (this.slot(n.pick) ?? slot) : slot;
+      const points = this.points(target);
+      const fallback = [[0, 0, 0].slice(0, target.d)];
+      return { target, ...resolveQuery(n.query, points.length > 0 ? points : fallback, target.d, target.cellSize) };
+    });
     const sides = [0, 1] as const;
     for (const side of sides) {
       const grid = side === 0 ? slot.subject : slot.twin;
@@ -867,7 +880,7 @@ export class World {
           const now = visit++;
           for (let c = 0; c < nested.length; c++) {
             if (at[c % at.length] !== now) continue;
-            log.push(`visit ${now}: ${nested[c].op}`, this.nestedCall(side, slot, nested[c]));
+            log.push(`visit ${now}: ${nested[c].op}`, this.nestedCall(side, slot, nested[c], resolved[c]));
           }
         });
       const outcome = attempt(run);
@@ -884,25 +897,32 @@ export class World {
   }
 
   /** One call from inside a visitor, on side 0 (subject) or 1 (twin); returns what it answered or threw. */
-  private nestedCall(side: 0 | 1, outer: Slot, nested: Nested): unknown {
-    const target = nested.other ? (this.slot(nested.pick) ?? outer) : outer;
+  private nestedCall(
+    side: 0 | 1,
+    outer: Slot,
+    nested: Nested,
+    { target, q, r }: { target: Slot; q: number[]; r: number },
+  ): unknown {
     const grid = side === 0 ? target.subject : target.twin;
     const shares = target.subject.data === outer.subject.data;
     // (Brute force answers for the model, which a rebuild from this visitor has not changed yet.)
     const oracle = this.rebuiltInVisitor.has(target) ? undefined : this.oracle(target);
-    const points = this.points(target);
-    const { q, r } = resolveQuery(
-      nested.query,
-      points.length > 0 ? points : [[0, 0, 0].slice(0, target.d)],
-      target.d,
-      target.cellSize,
-    );
     const outcome = attempt((): unknown => {
       switch (nested.op) {
         case 'within': {
           const got = [...call<number[]>(grid, 'within', [...q, r])];
           if (side === 0 && oracle !== undefined) {
             same([...got].sort(ascending), oracle.within(q, r), `within(${q}, ${r}) of #${target.id} from a visitor`);
+          }
+          return got;
+        }
+        case 'burst': {
+          // Past the kernels' copy throttle (64 queries), so that one of these copies its grid in, if the kernels
+          // take queries while a search is waiting on its visitor.
+          let got: number[] = [];
+          for (let i = 0; i < 70; i++) got = [...call<number[]>(grid, 'within', [...q, r])];
+          if (side === 0 && oracle !== undefined) {
+            same([...got].sort(ascending), oracle.within(q, r), `70 withins of #${target.id} from a visitor`);
           }
           return got;
         }
@@ -947,7 +967,7 @@ export class World {
     });
     if ('error' in outcome) return outcome.error;
     // A queryless (stale or corrupt) target's answers are not compared.
-    if (!this.queryable(target) || target.corrupt) return 'unchecked';
+    if (!this.checkedInVisitor.has(target)) return 'unchecked';
     return outcome.value;
   }
 
@@ -1094,7 +1114,7 @@ export type PairKind = 'forEachPair' | 'forEachPairDistance' | 'pairs' | 'neighb
 
 /** A call from inside a forEachPair visitor (see World.nestedSearch). */
 export interface Nested {
-  op: 'within' | 'withinInto' | 'nearest' | 'pairs' | 'forEachPair' | 'rebuild' | 'mode' | 'release';
+  op: 'within' | 'burst' | 'withinInto' | 'nearest' | 'pairs' | 'forEachPair' | 'rebuild' | 'mode' | 'release';
   /** On another grid (slot `pick`) rather than the searched one. */
   other: boolean;
   pick: number;

@@ -33,6 +33,7 @@
  */
 
 import fc from 'fast-check';
+import { batchPairsForTests } from '../../src/wasm/grid-kernels.js';
 import { PointGridWorkers } from '../../src/workers/index.js';
 import { ForeignBuilder } from './foreign.js';
 import {
@@ -51,7 +52,16 @@ import { fuzz, fuzzAsync } from './support.js';
 import { weldCommands } from './weld-commands.js';
 
 /** How often each grid command is drawn, against 1 for the others. */
-const WEIGHTS = { query: 4, rebuild: 3, moveRebuild: 3, modeRebuild: 2, move: 2, pairs: 3, withinMany: 2 } as const;
+const WEIGHTS = {
+  query: 4,
+  interleave: 3,
+  rebuild: 3,
+  moveRebuild: 3,
+  modeRebuild: 2,
+  move: 2,
+  pairs: 3,
+  withinMany: 2,
+} as const;
 
 /** Commands per sequence, at most. */
 const MAX_COMMANDS = 40;
@@ -77,6 +87,7 @@ let foreign: ForeignBuilder | undefined;
 /** A world for one sequence, from a clean kernel memory: a run's outcome must not hang on the runs before it. */
 function freshWorld(pools: PointGridWorkers[] = []): World {
   subject.releaseKernelMemory();
+  batchPairsForTests(1 << 14);
   return new World(pools, foreign);
 }
 
@@ -127,7 +138,13 @@ const GRID_PATHS = [
 ];
 
 /** Paths the 2D and the 3D property must take besides (rarer ones, which the mixed property's fewer runs may miss). */
-const ONE_DIMENSION = ['nested', 'corrupt', 'query after another grid rebuilt the buffer', 'foreign rebuild in place'];
+const ONE_DIMENSION = [
+  'nested',
+  'corrupt',
+  'query after another grid rebuilt the buffer',
+  'foreign rebuild in place',
+  'small batches',
+];
 
 /** Runs the grid sequences of `sequences` as property `name` (sync commands), then checks the paths they took. */
 function gridProperty(
