@@ -294,7 +294,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
   ];
   if (kind === 'clustered') {
     parts.push(
-      "Issue 32's clustered `within` target (a query per point, at least 2x kdbush's `within`) is the withinMany row: every point a query in one call, which the kernels answer in the grid's cell order (queries sorted by the cell holding them, 65,536 at a time) and return in query order; `within` and `withinInto` answer one query per call in the caller's order.",
+      "The kernels' clustered `within` target (a query per point, at least 2x kdbush's `within`) is the withinMany row: every point a query in one call, which the kernels answer in the grid's cell order (queries sorted by the cell holding them, 65,536 at a time) and return in query order; `within` and `withinInto` answer one query per call in the caller's order.",
     );
   }
   for (const n of sizes) {

@@ -19,6 +19,7 @@
  */
 import { grownLength } from '../core/grow.js';
 import { describe } from '../core/validate.js';
+import { verifyError } from '../wasm/verify.js';
 import { CELL_SCALE } from './margins.js';
 import { MAX_DENSE_CELLS, MAX_POINTS } from './options.js';
 
@@ -61,6 +62,14 @@ export const H_SLOT_CAPACITY = 19;
 export const H_BYTE_LENGTH = 20;
 /** Width of the cells of the last build (see {@link cellWidthFor}). */
 export const H_CELL_WIDTH = 21;
+/**
+ * Builds published into the buffer so far, by any grid of any thread (0 in
+ * buffers of earlier releases, which did not count them): a grid over the
+ * buffer compares it with the count it last read to learn that another grid
+ * rebuilt the buffer in place (see Grid2D.sync), and the kernels to learn
+ * that their copy of it is stale.
+ */
+export const H_BUILDS = 22;
 
 export const FLAG_DENSE = 1;
 export const FLAG_FLOAT32 = 2;
@@ -136,6 +145,45 @@ export interface Capacities {
   slots: number;
   /** Coordinates stored as float32 (for Float32Array input) rather than float64. */
   float32: boolean;
+}
+
+/**
+ * Mode 'verify': throws the Error of verifyError unless two grid buffers
+ * (a build on the kernels, then the JavaScript path's build of the same
+ * points) hold the same bytes, but for the header's count of builds, naming
+ * the section of the first difference.
+ */
+export function verifySameGrid(what: string, d: 2 | 3, kernels: Uint8Array, javascript: Uint8Array): void {
+  if (kernels.length !== javascript.length) {
+    throw verifyError(
+      what,
+      `the grid's buffer has ${kernels.length} bytes on the kernels, ${javascript.length} in JavaScript`,
+    );
+  }
+  const skipFrom = 8 * H_BUILDS;
+  for (let at = 0; at < kernels.length; at++) {
+    if (kernels[at] === javascript[at] || (at >= skipFrom && at < skipFrom + 8)) continue;
+    const header = new Float64Array(kernels.buffer, kernels.byteOffset, HEADER_BYTES / 8);
+    const c = capacitiesOf(header);
+    const sections: [string, number][] = [
+      ['header', HEADER_BYTES],
+      ['coordinates', align8(c.points * d * (c.float32 ? 4 : 8))],
+      ['cell keys', c.keyCells * d * 8],
+      ['sorted indices', align8(c.points * 4)],
+      ['cell starts', align8(c.cellStarts * 4)],
+      ['lookup slots', c.slots * 4],
+    ];
+    let end = 0;
+    let name = 'past the sections';
+    for (const [section, bytes] of sections) {
+      end += bytes;
+      if (at < end) {
+        name = section;
+        break;
+      }
+    }
+    throw verifyError(what, `byte ${at} of the grid's buffer (in the ${name}) differs`);
+  }
 }
 
 /** Typed-array views of every section of one grid buffer. */
@@ -328,6 +376,8 @@ export function headerProblem(h: Float64Array, d: 2 | 3, c: Capacities): string 
   if (!isCount(cells) || cells + 1 > c.cellStarts) {
     return `the cell count is ${describe(cells)}, not an integer from 0 to the capacity ${c.cellStarts - 1}`;
   }
+  const builds = h[H_BUILDS];
+  if (!isCount(builds)) return `the build count is ${describe(builds)}, not an integer >= 0`;
   const cellSize = h[H_CELL_SIZE];
   if (!(cellSize > 0 && cellSize <= Number.MAX_VALUE))
     return `cellSize is ${describe(cellSize)}, not a finite number > 0`;

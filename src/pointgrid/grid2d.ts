@@ -13,7 +13,8 @@ import { CellTable } from '../core/cell-table.js';
 import { hugeRadiusCovers } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
-import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
+import { buildDense, buildHashed } from '../wasm/grid-kernels.js';
+import { onJavaScript, verifying } from '../wasm/kernels.js';
 import { bounds2, countDense2, countHashed2, prefixSums, renumber, scatter2, sortSmallCells2 } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
@@ -29,6 +30,7 @@ import {
   FLAG_FLOAT32,
   fitCapacity,
   type GridViews,
+  H_BUILDS,
   H_CELL_SIZE,
   H_CELL_TOTAL,
   H_CELL_WIDTH,
@@ -46,6 +48,7 @@ import {
   headerProblem,
   readGrid,
   slotsFor,
+  verifySameGrid,
   writeGridOptions,
 } from './grid-data.js';
 import { NearestHeap } from './nearest-heap.js';
@@ -83,6 +86,14 @@ export class Grid2D {
   clampsIndices: boolean;
   /** The array last built from; undefined for a grid made by from() until it is rebuilt from one. */
   positions: NumericArray | undefined;
+  /**
+   * Whether the buffer holds this grid's own last build from {@link positions}
+   * (false once another grid over the buffer rebuilt it, see {@link sync}):
+   * only then does {@link validate} compare the copies with the positions.
+   */
+  holdsPositions = true;
+  /** Builds published into the buffer as this grid last read or wrote the header's count (see H_BUILDS). */
+  builds = 0;
   points = 0;
   originX = 0;
   originY = 0;
@@ -191,6 +202,7 @@ export class Grid2D {
       v,
     );
     grid.load();
+    grid.holdsPositions = false;
     grid.clampsIndices = shared || !checkBody;
     if (checkBody) {
       const problem = bodyProblem(grid.body());
@@ -225,6 +237,8 @@ export class Grid2D {
    * every pair, and its count is known before it runs.
    */
   coversEveryPair(radius: number): boolean {
+    // (Only a radius whose square overflows can: no array of sides for the others, once per search.)
+    if (!(radius * radius > Number.MAX_VALUE)) return false;
     const width = this.width;
     return hugeRadiusCovers(radius, [this.cellsX * width, this.cellsY * width]);
   }
@@ -236,6 +250,40 @@ export class Grid2D {
    */
   attached(method: string): void {
     if (this.header.length === 0) throw detachedError(`PointGrid2D.${method}`);
+  }
+
+  /**
+   * Makes this grid's numbers those of the last build published into its
+   * buffer. Another grid over the same buffer (a from() view, or the grid it
+   * was opened from, in this thread or another) may have rebuilt it in place
+   * since this one last read the header: then the header is checked again
+   * (O(1), as from() checks it) and read. One header read per call when
+   * nothing changed. Every query and search calls it first.
+   *
+   * @throws Error when the buffer was transferred away (see {@link attached}),
+   * or another grid left a header that does not hold a grid.
+   */
+  sync(method: string): void {
+    const h = this.header;
+    // (A detached buffer's header reads as empty, so its count as undefined.)
+    if (h[H_BUILDS] === this.builds) return;
+    this.attached(method);
+    const problem = headerProblem(h, 2, this.capacity);
+    if (problem !== undefined) {
+      throw new Error(
+        `PointGrid2D.${method}: another grid over this grid's buffer left a bad header in it: ${problem}`,
+      );
+    }
+    this.load();
+    this.holdsPositions = false;
+  }
+
+  /** {@link sync} for a getter: nothing is thrown, and a detached or bad header leaves the numbers as they are. */
+  syncQuietly(): void {
+    const h = this.header;
+    if (h.length === 0 || h[H_BUILDS] === this.builds || headerProblem(h, 2, this.capacity) !== undefined) return;
+    this.load();
+    this.holdsPositions = false;
   }
 
   /** Reads the bounds of the last build back from the header (another thread may have rebuilt into the buffer). */
@@ -250,14 +298,17 @@ export class Grid2D {
     this.width = h[H_CELL_WIDTH];
     this.dense = (h[H_FLAGS] & FLAG_DENSE) !== 0;
     this.slotMask = this.slots.length - 1;
+    this.builds = h[H_BUILDS];
   }
 
   /** Writes the bounds of the last build into the header, for from() and other threads. */
   publish(): void {
     this.use = undefined;
     const h = this.header;
-    // A build changed what the buffer holds: the kernels' copy of it, if any, is stale.
-    published(this.data);
+    // A build changed what the buffer holds: every other grid over it, and the kernels' copy of it, learn so from
+    // the count (see sync and KernelGrid.builds).
+    this.builds = h[H_BUILDS] + 1;
+    h[H_BUILDS] = this.builds;
     h[H_POINTS] = this.points;
     h[H_CELL_TOTAL] = this.cellTotal;
     h[H_CELLS_X] = this.cellsX;
@@ -307,6 +358,7 @@ export class Grid2D {
     this.reserve(n, dense ? boxCells : 0, isFloat32(positions));
     if (!dense) this.reserveHashed(n);
     this.positions = positions;
+    this.holdsPositions = true;
     this.points = n;
     this.originX = originX;
     this.originY = originY;
@@ -319,10 +371,12 @@ export class Grid2D {
       this.cellTotal = boxCells;
       if (buildDense(this, 2, positions)) {
         this.publish();
+        if (verifying()) this.verifyBuild(positions);
         return;
       }
     } else if (buildHashed(this, positions, (cells) => this.reserveCells(cells))) {
       this.publish();
+      if (verifying()) this.verifyBuild(positions);
       return;
     }
 
@@ -362,6 +416,16 @@ export class Grid2D {
   }
 
   /**
+   * Mode 'verify', after a build on the kernels: builds the same positions on
+   * the JavaScript path into the same buffer and compares the two byte for byte.
+   */
+  private verifyBuild(positions: NumericArray): void {
+    const kernels = new Uint8Array(this.data.slice(0));
+    onJavaScript(() => this.build(positions));
+    verifySameGrid('PointGrid2D build', 2, kernels, new Uint8Array(this.data));
+  }
+
+  /**
    * The first step of a build done by other threads (PointGridWorkers): takes
    * the checked count and bounds of a dense build of `positions`, makes room
    * and sets the bounds. The caller then fills cellStart, sortedIndex and
@@ -371,6 +435,7 @@ export class Grid2D {
     const boxCells = cells[0] * cells[1];
     this.reserve(n, boxCells, isFloat32(positions));
     this.positions = positions;
+    this.holdsPositions = true;
     this.points = n;
     this.originX = origin[0];
     this.originY = origin[1];
@@ -396,7 +461,9 @@ export class Grid2D {
     const problem =
       headerProblem(this.header, 2, this.capacity) ??
       bodyProblem(body) ??
-      (positions === undefined ? undefined : copiesProblem(body, positions, this.stride, this.offset));
+      (positions === undefined || !this.holdsPositions
+        ? undefined
+        : copiesProblem(body, positions, this.stride, this.offset));
     if (problem !== undefined) throw new Error(`PointGrid2D invariant broken: ${problem}`);
   }
 
@@ -445,6 +512,8 @@ export class Grid2D {
     writeGridOptions(v.header, this.cellSize, this.stride, this.offset, this.maxDenseCells);
     this.data = v.data;
     this.header = v.header;
+    // A new buffer has seen no build.
+    this.builds = 0;
     this.capacity = capacity;
     this.coords = v.coords;
     this.sortedIndex = v.sortedIndex;

@@ -7,6 +7,8 @@
 import { isOrdinaryRadius } from '../core/distance.js';
 import { checkDistance, describe } from '../core/validate.js';
 import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
+import { onJavaScript, onKernels, verifying } from '../wasm/kernels.js';
+import { verifyError, verifySame } from '../wasm/verify.js';
 import {
   checkResultLength,
   type NeighborLists,
@@ -88,6 +90,21 @@ export function isOutgrown(error: unknown): boolean {
   return error === OUTGROWN;
 }
 
+/**
+ * Mode 'verify', after a COLLECT or ROWS search on the kernels appended to
+ * `sink` from `base` on: runs the JavaScript search (`rerun`) in its place
+ * and compares what the two appended (and, for ROWS, the partner runs' ends).
+ */
+export function verifyAppended(what: string, sink: PairSink, base: number, rerun: () => void): void {
+  const pairs = sink.buffer.slice(base, sink.length);
+  const ends = sink.step === 1 ? sink.rowEnd.slice(sink.pointFrom, sink.pointTo) : undefined;
+  sink.length = base;
+  onJavaScript(rerun);
+  verifySame(what, 'the pairs found', pairs, sink.buffer.subarray(base, sink.length));
+  if (ends !== undefined)
+    verifySame(what, 'the partner runs', ends, sink.rowEnd.subarray(sink.pointFrom, sink.pointTo));
+}
+
 /** What {@link knownPairCount} reads of a grid. */
 export interface CoveredGrid {
   /** Number of points. */
@@ -110,8 +127,11 @@ export function knownPairCount(grid: CoveredGrid, radius: number, from = 0, to =
 export interface SearchedGrid {
   /** 2 or 3. */
   readonly dimension: 2 | 3;
-  /** Throws when the grid's buffer was transferred away (Grid2D.attached). */
-  attached(method: string): void;
+  /**
+   * Reads the header again when another grid rebuilt the buffer (Grid2D.sync);
+   * throws when the grid's buffer was transferred away.
+   */
+  sync(method: string): void;
   /**
    * Whether another thread may write the grid's buffer, or its body was not
    * checked (from() with check 'header'): indices handed to a visitor are
@@ -338,8 +358,15 @@ export class PairSink {
   ): void {
     checkDistance('radius', radius);
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
-    const [part, parts] = resolvePart(options);
-    grid.attached('forEachPair');
+    if (verifying()) {
+      this.verifiedVisits(owner, grid, radius, visit, search, options);
+      return;
+    }
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
+    grid.sync('forEachPair');
     this.start(VISIT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     this.visitor = visit;
@@ -351,6 +378,63 @@ export class PairSink {
     }
   }
 
+  /**
+   * forEachPair in mode 'verify': the kernels' visits collected (the visitor
+   * is not called), then the JavaScript search's, each compared with the
+   * kernels' at the same place before it goes to the visitor. A visitor of
+   * three parameters has the squared distances compared too.
+   */
+  private verifiedVisits<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    visit: PointPairVisitor,
+    search: PairSearch<G>,
+    options?: PairSearchOptions,
+  ): void {
+    const what = `${owner}.forEachPair`;
+    const withDistance = visit.length >= 3;
+    const seen: number[] = [];
+    onKernels(() =>
+      this.visitPairs(
+        owner,
+        grid,
+        radius,
+        withDistance
+          ? (i: number, j: number, d2: number) => seen.push(i, j, d2)
+          : (i: number, j: number) => seen.push(i, j),
+        search,
+        options,
+      ),
+    );
+    const step = withDistance ? 3 : 2;
+    let at = 0;
+    const compare = (i: number, j: number, d2: number): void => {
+      if (at >= seen.length) throw verifyError(what, `the kernels visit ${at / step} pairs, JavaScript more`);
+      if (seen[at] !== i || seen[at + 1] !== j || (withDistance && seen[at + 2] !== d2)) {
+        const kernels = seen.slice(at, at + step).join(', ');
+        throw verifyError(
+          what,
+          `visit ${at / step} is (${kernels}) on the kernels, (${withDistance ? [i, j, d2] : [i, j]}) in JavaScript`,
+        );
+      }
+      at += step;
+      visit(i, j, d2);
+    };
+    onJavaScript(() =>
+      this.visitPairs(
+        owner,
+        grid,
+        radius,
+        withDistance ? compare : (i: number, j: number) => compare(i, j, 0),
+        search,
+        options,
+      ),
+    );
+    if (at !== seen.length)
+      throw verifyError(what, `the kernels visit ${seen.length / step} pairs, JavaScript ${at / step}`);
+  }
+
   /** pairs() of either grid: every pair within `radius`, flat, i < j in each. */
   pairs<G extends SearchedGrid>(
     owner: string,
@@ -360,10 +444,20 @@ export class PairSink {
     options?: PairsOptions,
   ): Uint32Array {
     checkDistance('radius', radius);
-    const [part, parts] = resolvePart(options);
+    if (verifying()) {
+      // (The kernels' answer copied first: the JavaScript one is written into options.out too.)
+      const kernels = onKernels(() => this.pairs(owner, grid, radius, search, options)).slice();
+      const javascript = onJavaScript(() => this.pairs(owner, grid, radius, search, options));
+      verifySame(`${owner}.pairs`, 'the pairs', kernels, javascript);
+      return javascript;
+    }
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
     const limit = resolveMaxResultLength(options);
     const out = resolvePairsOut(options);
-    grid.attached('pairs');
+    grid.sync('pairs');
     if (out !== undefined && out.buffer === grid.sortedIndex.buffer) {
       throw new RangeError(`${owner}.pairs: out must not be a view of the grid's own buffer (data)`);
     }
@@ -517,10 +611,22 @@ export class PairSink {
     options?: NeighborsOptions,
   ): NeighborLists {
     checkDistance('radius', radius);
-    const [part, parts] = resolvePart(options);
+    if (verifying()) {
+      const rows = onKernels(() => this.neighbors(owner, grid, radius, search, options));
+      const offsets = rows.offsets.slice();
+      const indices = rows.indices.slice();
+      const javascript = onJavaScript(() => this.neighbors(owner, grid, radius, search, options));
+      verifySame(`${owner}.neighbors`, 'offsets', offsets, javascript.offsets);
+      verifySame(`${owner}.neighbors`, 'indices', indices, javascript.indices);
+      return javascript;
+    }
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
     const out = resolveOut(options);
     const limit = resolveMaxResultLength(options);
-    grid.attached('neighbors');
+    grid.sync('neighbors');
     const keep = out !== undefined || this.retain;
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);

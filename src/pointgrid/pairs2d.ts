@@ -9,12 +9,13 @@
 import { isOrdinaryRadius } from '../core/distance.js';
 import { grownLength } from '../core/grow.js';
 import { searchIntoSink, visitPairs } from '../wasm/grid-kernels.js';
+import { verifying } from '../wasm/kernels.js';
 import { clampRanges } from './bounded.js';
 import { extremeGrid2, pairsExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
 import { SLACK, stencilReach } from './margins.js';
 import type { PointPairVisitor } from './options.js';
-import { COUNT, type lowerMinusUpper, type PairSink, VISIT, visitClamped } from './pair-sink.js';
+import { COUNT, type lowerMinusUpper, type PairSink, VISIT, verifyAppended, visitClamped } from './pair-sink.js';
 
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
@@ -29,17 +30,26 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
     pairsExtreme(extremeGrid2(g), sink, radius, () => visitBatch(g, sink));
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts).
-    if (
-      sink.mode === VISIT
-        ? visitPairs(g, radius, sink, sink, () => visitBatch(g, sink))
-        : sink.mode !== COUNT && searchIntoSink(g, radius, sink)
-    )
-      return;
-    const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY));
-    if (g.dense) densePairs(g, sink, reach, r2);
-    else hashedPairs(g, sink, reach, r2);
+    if (sink.mode === VISIT) {
+      if (visitPairs(g, radius, sink, sink, visitBatch)) return;
+    } else if (sink.mode !== COUNT) {
+      const base = sink.length;
+      if (searchIntoSink(g, radius, sink)) {
+        // (Mode 'verify': a PointGridWorkers thread's slices and the searches of pairs() past the kernels' room.)
+        if (verifying()) verifyAppended('PointGrid2D pair search', sink, base, () => searchOrdinary(g, sink, radius));
+        return;
+      }
+    }
+    searchOrdinary(g, sink, radius);
   }
   if (sink.mode === VISIT) visitBatch(g, sink);
+}
+
+/** The JavaScript path's half-stencil search for an ordinary radius. */
+function searchOrdinary(g: Grid2D, sink: PairSink, radius: number): void {
+  const reach = stencilReach(radius, g.width, Math.max(g.cellsX, g.cellsY));
+  if (g.dense) densePairs(g, sink, reach, radius * radius);
+  else hashedPairs(g, sink, reach, radius * radius);
 }
 
 /**

@@ -137,8 +137,10 @@ export class PointGrid2D {
    * @param options `cellSize` (required), `stride` (default 2), `offset`
    * (default 0), `maxDenseCells`: see {@link PointGridOptions}.
    * @throws RangeError for a cellSize that is not a finite number > 0, a
-   * stride below 2, an offset outside the array, a length that leaves a partial
-   * point, or a non-finite coordinate (the message names the point index).
+   * stride below 2, an offset outside the array, a length that ends inside a
+   * point's coordinates (see {@link PointGridOptions.stride}), a BigInt64Array,
+   * options given first (the arguments swapped), or a non-finite coordinate
+   * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
     if (adopted !== undefined) {
@@ -172,11 +174,13 @@ export class PointGrid2D {
 
   /** Number of points in the grid. */
   get count(): number {
+    this.grid.syncQuietly();
     return this.grid.points;
   }
 
   /** How the cells are stored since the last build (see {@link PointGridLayout}). */
   get layout(): PointGridLayout {
+    this.grid.syncQuietly();
     return this.grid.dense ? 'dense' : 'hashed';
   }
 
@@ -214,9 +218,9 @@ export class PointGrid2D {
     checkFinite('x', x);
     checkFinite('y', y);
     checkDistance('radius', radius);
+    this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within2D(this.grid, x, y, radius, scratch);
-    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -241,9 +245,8 @@ export class PointGrid2D {
     if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
+    this.grid.sync('withinInto');
     const found = within2D(this.grid, x, y, radius, out);
-    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
-    if (found === 0) this.grid.attached('withinInto');
     return found;
   }
 
@@ -266,7 +269,7 @@ export class PointGrid2D {
     checkFinite('y', y);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    this.grid.attached('nearest');
+    this.grid.sync('nearest');
     return nearest2D(this.grid, x, y, k, maxDistance, out);
   }
 

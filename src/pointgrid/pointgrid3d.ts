@@ -137,8 +137,10 @@ export class PointGrid3D {
    * @param options `cellSize` (required), `stride` (default 3), `offset`
    * (default 0), `maxDenseCells`: see {@link PointGridOptions}.
    * @throws RangeError for a cellSize that is not a finite number > 0, a
-   * stride below 3, an offset outside the array, a length that leaves a partial
-   * point, or a non-finite coordinate (the message names the point index).
+   * stride below 3, an offset outside the array, a length that ends inside a
+   * point's coordinates (see {@link PointGridOptions.stride}), a BigInt64Array,
+   * options given first (the arguments swapped), or a non-finite coordinate
+   * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
     if (adopted !== undefined) {
@@ -172,11 +174,13 @@ export class PointGrid3D {
 
   /** Number of points in the grid. */
   get count(): number {
+    this.grid.syncQuietly();
     return this.grid.points;
   }
 
   /** How the cells are stored since the last build (see {@link PointGridLayout}). */
   get layout(): PointGridLayout {
+    this.grid.syncQuietly();
     return this.grid.dense ? 'dense' : 'hashed';
   }
 
@@ -215,9 +219,9 @@ export class PointGrid3D {
     checkFinite('y', y);
     checkFinite('z', z);
     checkDistance('radius', radius);
+    this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within3D(this.grid, x, y, z, radius, scratch);
-    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -243,9 +247,8 @@ export class PointGrid3D {
     if (typeof z !== 'number' || z - z !== 0) checkFinite('z', z);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
+    this.grid.sync('withinInto');
     const found = within3D(this.grid, x, y, z, radius, out);
-    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
-    if (found === 0) this.grid.attached('withinInto');
     return found;
   }
 
@@ -276,7 +279,7 @@ export class PointGrid3D {
     checkFinite('z', z);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    this.grid.attached('nearest');
+    this.grid.sync('nearest');
     return nearest3D(this.grid, x, y, z, k, maxDistance, out);
   }
 

@@ -7,14 +7,15 @@
  * Where the data lives: a grid's buffer (`grid.data`) stays an ordinary
  * ArrayBuffer or SharedArrayBuffer, so `data`, `from()`, transfers and the
  * format are as before. The kernels work in their own memory, which holds a
- * copy of one grid: a build made by the kernels leaves it there (and copies
- * it out into the grid's buffer), and a search of a grid whose ArrayBuffer
- * was built last by the kernels, with no build into it since by any grid of
- * this thread, finds it there. Any other grid is copied in first: about 4 ms
- * a million 2D points, against a search of 100 ms or more. A
- * SharedArrayBuffer is always copied in, since another thread may have
- * rebuilt it. The kernels' memory keeps its largest size (WebAssembly memory
- * cannot shrink).
+ * copy of one grid (the mirror, see Kernels.mirrorData for the invariant
+ * every function here keeps): a build made by the kernels leaves it there
+ * (and copies it out into the grid's buffer), and a search of a grid whose
+ * buffer is the one mirrored, with no build into it since by any grid (the
+ * count of builds in its header, KernelGrid.builds), finds it there. Any
+ * other grid is copied in first: about 4 ms a million 2D points, against a
+ * search of 100 ms or more. A SharedArrayBuffer is always copied in, since
+ * another thread may have rebuilt it. The kernels' memory keeps its largest
+ * size (WebAssembly memory cannot shrink).
  *
  * @module
  */
@@ -25,7 +26,7 @@ import { clampIndices } from '../pointgrid/bounded.js';
 import { stencilReach } from '../pointgrid/margins.js';
 import { type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
 import { SMALL_CELL } from '../pointgrid/sort-cells.js';
-import { guarded, KERNEL_BASE, type Kernels, kernels, trapError } from './kernels.js';
+import { guarded, isTrap, KERNEL_BASE, type Kernels, kernels, trapError } from './kernels.js';
 
 /** What the kernels read and write of a Grid2D or Grid3D (d = 2 leaves out the z members). */
 export interface KernelGrid {
@@ -44,6 +45,12 @@ export interface KernelGrid {
   dense: boolean;
   cellTotal: number;
   data: ArrayBuffer | SharedArrayBuffer;
+  /**
+   * Builds published into `data` by any grid of any thread, as this grid last
+   * read it from the header or wrote it there (see Grid2D.builds): what tells
+   * a mirror of the buffer from an older one.
+   */
+  builds: number;
   coords: Float32Array | Float64Array;
   sortedIndex: Uint32Array;
   cellStart: Int32Array;
@@ -85,28 +92,39 @@ function align8(bytes: number): number {
   return Math.ceil(bytes / 8) * 8;
 }
 
-/** The mirror's sections; a hashed grid's lookup slots (`slotCount` of them) only with `slotCount`. */
-function layoutOf(d: number, n: number, float32: boolean, cells: number, dense: boolean, slotCount = 0): Layout {
-  const coords = KERNEL_BASE;
-  const sortedIndex = coords + align8(n * d * (float32 ? 4 : 8));
-  const cellStart = sortedIndex + align8(4 * n);
-  const keys = cellStart + align8(4 * (cells + 1));
-  const slots = keys + (dense ? 0 : 8 * d * cells);
-  return { coords, sortedIndex, cellStart, keys, slots, end: slots + align8(4 * (dense ? 0 : slotCount)) };
+/**
+ * The mirror's sections, written into `into` (one of the records below: a
+ * frame loop allocates none); a hashed grid's lookup slots (`slotCount` of
+ * them) only with `slotCount`.
+ */
+function layoutOf(
+  into: Layout,
+  d: number,
+  n: number,
+  float32: boolean,
+  cells: number,
+  dense: boolean,
+  slotCount = 0,
+): Layout {
+  into.coords = KERNEL_BASE;
+  into.sortedIndex = into.coords + align8(n * d * (float32 ? 4 : 8));
+  into.cellStart = into.sortedIndex + align8(4 * n);
+  into.keys = into.cellStart + align8(4 * (cells + 1));
+  into.slots = into.keys + (dense ? 0 : 8 * d * cells);
+  into.end = into.slots + align8(4 * (dense ? 0 : slotCount));
+  return into;
 }
 
-/** Builds published into each grid buffer of this thread (see {@link published}). */
-const builds = new WeakMap<ArrayBuffer | SharedArrayBuffer, number>();
-
-/** Counts a build into `data`, by any grid (Grid2D.publish calls it), so that the kernels' copy of it is stale. */
-export function published(data: ArrayBuffer | SharedArrayBuffer): void {
-  builds.set(data, (builds.get(data) ?? 0) + 1);
+function newLayout(): Layout {
+  return { coords: 0, sortedIndex: 0, cellStart: 0, keys: 0, slots: 0, end: 0 };
 }
 
-/** The count of builds into `data` once the build under way publishes. */
-function nextStamp(data: ArrayBuffer | SharedArrayBuffer): number {
-  return (builds.get(data) ?? 0) + 1;
-}
+/** The layout of the build under way (a build calls nothing that builds). */
+const BUILT = newLayout();
+/** The work areas' bound of a hashed build (see hashedOnKernels). */
+const MOST = newLayout();
+/** The layout of the grid a search or query reads (see mirror). */
+const MIRRORED = newLayout();
 
 function isShared(data: ArrayBuffer | SharedArrayBuffer): boolean {
   return typeof SharedArrayBuffer !== 'undefined' && data instanceof SharedArrayBuffer;
@@ -122,14 +140,27 @@ function isShared(data: ArrayBuffer | SharedArrayBuffer): boolean {
 export function buildDense(g: KernelGrid, d: 2 | 3, positions: NumericArray): boolean {
   const k = kernels();
   if (k === undefined) return false;
+  try {
+    return denseOnKernels(k, g, d, positions);
+  } catch (error) {
+    // A trap, which the kernels' bounds should never let happen: the records are reset (see trapError) and the
+    // caller builds in JavaScript, from the start, so the grid gets the right build all the same.
+    if (isTrap(error)) return false;
+    throw error;
+  }
+}
+
+function denseOnKernels(k: Kernels, g: KernelGrid, d: 2 | 3, positions: NumericArray): boolean {
   const n = g.points;
   const float32 = g.coords instanceof Float32Array;
   const size = float32 ? 4 : 8;
   const cells = g.cellTotal;
-  const layout = layoutOf(d, n, float32, cells, true);
+  const layout = layoutOf(BUILT, d, n, float32, cells, true);
   const input = layout.end;
   const cellOf = input + align8(n * d * size);
   if (!k.reserve(cellOf + 4 * n)) return false;
+  // From here on the build writes over the mirror's bytes, and may yet fall back to JavaScript part-way.
+  k.forgetGrid();
   copyPositions(k, positions, n, d, g.stride, g.offset, float32, input);
   const e = k.exports;
   const g3 = g as KernelGrid3;
@@ -152,12 +183,12 @@ export function buildDense(g: KernelGrid, d: 2 | 3, positions: NumericArray): bo
   const largest = e.prefixSums(layout.cellStart, cells, n);
   (float32 ? e.scatter32 : e.scatter64)(input, n, d, cellOf, layout.cellStart, layout.coords, layout.sortedIndex);
   if (!sortCells(k, layout, cells, d, float32, largest, cellOf + 4 * n)) return false;
-  g.cellStart.set(k.i32.subarray(layout.cellStart >> 2, (layout.cellStart >> 2) + cells + 1));
-  g.sortedIndex.set(k.u32.subarray(layout.sortedIndex >> 2, (layout.sortedIndex >> 2) + n));
-  if (float32) g.coords.set(k.f32.subarray(layout.coords >> 2, (layout.coords >> 2) + d * n));
-  else g.coords.set(k.f64.subarray(layout.coords >> 3, (layout.coords >> 3) + d * n));
-  k.mirrorData = g.data;
-  k.mirrorStamp = nextStamp(g.data);
+  g.cellStart.set(k.sectionOf(Int32Array, layout.cellStart, cells + 1));
+  g.sortedIndex.set(k.sectionOf(Uint32Array, layout.sortedIndex, n));
+  if (float32) g.coords.set(k.sectionOf(Float32Array, layout.coords, d * n));
+  else g.coords.set(k.sectionOf(Float64Array, layout.coords, d * n));
+  // The caller publishes the build next, which counts it (g.builds + 1).
+  k.holdGrid(g.data, g.builds + 1);
   return true;
 }
 
@@ -175,6 +206,21 @@ const lastCells = new WeakMap<KernelGrid, number>();
 export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells: (cells: number) => void): boolean {
   const k = kernels();
   if (k === undefined) return false;
+  try {
+    return hashedOnKernels(k, g, positions, reserveCells);
+  } catch (error) {
+    // (A trap: see buildDense.)
+    if (isTrap(error)) return false;
+    throw error;
+  }
+}
+
+function hashedOnKernels(
+  k: Kernels,
+  g: KernelGrid,
+  positions: NumericArray,
+  reserveCells: (cells: number) => void,
+): boolean {
   const d = g.dimension;
   const n = g.points;
   const float32 = g.coords instanceof Float32Array;
@@ -187,7 +233,7 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
   while (tableSlots < 4 * expected) tableSlots *= 2;
   // Work areas past the largest mirror this build can make: at most n cells, and the lookup the grid's
   // buffer may grow to (see slotsFor in grid-data.ts).
-  const most = layoutOf(d, n, float32, n, false, Math.max(g.slotMask + 1, 8 * n + 16));
+  const most = layoutOf(MOST, d, n, float32, n, false, Math.max(g.slotMask + 1, 8 * n + 16));
   const input = most.end;
   const cellOf = input + align8(n * d * size);
   const firstKeys = cellOf + align8(4 * n);
@@ -197,6 +243,8 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
   const sortKeys = rank + align8(4 * n);
   const table = sortKeys + 8 * d * n;
   if (!k.reserve(table + 4 * tableSlots)) return false;
+  // From here on the build writes over the mirror's bytes (see buildDense).
+  k.forgetGrid();
   copyPositions(k, positions, n, d, g.stride, g.offset, float32, input);
   const e = k.exports;
   const g3 = g as KernelGrid3;
@@ -222,7 +270,7 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
   lastCells.set(g, cells);
   // Room in the grid's buffer for the cells (this may replace it), before anything of the grid is written.
   reserveCells(cells);
-  const layout = layoutOf(d, n, float32, cells, false, g.slotMask + 1);
+  const layout = layoutOf(BUILT, d, n, float32, cells, false, g.slotMask + 1);
   e.orderCells(firstKeys, counts, cells, d, n, cellOf, ids, rank, layout.keys, layout.cellStart, sortKeys);
   const largest = e.prefixSums(layout.cellStart, cells, n);
   (float32 ? e.scatter32 : e.scatter64)(input, n, d, cellOf, layout.cellStart, layout.coords, layout.sortedIndex);
@@ -231,14 +279,14 @@ export function buildHashed(g: KernelGrid, positions: NumericArray, reserveCells
   sortCells(k, layout, cells, d, float32, largest, firstKeys);
   e.fillLookup(layout.slots, g.slotMask, layout.keys, cells, d);
   g.cellTotal = cells;
-  g.cellStart.set(k.i32.subarray(layout.cellStart >> 2, (layout.cellStart >> 2) + cells + 1));
-  g.keys.set(k.f64.subarray(layout.keys >> 3, (layout.keys >> 3) + d * cells));
-  g.slots.set(k.i32.subarray(layout.slots >> 2, (layout.slots >> 2) + g.slotMask + 1));
-  g.sortedIndex.set(k.u32.subarray(layout.sortedIndex >> 2, (layout.sortedIndex >> 2) + n));
-  if (float32) g.coords.set(k.f32.subarray(layout.coords >> 2, (layout.coords >> 2) + d * n));
-  else g.coords.set(k.f64.subarray(layout.coords >> 3, (layout.coords >> 3) + d * n));
-  k.mirrorData = g.data;
-  k.mirrorStamp = nextStamp(g.data);
+  g.cellStart.set(k.sectionOf(Int32Array, layout.cellStart, cells + 1));
+  g.keys.set(k.sectionOf(Float64Array, layout.keys, d * cells));
+  g.slots.set(k.sectionOf(Int32Array, layout.slots, g.slotMask + 1));
+  g.sortedIndex.set(k.sectionOf(Uint32Array, layout.sortedIndex, n));
+  if (float32) g.coords.set(k.sectionOf(Float32Array, layout.coords, d * n));
+  else g.coords.set(k.sectionOf(Float64Array, layout.coords, d * n));
+  // The caller publishes the build next, which counts it (g.builds + 1).
+  k.holdGrid(g.data, g.builds + 1);
   return true;
 }
 
@@ -286,7 +334,11 @@ function copyPositions(
   const target = float32 ? k.f32 : k.f64;
   const base = float32 ? at >> 2 : at >> 3;
   if (stride === d && (positions instanceof Float64Array || positions instanceof Float32Array)) {
-    target.set(positions.subarray(offset, offset + d * n), base);
+    // (The whole array as it is where it holds just the points: no view to allocate per build.)
+    target.set(
+      offset === 0 && positions.length === d * n ? positions : positions.subarray(offset, offset + d * n),
+      base,
+    );
     return;
   }
   for (let i = 0, p = offset, q = base; i < n; i++, p += stride, q += d) {
@@ -300,7 +352,7 @@ function copyPositions(
 function current(k: Kernels, g: KernelGrid): boolean {
   if (k.mirrorData !== g.data) return false;
   // A shared buffer only while pinned (see pinGrid): another thread may rebuild it at any other time.
-  return k.pinned === g.data || (!isShared(g.data) && k.mirrorStamp === (builds.get(g.data) ?? 0));
+  return k.pinned === g.data || (!isShared(g.data) && k.mirrorBuilds === g.builds);
 }
 
 /**
@@ -328,17 +380,17 @@ function mirror(k: Kernels, g: KernelGrid, d: number): Layout | undefined {
   const n = g.points;
   const cells = g.cellTotal;
   const float32 = g.coords instanceof Float32Array;
-  const layout = layoutOf(d, n, float32, cells, g.dense, g.slotMask + 1);
+  const layout = layoutOf(MIRRORED, d, n, float32, cells, g.dense, g.slotMask + 1);
   if (current(k, g)) return layout;
   if (!k.reserve(layout.end)) return undefined;
+  k.forgetGrid();
   if (!g.dense) k.i32.set(g.slots.subarray(0, g.slotMask + 1), layout.slots >> 2);
   if (float32) k.f32.set(g.coords.subarray(0, d * n), layout.coords >> 2);
   else k.f64.set(g.coords.subarray(0, d * n), layout.coords >> 3);
   k.u32.set(g.sortedIndex.subarray(0, n), layout.sortedIndex >> 2);
   k.i32.set(g.cellStart.subarray(0, cells + 1), layout.cellStart >> 2);
   if (!g.dense) k.f64.set(g.keys.subarray(0, d * cells), layout.keys >> 3);
-  k.mirrorData = g.data;
-  k.mirrorStamp = builds.get(g.data) ?? 0;
+  k.holdGrid(g.data, g.builds);
   return layout;
 }
 
@@ -358,6 +410,14 @@ interface Search {
   out: number;
   rowEnd: number;
 }
+
+/**
+ * The search set up last, a record reused by every search (a frame loop then
+ * allocates none): one runs at a time, since a search on the kernels calls
+ * nothing that searches on them (a forEachPair visitor finds them busy).
+ * startSearch sets every field before it is read.
+ */
+const SEARCH: Search = { k: null as unknown as Kernels, layout: MIRRORED, run: () => 0, out: 0, rowEnd: 0 };
 
 /**
  * Sets up the half-stencil search of `g` (see pairs2d.ts / pairs3d.ts) with
@@ -408,7 +468,7 @@ function startSearch(
   if (step === 1) k.u32.fill(0, rowEnd >> 2, (rowEnd >> 2) + n);
   const e = k.exports;
   // (A search sets the same globals as queries, for this grid.)
-  queryGrid = undefined;
+  k.queryGrid = undefined;
   e.setGrid(
     layout.coords,
     layout.cellStart,
@@ -441,7 +501,12 @@ function startSearch(
   const float32 = g.coords instanceof Float32Array;
   const run =
     d === 2 ? (float32 ? e.searchPairs2d32 : e.searchPairs2d64) : float32 ? e.searchPairs3d32 : e.searchPairs3d64;
-  return { k, layout, run, out, rowEnd };
+  SEARCH.k = k;
+  SEARCH.layout = layout;
+  SEARCH.run = run;
+  SEARCH.out = out;
+  SEARCH.rowEnd = rowEnd;
+  return SEARCH;
 }
 
 /**
@@ -471,12 +536,12 @@ function runToEnd(search: Search, ceiling: number): number {
  * the batch. False when the kernels are off; the caller searches in
  * JavaScript.
  */
-export function visitPairs(
-  g: KernelGrid,
+export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array; length: number }>(
+  g: G,
   radius: number,
   slice: KernelSlice,
-  batch: { buffer: Uint32Array; length: number },
-  visit: () => void,
+  batch: B,
+  visit: (grid: G, batch: B) => void,
 ): boolean {
   const search = startSearch(g, radius, slice, 2, 2 * BATCH);
   if (search === undefined) return false;
@@ -489,9 +554,12 @@ export function visitPairs(
       const length = e.length.value as number;
       if (length > 0) {
         if (batch.buffer.length < length) batch.buffer = new Uint32Array(length);
-        batch.buffer.set(k.u32.subarray(out >> 2, (out >> 2) + length));
+        // Copied by a loop, not set(subarray()): a view per batch is garbage a frame loop would make every frame.
+        const target = batch.buffer;
+        const source = k.u32;
+        for (let i = 0, from = out >> 2; i < length; i++) target[i] = source[from + i];
         batch.length = length;
-        visit();
+        visit(g, batch);
       }
       if (done) return true;
       const needed = e.needed.value as number;
@@ -631,13 +699,6 @@ export function neighborRows(
   return { offsets, indices };
 }
 
-/** The grid the query globals of the kernels were last set for (see setQueries). */
-let queryGrid: KernelGrid | undefined;
-/** Where within2 writes its result, after that grid's mirror. */
-let queryTarget = 0;
-/** within calls since one copied its grid into the kernels' memory (see within). */
-let queriesSinceCopy = Number.POSITIVE_INFINITY;
-
 /**
  * within2D / within3D on the kernels: writes the points within `radius` of
  * (x, y[, z]) into `target` (as far as it fits) exactly as query2d.ts /
@@ -653,32 +714,32 @@ export function within(g: KernelGrid, x: number, y: number, z: number, radius: n
   const k = kernels();
   // (A transferred buffer reads as empty: the JavaScript query then finds nothing, and the caller throws.)
   if (k === undefined || isShared(g.data) || g.data.byteLength === 0) return -1;
-  if (queryGrid !== g || !current(k, g)) {
+  if (k.queryGrid !== g || !current(k, g)) {
     const copies = !current(k, g);
     // Queries that alternate between grids would copy a grid in at every call (about 50 µs at 1e5 points, against
     // a query of a microsecond or two): after a copy, the next one waits until enough queries came between to
     // pay for it (copies grow with the points), and the queries meanwhile run in JavaScript.
-    if (copies && queriesSinceCopy < Math.max(64, g.points >> 6)) {
-      queriesSinceCopy++;
+    if (copies && k.queriesSinceCopy < Math.max(64, g.points >> 6)) {
+      k.queriesSinceCopy++;
       return -1;
     }
     if (!setQueries(k, g)) return -1;
-    if (copies) queriesSinceCopy = 0;
+    if (copies) k.queriesSinceCopy = 0;
   }
-  queriesSinceCopy++;
+  k.queriesSinceCopy++;
   const e = k.exports;
   const float32 = g.coords instanceof Float32Array;
   let found: number;
   try {
     found =
       g.dimension === 2
-        ? (float32 ? e.within2d32 : e.within2d64)(x, y, radius, queryTarget)
-        : (float32 ? e.within3d32 : e.within3d64)(x, y, z, radius, queryTarget);
+        ? (float32 ? e.within2d32 : e.within2d64)(x, y, radius, k.queryTarget)
+        : (float32 ? e.within3d32 : e.within3d64)(x, y, z, radius, k.queryTarget);
   } catch (error) {
     throw trapError('within', error);
   }
   const u32 = k.u32;
-  const from = queryTarget >> 2;
+  const from = k.queryTarget >> 2;
   const count = Math.min(found, target.length);
   for (let i = 0; i < count; i++) target[i] = u32[from + i];
   // (Indices clamped to the count for a buffer not checked, as within2D does: see bounded.ts.)
@@ -722,8 +783,8 @@ function setQueries(k: Kernels, g: KernelGrid): boolean {
     d === 3 ? g3.cellsZ : 1,
     d === 3 ? g3.originZ : 0,
   );
-  queryGrid = g;
-  queryTarget = layout.end;
+  k.queryGrid = g;
+  k.queryTarget = layout.end;
   return true;
 }
 
@@ -760,11 +821,11 @@ export function withinManyOnKernels(
   const k = kernels();
   if (k === undefined) return undefined;
   // (mirror copies a shared grid in every time: another thread may have rebuilt it since.)
-  if ((queryGrid !== g || !current(k, g)) && !setQueries(k, g)) return undefined;
+  if ((k.queryGrid !== g || !current(k, g)) && !setQueries(k, g)) return undefined;
   const d = g.dimension;
   const count = queries.length / d;
   const window = Math.min(WINDOW, count);
-  const at = queryTarget;
+  const at = k.queryTarget;
   const bucket = at + align8(8 * queries.length);
   const counts = bucket + align8(4 * window);
   const order = counts + align8(4 * (g.cellTotal + 2));

@@ -88,11 +88,15 @@ export function readValues(
  * order when `order` is undefined): the test reads the same vertices weld does.
  *
  * @param n how many vertices weld takes (order.length when given).
+ * @param rejected when given (n entries, -1 each), receives for each vertex the first channel that kept it from
+ * a representative within the tolerance (weldByDistance's report): written on rejections only, so the test
+ * costs nothing more when it accepts.
  */
 export function acceptWithin(
   channels: readonly AttributeChannel[],
   n: number,
   order?: Uint32Array,
+  rejected?: Int32Array,
 ): AcceptRepresentative {
   let width = 0;
   const ends = new Int32Array(channels.length);
@@ -116,6 +120,10 @@ export function acceptWithin(
     start += channel.values.itemSize;
   }
   const channelCount = channels.length;
+  const reject = (vertex: number, c: number) => {
+    if (rejected !== undefined && rejected[vertex]! < 0) rejected[vertex] = c;
+    return false;
+  };
   return (vertex, representative) => {
     const a = vertex * width;
     const b = representative * width;
@@ -125,7 +133,7 @@ export function acceptWithin(
       const tolerance2 = tolerances2[c]!;
       if (tolerance2 === -1) {
         // Not !==: NaN never equals, so a vertex with a NaN value merges with none.
-        for (; k < end; k++) if (!(values[a + k] === values[b + k])) return false;
+        for (; k < end; k++) if (!(values[a + k] === values[b + k])) return reject(vertex, c);
       } else if (tolerance2 < 0) {
         const scale = scales[c]!;
         let d2 = 0;
@@ -133,14 +141,14 @@ export function acceptWithin(
           const d = scaledGap(values[a + k]!, values[b + k]!, scale);
           d2 += d * d;
         }
-        if (!(d2 <= limits[c]!)) return false;
+        if (!(d2 <= limits[c]!)) return reject(vertex, c);
       } else {
         let d2 = 0;
         for (; k < end; k++) {
           const d = values[a + k]! - values[b + k]!;
           d2 += d * d;
         }
-        if (!(d2 <= tolerance2)) return false;
+        if (!(d2 <= tolerance2)) return reject(vertex, c);
       }
     }
     return true;

@@ -70,8 +70,9 @@ const SURE_FRACTION = 0.25 * (1 - 2 ** -20);
  * tolerance is the answer wherever it was found (SURE_FRACTION), and testing
  * a few hot ones costs less than one lookup, a cache miss on a large mesh.
  * Only where the early stop is on (sure2 > 0); else no distance qualifies.
+ * exact.ts tries them too, for equal coordinates.
  */
-const RECENT = 4;
+export const RECENT = 4;
 
 /**
  * Below this squared tolerance the rounding of squared distances is no longer

@@ -90,7 +90,7 @@ export interface PointGridWorkersNeighborsOptions extends PointGridWorkersPairsO
    * first touch (page faults, a few hundred MB per million points) is
    * otherwise a good part of the time.
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /**

@@ -175,7 +175,7 @@ export type Task = { kernels?: KernelSetting } & (
       offsets: Uint32Array;
       indices: Uint32Array;
       /** Fresh result memory to first-touch while counting: this thread's share of it. */
-      touch?: { array: Uint32Array; from: number; to: number };
+      touch?: { array: Uint32Array; from: number; to: number } | undefined;
     } & Together)
   | ({
       op: 'build';
@@ -193,7 +193,7 @@ export type Task = { kernels?: KernelSetting } & (
        * stop there on a bad point or when the box has more than `maxCells`
        * cells (the grid's or the histograms' room, or the dense limit).
        */
-      layout?: Layout;
+      layout?: Layout | undefined;
       bounds: Float64Array;
       maxCells: number;
       /** Cell of each point, written by its thread's histogram step. */

@@ -134,6 +134,7 @@ const GRID_PATHS = [
   'release',
   'mode javascript',
   'mode wasm',
+  'mode verify',
   'rebuild in mode javascript',
 ];
 

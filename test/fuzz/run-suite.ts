@@ -1,7 +1,8 @@
 /**
  * Worker entry of {@link runSuite} (support.ts): imports the cases module
- * named in workerData, runs one of its suites, and posts each case, then
- * `finished` or `failed`, to the test's thread.
+ * named in workerData, runs one of its suites (awaited when it returns a
+ * promise), and posts each case, then `finished` or `failed`, to the test's
+ * thread.
  *
  * @module
  */

@@ -7,7 +7,7 @@
  *
  * - `something.cases.ts` exports `suites`, a record of functions that each
  *   call {@link fuzz} or {@link example} once or more (synchronously), or
- *   {@link fuzzAsync} (then returning its promise). They run in the worker.
+ *   async functions that await {@link fuzzAsync}. They run in the worker.
  * - `something.test.ts` calls {@link runSuite} per suite inside an `it`, with
  *   {@link SUITE_TIMEOUT} as the test's timeout.
  *
@@ -84,52 +84,53 @@ function brief(value: unknown): string {
  * the smallest failing case.
  */
 export function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => void, ciRuns: number): void {
-  const seed = fuzzSeed(name);
-  const path = typeof process === 'undefined' ? undefined : process.env.FUZZ_PATH || undefined;
-  const numRuns = fuzzRuns(ciRuns);
-  let cases = 0;
+  const { seed, path, numRuns, announce } = settings(name, ciRuns);
   const property = fc.property(arbitrary, (value) => {
-    cases++;
-    report?.({ kind: 'case', name, index: cases, value: brief(value) });
+    announce(value);
     check(value);
   });
-  const details = fc.check(property, { seed, numRuns, path, endOnFailure: false });
-  if (details.failed) throw failure(name, details);
-  report?.({ kind: 'done', name, runs: details.numRuns });
+  finish(name, fc.check(property, { seed, numRuns, path, endOnFailure: false }));
 }
 
-/**
- * {@link fuzz} for a property whose check is asynchronous (a model run with
- * a PointGridWorkers pool): the same seeds, runs, replay and report.
- */
+/** {@link fuzz} for a `check` that returns a promise (a command line run in-process, a file written). */
 export async function fuzzAsync<T>(
   name: string,
   arbitrary: fc.Arbitrary<T>,
   check: (value: T) => Promise<void>,
   ciRuns: number,
 ): Promise<void> {
-  const seed = fuzzSeed(name);
-  const path = typeof process === 'undefined' ? undefined : process.env.FUZZ_PATH || undefined;
-  const numRuns = fuzzRuns(ciRuns);
-  let cases = 0;
+  const { seed, path, numRuns, announce } = settings(name, ciRuns);
   const property = fc.asyncProperty(arbitrary, async (value) => {
-    cases++;
-    report?.({ kind: 'case', name, index: cases, value: brief(value) });
+    announce(value);
     await check(value);
   });
-  const details = await fc.check(property, { seed, numRuns, path, endOnFailure: false });
-  if (details.failed) throw failure(name, details);
-  report?.({ kind: 'done', name, runs: details.numRuns });
+  finish(name, await fc.check(property, { seed, numRuns, path, endOnFailure: false }));
 }
 
-/** The Error of a failed property: its name, how to replay it, the smallest failing case and what it threw. */
-function failure<T>(name: string, details: fc.RunDetails<[T]>): Error {
-  const counterexample = details.counterexample === null ? '(none)' : brief(details.counterexample[0]);
-  const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-  return new Error(
-    `fuzz property "${name}" failed after ${details.numRuns} case(s); replay with FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}\n` +
-      `case: ${counterexample}\n${cause}`,
-  );
+/** A property's seed, replay path and number of runs, and how its cases are announced to the watchdog. */
+function settings(name: string, ciRuns: number) {
+  const seed = fuzzSeed(name);
+  const path = typeof process === 'undefined' ? undefined : process.env.FUZZ_PATH || undefined;
+  let cases = 0;
+  const announce = (value: unknown) => {
+    cases++;
+    report?.({ kind: 'case', name, index: cases, value: brief(value) });
+  };
+  return { seed, path, numRuns: fuzzRuns(ciRuns), announce };
+}
+
+/** Rethrows a failed check's details as one readable error, or reports the property done. */
+function finish<T>(name: string, details: fc.RunDetails<[T]>): void {
+  if (details.failed) {
+    const counterexample = details.counterexample === null ? '(none)' : brief(details.counterexample[0]);
+    const cause =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    throw new Error(
+      `fuzz property "${name}" failed after ${details.numRuns} case(s); replay with FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}\n` +
+        `case: ${counterexample}\n${cause}`,
+    );
+  }
+  report?.({ kind: 'done', name, runs: details.numRuns });
 }
 
 /**

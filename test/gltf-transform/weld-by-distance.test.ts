@@ -420,6 +420,73 @@ function twoTriangles(): { document: Document; primitive: Primitive } {
   return { document, primitive };
 }
 
+describe('weldByDistance reports what the attribute rule kept apart', () => {
+  /** One non-indexed primitive: positions, NORMAL and (optionally) TEXCOORD_0, rows given. */
+  function soupDocument(positions: number[][], normals: number[][], uvs: number[][] | undefined): Document {
+    const document = new Document().setLogger(new Logger(Logger.Verbosity.SILENT));
+    const primitive = document.createPrimitive();
+    const accessor = (type: 'VEC2' | 'VEC3', rows: number[][]) =>
+      document.createAccessor().setType(type).setArray(new Float32Array(rows.flat()));
+    primitive.setAttribute('POSITION', accessor('VEC3', positions)).setAttribute('NORMAL', accessor('VEC3', normals));
+    if (uvs !== undefined) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', uvs));
+    document.createMesh().addPrimitive(primitive);
+    return document;
+  }
+
+  /**
+   * The brute-force rule, vertex by vertex: how many vertices founded a
+   * representative of their own although one lay within the tolerance by
+   * position (the attributes kept them apart).
+   */
+  function keptApartByBruteForce(positions: number[][], attributes: number[][][], tolerance: number): number {
+    const representatives: number[] = [];
+    let kept = 0;
+    for (let i = 0; i < positions.length; i++) {
+      const near = representatives.filter((r) => withinRule(positions[i]!, positions[r]!, tolerance));
+      const joins = near.some((r) => attributes.every((values) => values[i]!.every((v, c) => v === values[r]![c])));
+      if (joins) continue;
+      if (near.length > 0) kept++;
+      representatives.push(i);
+    }
+    return kept;
+  }
+
+  it(`counts vertices kept apart by the first attribute that differed, and nothing else (seed ${SEED + 9})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40 }).chain((n) =>
+          fc.record({
+            positions: rows(n, grid(2, 0.125, 3)),
+            normals: rows(n, grid(1, 1, 3)),
+            uvs: fc.option(rows(n, grid(1, 0.5, 2)), { nil: undefined }),
+            tolerance: fc.constantFrom(0, 0.125, 0.25),
+          }),
+        ),
+        async ({ positions, normals, uvs, tolerance }) => {
+          const document = soupDocument(positions, normals, uvs);
+          let report: { keptApart: Record<string, number> } | undefined;
+          await document.transform(weldByDistance({ tolerance, report: (r) => (report = r) }));
+          const expected = keptApartByBruteForce(positions, uvs === undefined ? [normals] : [normals, uvs], tolerance);
+          const total = Object.values(report!.keptApart).reduce((sum, v) => sum + v, 0);
+          expect(total).toBe(expected);
+          for (const [semantic, vertices] of Object.entries(report!.keptApart)) {
+            expect(['NORMAL', 'TEXCOORD_0']).toContain(semantic);
+            expect(vertices).toBeGreaterThan(0);
+          }
+          if (uvs === undefined) expect(report!.keptApart).toEqual(expected === 0 ? {} : { NORMAL: expected });
+          // Ignoring every attribute, positions alone decide: nothing is kept apart.
+          let ignored: { keptApart: Record<string, number> } | undefined;
+          await soupDocument(positions, normals, uvs).transform(
+            weldByDistance({ tolerance, ignore: ['NORMAL', 'TEXCOORD_0'], report: (r) => (ignored = r) }),
+          );
+          expect(ignored).toEqual({ keptApart: {} });
+        },
+      ),
+      { seed: SEED + 9, numRuns: RUNS },
+    );
+  });
+});
+
 describe('weldByDistance on documents', () => {
   it('welds within the tolerance, keeps material, extras and names, and disposes the replaced accessors', async () => {
     const { document, primitive } = twoTriangles();
@@ -546,6 +613,7 @@ describe('weldByDistance on documents', () => {
       [{ tolerance: 0, ignore: 'NORMAL' }, 'options.ignore must be an array'],
       [{ tolerance: 0, ignore: ['NORMAL'], attributeTolerances: { NORMAL: 1 } }, 'also in options.ignore'],
       [{ tolerance: 0, removeDegenerate: 'yes' }, 'options.removeDegenerate must be a boolean'],
+      [{ tolerance: 0, report: {} }, 'options.report must be a function'],
     ];
     for (const [options, message] of bad) {
       expect(() => weldByDistance(options as WeldByDistanceOptions)).toThrow(message);

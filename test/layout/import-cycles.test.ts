@@ -13,8 +13,10 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    // src/wasm/assembly is AssemblyScript, compiled on its own into src/wasm/binary.ts (imports without .js).
-    if (entry.isDirectory()) return path.endsWith(join('wasm', 'assembly')) ? [] : sourceFiles(path);
+    // src/wasm/assembly is AssemblyScript, compiled on its own into src/wasm/binary.ts (imports without .js), and
+    // src/templates holds the templates its hot files and the JavaScript path's are generated from.
+    if (entry.isDirectory())
+      return path.endsWith(join('wasm', 'assembly')) || path.endsWith('templates') ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }

@@ -7,13 +7,15 @@
 import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
 import { searchPairs2, searchPairs3 } from './pairs';
 import { countHashed } from './hashed';
-import { within2, within3, withinMany } from './within';
+import { withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
 export { prefixSums } from './build';
 export { length, needed, setGrid, setOutput, startSearch } from './pairs';
 export { fillRows, originalPairs, rowStarts } from './rows';
 export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
+// The within searches' instances (generated from src/templates/within.template.ts).
+export * from './within-rows';
 export { fillLookup, orderCells } from './hashed';
 export { setWeldTable, weldExact } from './weld';
 
@@ -52,15 +54,6 @@ export function searchPairs3d64(): i32 {
 }
 export function searchPairs3d32(): i32 {
   return searchPairs3<f32>();
-}
-export function within2d64(x: f64, y: f64, radius: f64, target: usize): i32 {
-  return within2<f64>(x, y, radius, target);
-}
-export function within2d32(x: f64, y: f64, radius: f64, target: usize): i32 {
-  return within2<f32>(x, y, radius, target);
-}
-export function within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
-  return within3<f64>(x, y, z, radius, target);
 }
 export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
   return within3<f32>(x, y, z, radius, target);

@@ -507,6 +507,18 @@ export function weldExact(coords: usize, n: i32, d: i32, remap: usize, represent
   let count = 0;
   for (let i = 0; i < n; i++) {
     const base = i * d;
+    // The recent representatives first, as exact.ts: equal coordinates there are the only representative with them.
+    let recent = -1;
+    for (let back = min(i, RECENT); back > 0 && recent < 0; back--) {
+      const r = i32At(remap, i - back);
+      let axis = 0;
+      while (axis < d && f64At(repCoords, r * d + axis) == f64At(coords, base + axis)) axis++;
+      if (axis == d) recent = r;
+    }
+    if (recent >= 0) {
+      setI32(remap, i, recent);
+      continue;
+    }
     let s = hashWords(coords + (<usize>base << 3), words) & mask;
     let found = -1;
     for (;;) {
