@@ -8,8 +8,8 @@
  * How it measures (memory, not time: test/pointgrid/frame-allocation.test.ts
  * runs it and holds the bars):
  * - warm-up frames first (V8 compiles and the grid's and kernels' buffers
- *   reach their working size), then a full collection (`gc()`, which needs
- *   `--expose-gc`);
+ *   reach their working size), and passes of the measuring loop itself,
+ *   then a full collection (`gc()`, which needs `--expose-gc`);
  * - `process.memoryUsage().heapUsed` before the first measured frame and
  *   after each: a frame's growth is the difference, frames in which the heap
  *   shrank (a collection ran) are left out, and collections are counted by a
@@ -32,7 +32,7 @@ const json = process.argv.includes('--json');
 const mode = (args[0] ?? 'wasm') as 'wasm' | 'javascript';
 const frames = Number(args[1] ?? 300);
 const n = Number(args[2] ?? 1e5);
-const WARM_UP = 40;
+const WARM_UP = 20;
 
 const collect = (globalThis as { gc?: () => void }).gc;
 if (collect === undefined) throw new Error('run with node --expose-gc');
@@ -63,11 +63,10 @@ function frame(): void {
 
 /**
  * Heap growth per frame over `count` frames of `work` (mean, and median for
- * context), leaving out frames a collection shrank.
+ * context), leaving out frames a collection shrank. The caller collects first.
  */
 function growth(work: () => void, count: number): { perFrame: number; median: number; gcFrames: number } {
   const heap = new Float64Array(count + 1);
-  collect?.();
   heap[0] = process.memoryUsage().heapUsed;
   for (let f = 1; f <= count; f++) {
     work();
@@ -88,18 +87,25 @@ for (let f = 0; f < WARM_UP; f++) frame();
 // The sampling's cost, measured the same way with nothing in the frame; the first pass compiles the loop.
 const empty = () => {};
 growth(empty, frames);
+collect();
 const sampling = growth(empty, frames);
-// And one short pass of the measuring loop with the frame, for the same reason.
-growth(frame, 10);
+// A pass of the measuring loop with the frame, so that V8 has compiled it for this closure: its first long pass
+// recompiled it some 10 frames in, a quarter of a megabyte of code that no frame allocates.
+growth(frame, 60);
 let collections = 0;
+let window: [number, number] = [0, 0];
 const observer = new PerformanceObserver((list) => {
-  collections += list.getEntries().length;
+  for (const entry of list.getEntries())
+    if (entry.startTime >= window[0] && entry.startTime <= window[1]) collections++;
 });
 const measured = await new Promise<ReturnType<typeof growth>>((resolve) => {
-  // A collection forced by growth() itself runs before the observer starts.
-  collect();
   observer.observe({ entryTypes: ['gc'] });
+  // Collections during the measured frames only, not the full one forced before them.
+  collect();
+  const start = performance.now();
+  window = [start, Number.POSITIVE_INFINITY];
   const result = growth(frame, frames);
+  window = [start, performance.now()];
   // The observer's entries arrive after the synchronous loop: let them in.
   setTimeout(() => resolve(result), 50);
 });
