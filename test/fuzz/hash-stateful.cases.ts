@@ -68,9 +68,6 @@ class HashWorld {
     this.taken.set(what, (this.taken.get(what) ?? 0) + 1);
   }
 
-  /** After every command: nothing beyond each command's own checks (validate() is a command). */
-  after(): void {}
-
   slot(pick: number): Slot {
     return this.slots[pick % this.slots.length];
   }

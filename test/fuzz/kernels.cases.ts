@@ -136,6 +136,7 @@ const GRID_PATHS = [
   'mode wasm',
   'mode verify',
   'rebuild in mode javascript',
+  'rebuild at a memory limit',
 ];
 
 /** Paths the 2D and the 3D property must take besides (rarer ones, which the mixed property's fewer runs may miss). */
@@ -178,6 +179,7 @@ function fuzzSequences(
       try {
         setUpWorld(world, initial);
         fc.modelRun(() => ({ model: {}, real: world }), commands);
+        world.expectCounts();
       } finally {
         subject.setKernelMode('auto');
         tally(world);
@@ -208,6 +210,7 @@ async function poolSuite(): Promise<void> {
         try {
           setUpWorld(world, initial);
           await fc.asyncModelRun(() => ({ model: {}, real: world }), steps);
+          world.expectCounts();
         } finally {
           subject.setKernelMode('auto');
           tally(world);
