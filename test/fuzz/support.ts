@@ -32,11 +32,11 @@ import fc from 'fast-check';
 /** Test timeout for an `it` that calls {@link runSuite}: generous, the watchdog fails a hang well before it. */
 export const SUITE_TIMEOUT = 600_000;
 
-function envNumber(name: string): number | undefined {
+function envNumber(name: string, least = 0): number | undefined {
   const text = typeof process === 'undefined' ? undefined : process.env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be an integer >= 0, got ${text}`);
+  if (!Number.isSafeInteger(value) || value < least) throw new Error(`${name} must be an integer >= ${least}, got ${text}`);
   return value;
 }
 
@@ -59,7 +59,8 @@ function seedOf(name: string): number {
 
 /** The seed of a property: FUZZ_SEED when set, else one fixed by its name. */
 export function fuzzSeed(name: string): number {
-  return envNumber('FUZZ_SEED') ?? seedOf(name);
+  // Seeds are 32-bit signed (seedOf's h | 0), so a replayed one may be negative.
+  return envNumber('FUZZ_SEED', -(2 ** 31)) ?? seedOf(name);
 }
 
 /** Where progress goes: the worker's parent port when running under {@link runSuite}, else nowhere. */
