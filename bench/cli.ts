@@ -8,13 +8,20 @@
  *
  * - spatialhash weld against glTF-Transform's CLI `weld` on the same GLB
  *   (a torus soup of 1,002,000 vertices with bit-identical copies, tolerance
- *   0: both must leave the same vertex count), and on its jittered twin.
+ *   0: both must leave the same vertex count), and on its jittered twin; then
+ *   the weld step alone (weldByDistance against glTF-Transform's weld(), each
+ *   once in a fresh process on the document NodeIO read).
+ * - The library's weld() on 1e6 and 1e7 vertices of the same soup shape.
  * - The file-format readers the CLI could have used, on the same mesh or
  *   cloud (1e6 triangles, 1e6 points): three's STLLoader, PLYLoader and
  *   OBJLoader, loaders.gl's PLY, OBJ and LAS loaders, each just parsing, against
  *   the CLI's whole run (read, weld, write) with its own readers.
+ * - The format rows (cli-formats.ts): binary PLY reading and writing against
+ *   Open3D and a copy floor, the ASCII readers against three's loaders, and a
+ *   LAS dedupe's time and memory.
  * - With SPATIALHASH_BENCH_SCALE=1: a 1e7-triangle binary STL (30 million
- *   vertices, 500 MB, written to the temp folder) welded by the CLI.
+ *   vertices, 500 MB, written to the temp folder) welded by the CLI, and the
+ *   format rows at 1e7 vertices and points.
  *
  * glTF-Transform's CLI and loaders.gl live in tools/bench-peers (installed
  * there when missing), apart from the root's dependencies.
@@ -35,11 +42,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import { glb, las, obj, ply, stlBinary } from '../packages/cli/test/fixtures.js';
+import { weld } from '../src/index.js';
+import { formatBench } from './cli-formats.js';
 import { median, ms, table } from './harness.js';
-import { torusSoup } from './torus.js';
+import { torusMesh, torusSoup } from './torus.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const peers = join(root, 'tools/bench-peers');
@@ -67,32 +76,6 @@ function measured(args: string[], peakFile: string, preload: string): Cost {
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
   // VmHWM is in kilobytes (KiB).
   return { ms: elapsed, rssMB: Number(readFileSync(peakFile, 'utf8')) / 1024, stdout: result.stdout };
-}
-
-/** The same torus as an indexed mesh (for PLY and OBJ). */
-function torusMesh(around: number, along: number): { positions: Float64Array; triangles: Uint32Array } {
-  const positions = new Float64Array(around * along * 3);
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      const a = (u / around) * 2 * Math.PI;
-      const b = (v / along) * 2 * Math.PI;
-      const ring = 1 + 0.35 * Math.cos(b);
-      positions.set(
-        [3.1 + ring * Math.cos(a), -1.7 + ring * Math.sin(a), 0.9 + 0.35 * Math.sin(b)],
-        (u * along + v) * 3,
-      );
-    }
-  }
-  const triangles = new Uint32Array(around * along * 6);
-  const id = (u: number, v: number) => (u % around) * along + (v % along);
-  let t = 0;
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      triangles.set([id(u, v), id(u + 1, v), id(u + 1, v + 1), id(u, v), id(u + 1, v + 1), id(u, v + 1)], t);
-      t += 6;
-    }
-  }
-  return { positions, triangles };
 }
 
 /** Vertices in a GLB's primitives. */
@@ -142,6 +125,23 @@ export async function cliBench(quick: boolean): Promise<string> {
     // 1. The two CLIs on one GLB.
     const [around, along] = quick ? [100, 67] : [500, 334];
     const rows: string[][] = [];
+    const stepRows: string[][] = [];
+    const stepScript = join(work, 'weld-step.mjs');
+    writeFileSync(
+      stepScript,
+      `const at = (path) => import(${JSON.stringify(pathToFileURL(root).href)} + '/' + path);
+const { NodeIO } = await at('node_modules/@gltf-transform/core/dist/index.js');
+const { weld } = await at('node_modules/@gltf-transform/functions/dist/index.js');
+// The built library, as the CLI loads it.
+const { weldByDistance } = await at('dist/esm/gltf-transform/index.js');
+const [which, file, tolerance] = process.argv.slice(2);
+const document = await new NodeIO().read(file);
+const start = performance.now();
+if (which === 'ours') await document.transform(weldByDistance({ tolerance: Number(tolerance) }));
+else await document.transform(weld());
+console.log(performance.now() - start);
+`,
+    );
     for (const [label, jitter, tolerance] of [
       ['bit-identical copies', 0, 0],
       ['copies jittered by up to 2e-5', 2e-5, 1e-4],
@@ -186,6 +186,18 @@ export async function cliBench(quick: boolean): Promise<string> {
           `${inputVertices.toLocaleString('en-US')} -> ${out.toLocaleString('en-US')}`,
         ]);
       }
+      // The weld step alone, as the CLI runs it (once, in a fresh process, on the document NodeIO read).
+      for (const [name, args] of [
+        [`weldByDistance --tolerance ${tolerance}`, ['ours', input, String(tolerance)]],
+        ['glTF-Transform weld() (exact)', ['theirs', input, '0']],
+      ] as const) {
+        const times: number[] = [];
+        for (let r = 0; r < reps; r++) {
+          const out = execFileSync(process.execPath, [stepScript, ...args], { cwd: root, encoding: 'utf8' });
+          times.push(Number(out.trim()));
+        }
+        stepRows.push([label, name, ms(median(times))]);
+      }
       console.log(`  CLIs on ${label}: done`);
     }
     sections.push(
@@ -193,6 +205,45 @@ export async function cliBench(quick: boolean): Promise<string> {
         '### spatialhash weld vs gltf-transform weld, one GLB',
         `Each CLI as a child process (Node start-up, reading, welding, writing), ${reps} interleaved runs, median wall time and max RSS. The GLB holds one non-indexed primitive, a torus soup. With bit-identical copies both must leave the same vertex count (checked); with jittered copies only a weld by distance merges them (gltf-transform's weld has no tolerance since v4).`,
         table(['input', 'command', 'median ms', 'ratio', 'max RSS MB', 'vertices'], rows),
+        `The weld step alone, as the CLI runs it: a fresh Node process reads the same GLB with NodeIO, then the transform runs once (JIT and WebAssembly cold, as in a CLI run) and only the transform is timed; median of ${reps} processes.`,
+        table(['input', 'transform', 'median ms'], stepRows),
+      ].join('\n\n'),
+    );
+
+    // 1b. The library's weld() as the data grows tenfold (the same torus soup shape, jittered by 0.2 x tolerance).
+    const scaleRows: string[][] = [];
+    let previous: number | undefined;
+    for (const [a, b] of quick
+      ? [
+          [100, 67],
+          [316, 211],
+        ]
+      : [
+          [500, 334],
+          [1581, 1054],
+        ]) {
+      const soup = torusSoup(a!, b!, 2e-5, 7);
+      const times: number[] = [];
+      weld(soup, 1e-4);
+      for (let r = 0; r < reps + 2; r++) {
+        const start = performance.now();
+        weld(soup, 1e-4);
+        times.push(performance.now() - start);
+      }
+      const t = median(times);
+      scaleRows.push([
+        (soup.length / 3).toLocaleString('en-US'),
+        ms(t),
+        ((t * 1e6) / (soup.length / 3)).toFixed(0),
+        previous === undefined ? '' : (t / previous).toFixed(1),
+      ]);
+      previous = t;
+    }
+    sections.push(
+      [
+        "### The library's weld() from 1e6 to 1e7 vertices",
+        `weld(positions, 1e-4) on a Float32Array torus soup (copies jittered by up to 2e-5), in this process, one untimed run then the median of ${reps + 2}. The target is at most 12 times the time for 10 times the vertices.`,
+        table(['vertices', 'median ms', 'ns per vertex', 'x the row above'], scaleRows),
       ].join('\n\n'),
     );
 
@@ -282,6 +333,19 @@ console.log(count);
         `The same torus (${(fa * fb * 2).toLocaleString('en-US')} triangles) as a binary STL soup, an indexed binary PLY and OBJ, and ${(cloud.length / 3).toLocaleString('en-US')} of its soup's corners as a LAS 1.2 cloud. Each row is one child process, median of ${reps}; the libraries' rows only read the whole file and parse it (their loaders take a whole ArrayBuffer or string), the spatialhash rows do the CLI's whole job with its own streaming readers. A bare Node process here: ${baseline.toFixed(0)} MB.`,
         table(['format', 'file', 'what', 'median ms', 'max RSS MB'], readerRows),
       ].join('\n\n'),
+    );
+
+    // The format rows: binary PLY against Open3D and a copy floor, the ASCII readers against three's, LAS memory.
+    sections.push(
+      ...(await formatBench({
+        work,
+        root,
+        cli,
+        reps,
+        quick,
+        scale: process.env.SPATIALHASH_BENCH_SCALE === '1',
+        measured: (args) => measured(args, peak, preload),
+      })),
     );
 
     // 3. Scale: a 1e7-triangle binary STL.

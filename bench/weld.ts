@@ -6,7 +6,8 @@
  * same Float32Array. mergeVertices rounds coordinates to the tolerance's
  * decimals, so copies that straddle a rounding boundary stay apart: the table
  * counts, for each output, the vertex pairs still within tolerance (found by
- * the article-002 hash, independent of this library).
+ * the Ten Minute Physics hash of peers/ten-minute-physics.ts, independent of
+ * this library).
  *
  * Then spatialhash/three's weldGeometry against mergeVertices on one
  * geometry: a de-indexed TorusKnotGeometry (position, normal, uv; every
@@ -20,7 +21,7 @@ import { mergeVertices } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 import { weld, weldMesh } from '../src/index.js';
 import { weldGeometry } from '../src/three/index.js';
 import { type Contender, measure, random, timingTable } from './harness.js';
-import { forEachPair002 } from './peers/article002.js';
+import { tenMinutePhysicsPairs } from './peers/ten-minute-physics.js';
 
 const OURS = 'weldMesh';
 const TOLERANCE = 1e-4;
@@ -57,7 +58,7 @@ function torusSoup(around: number, along: number, seed: number): { soup: Float32
 function missedPairs(positions: ArrayLike<number>): number {
   const coords = Float64Array.from(positions);
   let missed = 0;
-  forEachPair002(coords, TOLERANCE, () => {
+  tenMinutePhysicsPairs(coords, TOLERANCE, () => {
     missed++;
   });
   return missed;
@@ -109,7 +110,7 @@ export function weldBench(quick: boolean): string {
   const geometrySection = weldGeometryBench(quick);
   return [
     '## 7. Weld a triangle soup',
-    `${vertices.toLocaleString('en-US')} vertices (${(vertices / 3).toLocaleString('en-US')} triangles of a torus, ${distinct.toLocaleString('en-US')} distinct vertices, copies jittered by up to 0.2 x tolerance per axis), Float32Array, tolerance ${TOLERANCE}. weldMesh returns welded positions + index buffer, weld only the remap; mergeVertices gets a BufferGeometry over the same array. "Missed pairs": output vertices still within tolerance of each other (article-002 hash over the output, not this library).`,
+    `${vertices.toLocaleString('en-US')} vertices (${(vertices / 3).toLocaleString('en-US')} triangles of a torus, ${distinct.toLocaleString('en-US')} distinct vertices, copies jittered by up to 0.2 x tolerance per axis), Float32Array, tolerance ${TOLERANCE}. weldMesh returns welded positions + index buffer, weld only the remap; mergeVertices gets a BufferGeometry over the same array. "Missed pairs": output vertices still within tolerance of each other (a Ten Minute Physics hash over the output, bench/peers/ten-minute-physics.ts, not this library).`,
     timingTable(timings, OURS, {
       header: ['vertices out', 'missed pairs'],
       cells: (t) => [

@@ -650,6 +650,8 @@ function tick(): void {
   requestAnimationFrame(tick);
 }
 
+// `?still`: the items start at rest, so that the scene is the same on every visit (the README's screenshot).
+if (new URLSearchParams(location.search).has('still')) movingInput.checked = false;
 makeScene();
 hash = buildHash(cellSize);
 occupied = occupancy(cellSize);

@@ -6,19 +6,22 @@
  * console error, page error or failed request. Each page is checked through
  * the read-only `window.__demo` hook: the simulation advances, the ray
  * traverses and draws its cells, queries match a brute-force answer. Screenshots
- * go to test-results/e2e/; `--update-screenshot` also copies the grid explorer's
- * to docs/screenshot.png for the README.
+ * go to test-results/e2e/. The README's screenshot, docs/screenshot.png, is made
+ * here too and checked to show the demo as it is (e2e/screenshot.ts): a stale one
+ * fails the run under CI and is rewritten elsewhere; `--update-screenshot`
+ * rewrites it in any case.
  *
  * Run with `npm run test:e2e` (builds first), or `npx tsx e2e/run.ts grid fluid` for
  * some pages of an existing build; `--dev` tests `npm start`'s dev server instead
  * of the build. CHROMIUM_PATH overrides /usr/bin/chromium.
  */
-import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { fingerprint, SCREENSHOT_KEY, staleness, textOf, withText } from './screenshot.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, serve } from './serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -519,6 +522,49 @@ async function testGrid(page: Page, origin: string): Promise<void> {
   await page.screenshot({ path: join(outputDir, 'grid-small-cells.png') });
 }
 
+/**
+ * The README's screenshot: the grid explorer with its seeded items at rest (`?still`), a ray dragged across the
+ * world and a radius query clicked, always the same scene. Written to test-results/e2e/screenshot.png with what it
+ * shows (e2e/screenshot.ts); compared with docs/screenshot.png, which is rewritten when stale, or under CI fails.
+ */
+async function testScreenshot(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/grid.html?still`);
+  await waitForFrames(page, 2);
+  check(!(await page.locator('#moving').isChecked()), 'screenshot: the items move despite ?still');
+  const box = await page.locator('#canvas').boundingBox();
+  check(box !== null, 'screenshot: canvas has no layout box');
+  const { scale, offsetX, offsetY } = await hook<{ scale: number; offsetX: number; offsetY: number }>(page, 'h.view');
+  const at = (x: number, y: number): [number, number] => [box.x + offsetX + x * scale, box.y + offsetY + y * scale];
+  await page.mouse.move(...at(40, 610));
+  await page.mouse.down();
+  await page.mouse.move(...at(960, 40), { steps: 12 });
+  await page.mouse.up();
+  await page.mouse.click(...at(520, 300));
+  await waitForFrames(page, 12); // the summaries refresh every sixth frame
+  const scene = await hook<unknown>(
+    page,
+    `({ cellSize: h.cellSize, items: h.itemCount,
+        ray: { cells: h.ray.cells, hits: h.ray.hits.map((hit) => [hit.item, Math.round(hit.distance * 1000) / 1000]) },
+        query: { within: [...h.query.within].sort((a, b) => a - b), nearest: h.query.nearest, k: h.query.k } })`,
+  );
+  const shows = fingerprint(root, join(root, 'demo'), 'grid', scene);
+  const png = withText(await page.screenshot(), SCREENSHOT_KEY, JSON.stringify(shows));
+  await writeFile(join(outputDir, 'screenshot.png'), png);
+  const committed = join(root, 'docs', 'screenshot.png');
+  const held = await readFile(committed).then(
+    (bytes) => textOf(bytes, SCREENSHOT_KEY),
+    () => undefined,
+  );
+  const stale = staleness(held, shows);
+  if (stale.length === 0 && !updateScreenshot) return;
+  check(
+    process.env.CI === undefined || updateScreenshot,
+    `screenshot: docs/screenshot.png is stale (${stale.join('; ')}): run npm run test:e2e outside CI, which rewrites it, and commit it`,
+  );
+  await writeFile(committed, png);
+  console.log(`e2e: rewrote docs/screenshot.png (${stale.length > 0 ? stale.join('; ') : '--update-screenshot'})`);
+}
+
 async function testFluid(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/fluid.html`);
   await checkAdvances(page, 'fluid');
@@ -618,15 +664,17 @@ const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
   ['particles', testParticles],
   ['threads', testThreads],
   ['grid', testGrid],
+  ['screenshot', testScreenshot],
   ['fluid', testFluid],
   ['gpu', testGpu],
   ['d3', testD3],
 ];
 
 /**
- * GPU page: WebGPU on SwiftShader must be found, frames must advance, and the
+ * GPU page: WebGPU on SwiftShader must be found, frames must advance, the
  * grid's pairs (read back from the GPU) must equal a brute-force search over
- * the positions the grid was built from.
+ * the positions the grid was built from, and so must the density pass's sums;
+ * the canvas is drawn at its layout size, the particles spread across it.
  */
 async function testGpu(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/gpu.html`);
@@ -636,7 +684,10 @@ async function testGpu(page: Page, origin: string): Promise<void> {
     page,
     '({ count: h.count, radius: h.radius })',
   );
-  const { positions, pairs } = await hook<{ positions: number[]; pairs: number[] }>(page, 'h.snapshot()');
+  const { positions, density, pairs } = await hook<{ positions: number[]; density: number[]; pairs: number[] }>(
+    page,
+    'h.snapshot()',
+  );
   if (positions.length !== 4 * count) throw new Failure(`gpu: ${positions.length / 4} positions, expected ${count}`);
   // Pairs within float32 rounding of the radius may go either way (the GPU tests in float32): "maybe".
   const sure = new Set<number>();
@@ -665,6 +716,61 @@ async function testGpu(page: Page, origin: string): Promise<void> {
     if (!got.has(key))
       throw new Failure(`gpu: pair ${Math.floor(key / count)}, ${key % count} missing from the GPU grid`);
   }
+  // The GPU guide's density pass (nested loops, one invocation per sorted slot), mass 1: the poly6 kernel's
+  // 315 / (64 pi h^9) times the sum of (h^2 - d^2)^3 over every particle within h, itself included, in float32.
+  const r2 = radius * radius;
+  const poly6 = 315 / (64 * Math.PI * radius ** 9);
+  for (let i = 0; i < count; i++) {
+    let rho = 0;
+    for (let j = 0; j < count; j++) {
+      const dx = positions[4 * i] - positions[4 * j];
+      const dy = positions[4 * i + 1] - positions[4 * j + 1];
+      const dz = positions[4 * i + 2] - positions[4 * j + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 <= r2) rho += poly6 * (r2 - d2) ** 3;
+    }
+    if (!(Math.abs(density[i] - rho) <= 1e-4 * Math.max(1, rho)))
+      throw new Failure(`gpu: particle ${i}'s density is ${density[i]}, brute force ${rho}`);
+  }
+  // Drawn at the canvas's layout size, not a fixed backing store stretched to it, with the particles across it.
+  const drawn = await page.evaluate(() => {
+    const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+    const box = canvas.getBoundingClientRect();
+    const pixels = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
+    let left = canvas.width;
+    let right = -1;
+    let topmost = canvas.height;
+    let bottom = -1;
+    for (let y = 0; y < canvas.height; y++) {
+      for (let x = 0; x < canvas.width; x++) {
+        if (pixels[4 * (y * canvas.width + x)] === 0x0b) continue; // the background, #0b1020
+        left = Math.min(left, x);
+        right = Math.max(right, x);
+        topmost = Math.min(topmost, y);
+        bottom = Math.max(bottom, y);
+      }
+    }
+    return {
+      width: canvas.width,
+      height: canvas.height,
+      boxWidth: box.width,
+      boxHeight: box.height,
+      left,
+      right,
+      topmost,
+      bottom,
+    };
+  });
+  if (drawn.width !== Math.round(drawn.boxWidth) || drawn.height !== Math.round(drawn.boxHeight))
+    throw new Failure(
+      `gpu: a ${drawn.width}x${drawn.height} canvas drawn into a ${drawn.boxWidth}x${drawn.boxHeight} box`,
+    );
+  const spreadX = (drawn.right - drawn.left) / drawn.width;
+  const spreadY = (drawn.bottom - drawn.topmost) / drawn.height;
+  if (!(spreadX > 0.9 && spreadY > 0.9))
+    throw new Failure(
+      `gpu: the particles cover ${spreadX.toFixed(2)} of the width and ${spreadY.toFixed(2)} of the height`,
+    );
   await page.screenshot({ path: join(outputDir, 'gpu.png') });
 }
 
@@ -750,10 +856,6 @@ async function main(): Promise<number> {
     await context?.close();
     await close();
     await rm(profile, { recursive: true, force: true });
-  }
-  if (updateScreenshot && failed === 0 && !devMode) {
-    await copyFile(join(outputDir, 'grid.png'), join(root, 'docs', 'screenshot.png'));
-    console.log('e2e: copied test-results/e2e/grid.png to docs/screenshot.png');
   }
   console.log('Screenshots are in test-results/e2e/.');
   // Alone on the last line, so CI logs show the count plainly.

@@ -12,7 +12,8 @@
 // file's own URL (`pathToFileURL(__filename)`); none is left in dist/ (checked below, with `new URL(` and
 // `import(`: what bundlers try to resolve).
 //
-// Before both, scripts/build-wasm.mjs compiles the AssemblyScript kernels (src/wasm/assembly/) into the
+// Before both, scripts/expand-templates.mjs writes the files generated from the kernel templates
+// (src/templates/), and scripts/build-wasm.mjs compiles the AssemblyScript kernels (src/wasm/assembly/) into the
 // base64 module of src/wasm/binary.ts.
 //
 // Usage: node scripts/build.mjs (npm run build; prepack and prepare run it too).
@@ -35,7 +36,9 @@ function walk(dir) {
   );
 }
 
-// The WebAssembly kernels first: src/wasm/binary.ts embeds them (a step of its own, see build-wasm.mjs).
+// The kernel templates first (src/templates/: the hot loops written once, expanded into the files that run, see
+// expand-templates.mjs), then the WebAssembly kernels: src/wasm/binary.ts embeds them (see build-wasm.mjs).
+execFileSync(process.execPath, [join(root, 'scripts/expand-templates.mjs')], { cwd: root, stdio: 'inherit' });
 execFileSync(process.execPath, [join(root, 'scripts/build-wasm.mjs')], { cwd: root, stdio: 'inherit' });
 
 rmSync(dist, { recursive: true, force: true });

@@ -1,7 +1,9 @@
 // Tests the package as users get it: packs a tarball from the working tree (dist/ removed first, so the
 // pack's own build must make it), checks what it holds (no install scripts in its package.json), installs it
 // into a copy of test-consumer/ in a temp dir (with no install-script warning), typechecks that strict app with
-// TypeScript 5.0, 5.9 and the build's 7, every entry on every version claimed for it (CLAIMS), and runs it
+// TypeScript 5.0, 5.9 and the build's 7, every entry on every version claimed for it (CLAIMS), typechecks every
+// program block of the README and the guides in that app the same way (scripts/doc-programs.ts writes them), checks
+// what the README says of moduleResolution node and of require('spatialhash/three'), and runs the app
 // from ESM, a compiled .cts file and plain require(). Then installs the package from git, as
 // `npm install git+file://...` of a commit of the working tree, which must build dist/ through `prepare`.
 //
@@ -203,6 +205,129 @@ for (const [version, tsc] of Object.entries(compilers)) {
   }
 }
 
+// The program blocks of README.md and the guides, as a user pastes each into a strict app built on the tarball
+// (tsconfig.base.json: strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck false): on
+// every TypeScript version claimed for all the entries a block imports. Blocks that run in Node get @types/node,
+// with nodenext and bundler resolution; `browser` blocks the DOM library and bundler resolution, with
+// @webgpu/types (which needs skipLibCheck on 5.0 and 7, as the README says) and on TypeScript 7 also without it,
+// where the WebGPU flag constants come from webgpu-flags.d.ts, the file the threads guide shows.
+const programs = step('write the docs program blocks into the app (scripts/doc-programs.ts)', () =>
+  JSON.parse(
+    run(
+      process.execPath,
+      [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/doc-programs.ts'), join(app, 'docs')],
+      root,
+    ),
+  ),
+);
+// @types/node for the Node blocks: the root's (26) for TypeScript 5.9 and 7; on 5.0, which fails 26's own
+// check, tools/typescripts' 20.14, as a project on TypeScript 5.0 would pin.
+const nodeTypes = (version) => join(version === 'TS 5.0' ? tools : root, 'node_modules/@types');
+/** The entries a block imports: `spatialhash` and its subpaths. */
+const entriesOf = (program) => program.imports.filter((m) => m === 'spatialhash' || m.startsWith('spatialhash/'));
+const claimedOn = (version, entry) => entry === 'spatialhash' || CLAIMS[entry]?.versions.includes(version) === true;
+step('every docs block imports only entries of the exports map', () => {
+  const unknown = programs.flatMap((program) =>
+    entriesOf(program)
+      .filter((entry) => entry !== 'spatialhash' && !subpaths.includes(entry))
+      .map((entry) => `${program.where} imports ${entry}`),
+  );
+  if (unknown.length > 0) fail(unknown.join('\n'));
+});
+/** tsc's errors in the docs modules, reported at their Markdown lines (`README.md:70:12 error TS2304: ...`). */
+function atMarkdownLines(output) {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const located = /^docs\/([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
+      const program = located && programs.find((p) => p.module === located[1]);
+      return program
+        ? `${program.file}:${program.firstLine + Number(located[2]) - 1}:${located[3]} ${located[4]}`
+        : line;
+    })
+    .join('\n');
+}
+for (const [version, tsc] of Object.entries(compilers)) {
+  const claimed = programs.filter((program) => entriesOf(program).every((entry) => claimedOn(version, entry)));
+  // @types/three's declarations need the DOM library, in Node too: the blocks importing three get it, on one
+  // resolution only (@types/three makes a program several times slower to check; the app above checks
+  // spatialhash/three on both browser resolutions).
+  const modules = (browser, dom = browser) =>
+    claimed
+      .filter((p) => p.browser === browser && (browser || p.imports.includes('three') === dom))
+      .map((p) => `docs/${p.module}`);
+  const float16 = version === 'TS 5.0' ? [] : ['ESNext.Float16']; // spatialhash/gltf-transform's blocks (5.8+)
+  const node = (name, dom) => ({
+    name: `Node${dom ? ' + DOM' : ''}, ${name}`,
+    options: {
+      ...resolutions[name],
+      lib: ['ES2022', ...float16, ...(dom ? ['DOM'] : [])],
+      types: ['node'],
+      typeRoots: [nodeTypes(version)],
+    },
+    files: modules(false, dom),
+  });
+  // Node blocks with a Node app's resolution and a bundler's (node16 resolves the exports map as nodenext does: the
+  // app above checks it); browser blocks with a bundler's. Each tsc run of TypeScript 5.x costs seconds.
+  const setups = [
+    ...['nodenext', 'bundler'].map((name) => node(name, false)),
+    node('nodenext', true),
+    {
+      name: `browser, bundler, @webgpu/types${version === 'TS 5.9' ? '' : ' (skipLibCheck)'}`,
+      options: {
+        ...resolutions.bundler,
+        lib: browserLib,
+        types: ['@webgpu/types'],
+        skipLibCheck: version !== 'TS 5.9',
+      },
+      files: modules(true),
+    },
+    ...(version === 'TS 7'
+      ? [
+          {
+            name: 'browser, bundler, webgpu-flags.d.ts',
+            options: { ...resolutions.bundler, lib: browserLib },
+            files: ['webgpu-flags.d.ts', ...modules(true)],
+          },
+        ]
+      : []),
+  ];
+  for (const setup of setups.filter((setup) => setup.files.length > 0)) {
+    const file = config(
+      `docs-${setup.name.replace(/\W+/g, '-')}`,
+      { ...setup.options, moduleDetection: 'force', allowJs: true, checkJs: true },
+      setup.files,
+    );
+    step(`${version} typechecks the docs' ${setup.files.length} ${setup.name} blocks`, () => {
+      try {
+        run(process.execPath, [tsc, '-p', file, '--pretty', 'false'], app);
+      } catch (error) {
+        throw Object.assign(new Error('tsc failed'), {
+          stdout: atMarkdownLines(`${error.stdout ?? ''}${error.stderr ?? ''}`),
+          stderr: '',
+        });
+      }
+    });
+  }
+}
+
+// What the README says of moduleResolution node (node10): TypeScript 5.x finds the root entry through `types`
+// but no subpath, which only the exports map names. A fix of the package (typesVersions) fails this, and the
+// README's sentence must go.
+step('TS 5.9 with moduleResolution node finds spatialhash but not its subpaths, as the README says', () => {
+  writeFileSync(join(app, 'node10.ts'), "export * from 'spatialhash';\nexport * from 'spatialhash/workers';\n");
+  const file = config('node10', { module: 'commonjs', moduleResolution: 'node' }, ['console.d.ts', 'node10.ts']);
+  const result = spawnSync(process.execPath, [compilers['TS 5.9'], '-p', file, '--pretty', 'false'], {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  const errors = result.stdout.split('\n').filter((line) => /error TS/.test(line));
+  if (errors.length !== 1 || !/node10\.ts\(2,\d+\): error TS2307: .*'spatialhash\/workers'/.test(errors[0])) {
+    fail(`expected only TS2307 on spatialhash/workers, got:\n${result.stdout}${result.stderr}`);
+  }
+});
+
 step('TS 7 emits the app', () => run(process.execPath, [compilers['TS 7'], '-p', 'tsconfig.emit.json'], app));
 step('runs as ES module (import)', () => run(process.execPath, ['out/main.js'], app));
 step('runs the compiled .cts (require)', () => run(process.execPath, ['out/require.cjs'], app));
@@ -222,6 +347,17 @@ if (subpaths.includes('spatialhash/gltf-transform')) {
     run(process.execPath, ['-e', script], app);
   });
 }
+// The welding guide: require('spatialhash/three') loads three through require('three'), for which three prints
+// its own deprecation warning; import loads its ES module and prints nothing.
+step("require('spatialhash/three') prints three's THREE_CJS_DEPRECATED warning, import prints nothing", () => {
+  const required = spawnSync(process.execPath, ['-e', "require('spatialhash/three')"], { cwd: app, encoding: 'utf8' });
+  if (required.status !== 0 || !required.stderr.includes('[THREE_CJS_DEPRECATED]')) {
+    fail(`require printed:\n${required.stderr}`);
+  }
+  const script = "await import('spatialhash/three')";
+  const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
+  if (imported.status !== 0 || imported.stderr !== '') fail(`import printed:\n${imported.stderr}`);
+});
 for (const subpath of subpaths) {
   step(`${subpath} resolves for import and require`, () => {
     const script = `const r = require.resolve(${JSON.stringify(subpath)}); if (!r.includes('/dist/cjs/')) throw new Error(r);`;
@@ -256,5 +392,9 @@ step('a git install builds dist/ through prepare and works', () => {
 
 rmSync(work, { recursive: true, force: true });
 console.log(`package test passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-// Alone on the last line, so that the figure is never quoted from anywhere but here.
+// Alone on the last lines, so that these figures are never quoted from anywhere but here: the package, and the
+// worker script that spatialhash/workers carries (the threads guide cites this line rather than a number).
+const worker = packed.files.find((f) => f.path === 'dist/esm/workers/worker.js');
+if (worker === undefined) fail('the tarball has no dist/esm/workers/worker.js');
 console.log(`package size (${packed.filename}): ${size}`);
+console.log(`worker script (dist/esm/workers/worker.js): ${kB(worker.size)}`);

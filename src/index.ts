@@ -8,9 +8,9 @@
  * @module spatialhash
  */
 
+export type { NeighborLists } from './core/results.js';
 export type { NumericArray } from './core/validate.js';
 export type {
-  NeighborLists,
   NeighborsOptions,
   PairSearchOptions,
   PairsOptions,

@@ -13,6 +13,8 @@
  *   row above as another; hashed grids look those cells up). The fingerprint
  *   counts each pair in both directions plus every point with itself, to
  *   compare with within2.
+ * mode "visit2": the pairs of "pairs2", each handed to a visitor through a function pointer the compiler cannot
+ *   see through (as forEachPair calls a user's callback), original indices lower first; same fingerprint.
  * mode "csr3": every point's neighbours within radius (itself excluded) as
  *   CSR rows in index order, as workload 3.
  * mode "collect2": the pairs of "pairs2" written out as PointGrid2D.pairs
@@ -425,6 +427,68 @@ static void run_pairs2(grid_t *g, const double *pos, double r) {
   result_sum = sum;
 }
 
+/* The visitor of mode "visit2", called through a function pointer per pair as a library's forEachPair calls a
+ * user's callback: it adds the pair to the fingerprint, as the JS rows' counting visitors do. */
+typedef struct {
+  uint64_t pairs;
+  uint32_t sum;
+} visit_state_t;
+
+typedef void (*pair_visitor_t)(int32_t i, int32_t j, void *state);
+
+__attribute__((noinline)) static void count_pair(int32_t i, int32_t j, void *state) {
+  visit_state_t *v = (visit_state_t *)state;
+  v->pairs++;
+  v->sum += 2u * ((uint32_t)i + 1) * ((uint32_t)j + 1);
+}
+
+/* Read through a volatile: the compiler cannot see which function it is, so it cannot inline the call. */
+static pair_visitor_t volatile pair_visitor = count_pair;
+
+/* sweep2, each pair found handed to `visit` as original indices, lower first (as PointGrid2D.forEachPair). */
+static inline void visit_sweep2(const grid_t *g, int32_t s, int32_t *from, int32_t to, double r2,
+                                pair_visitor_t visit, void *state) {
+  const double *p = g->sortedPos;
+  double x = p[2 * s], y = p[2 * s + 1];
+  int32_t i = g->sorted[s];
+  int32_t t = *from;
+  while (t < to && p[2 * t] < x && (p[2 * t] - x) * (p[2 * t] - x) > r2) t++;
+  *from = t;
+  for (; t < to; t++) {
+    double dx = p[2 * t] - x;
+    if (dx * dx > r2) break;
+    double dy = p[2 * t + 1] - y;
+    if (dx * dx + dy * dy <= r2) {
+      int32_t j = g->sorted[t];
+      visit(i < j ? i : j, i < j ? j : i, state);
+    }
+  }
+}
+
+/* Mode "visit2": the search of pairs2, a visitor called through a function pointer for every pair. */
+static void run_visit2(grid_t *g, const double *pos, double r) {
+  grid_build(g, pos);
+  sort_cells_by_x(g);
+  double r2 = r * r;
+  visit_state_t state = {0, 0};
+  pair_visitor_t visit = pair_visitor;
+  for (int32_t c = 0; c < g->cells; c++) {
+    int32_t from = g->start[c], to = g->start[c + 1];
+    if (from == to) continue;
+    int32_t runEnd, ranges[8];
+    int count = gather2(g, c, &runEnd, ranges);
+    for (int32_t s = from; s < to; s++) {
+      int32_t next = s + 1;
+      visit_sweep2(g, s, &next, runEnd, r2, visit, &state);
+      for (int q = 0; q < count; q += 2) visit_sweep2(g, s, &ranges[q], ranges[q + 1], r2, visit, &state);
+    }
+  }
+  uint32_t sum = state.sum;
+  for (int64_t i = 0; i < g->n; i++) sum += (uint32_t)(i + 1) * (uint32_t)(i + 1);
+  result_count = 2 * state.pairs + (uint64_t)g->n;
+  result_sum = sum;
+}
+
 static inline void test_range(const grid_t *g, int32_t s, int32_t from, int32_t to, double r2) {
   const double *p = g->sortedPos;
   double x = p[3 * s], y = p[3 * s + 1], z = p[3 * s + 2];
@@ -592,9 +656,10 @@ int main(int argc, char **argv) {
   }
   const char *mode = argv[1];
   int pairs2 = strcmp(mode, "pairs2") == 0;
+  int visit2 = strcmp(mode, "visit2") == 0;
   int collect2 = strcmp(mode, "collect2") == 0, csr2 = strcmp(mode, "csr2") == 0;
   int collect3 = strcmp(mode, "collect3") == 0;
-  int dim = strcmp(mode, "within2") == 0 || pairs2 || collect2 || csr2 ? 2 : strcmp(mode, "csr3") == 0 || collect3 ? 3 : 0;
+  int dim = strcmp(mode, "within2") == 0 || pairs2 || visit2 || collect2 || csr2 ? 2 : strcmp(mode, "csr3") == 0 || collect3 ? 3 : 0;
   if (!dim) {
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 2;
@@ -641,6 +706,7 @@ int main(int argc, char **argv) {
   for (int run = 0; run <= timed; run++) {
     double t0 = now_ms();
     if (pairs2) run_pairs2(&g, pos, r);
+    else if (visit2) run_visit2(&g, pos, r);
     else if (collect2) run_collect2(&g, pos, r);
     else if (csr2) run_csr2(&g, pos, r);
     else if (collect3) run_collect3(&g, pos, r);

@@ -1,5 +1,6 @@
 /**
- * @thi.ng/geom-accel's HashGrid2 / HashGrid3 (article 002's algorithm, as
+ * @thi.ng/geom-accel's HashGrid2 / HashGrid3 (the counting-sort hash of
+ * Müller's "Blazing Fast Neighbor Search", see ten-minute-physics.ts, as
  * that package says). In the installed version `hashPos` passes two or three
  * numbers to `hash2` / `hash3`, which read `v[0]`, `v[1]` of their single
  * vector argument: every point hashes to bucket 0, every query scans all

@@ -58,8 +58,8 @@
  *
  * Anything a search does besides the test itself (cell ranges, stencils,
  * early exits) must find every point the test accepts: margins for rounding
- * and for underflow sit next to each structure's search (pointgrid/margins.ts,
- * radiusPad in spatialhash/base.ts).
+ * and for underflow are each structure's own (core/margins.ts for the point
+ * grids and their kernels, radiusPad in spatialhash/base.ts).
  *
  * @module
  */

@@ -11,6 +11,15 @@
 /** Runs below this many positions are insertion-sorted. */
 const RUN = 16;
 
+/**
+ * A build's cells of up to this many points are insertion-sorted by x by the
+ * build itself (specialised per dimension: pointgrid/build-steps.ts, and
+ * sortCells in src/wasm/assembly/build.ts, whose SMALL_CELL must equal this);
+ * crowded ones go through the introsort below (pointgrid/sort-cells.ts) or
+ * the kernels' records.
+ */
+export const SMALL_CELL = 24;
+
 /** Partitions allowed per halving of the positions before introsort turns to heapsort (tests lower it). */
 let depthPerLevel = 2;
 

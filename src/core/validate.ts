@@ -90,18 +90,22 @@ export type NumericArray =
 
 /**
  * Checks a strided position layout and returns the number of whole points in it.
- * Point i's first coordinate is at `offset + i * stride`, its last at that plus
- * `dimension - 1`. The last record of an interleaved buffer may stop right after
- * its last point; any other leftover is a partial point.
+ * Point i's coordinates are the `dimension` numbers from `offset + i * stride`.
+ * The array may end anywhere between one point's last coordinate and the next
+ * point's first: an interleaved buffer may stop right after the last point, or
+ * hold the last record's other attributes, whether the records start at index 0
+ * (the position `offset` values into each) or after a header of `offset` values.
+ * An array that ends inside a point's coordinates is refused.
  *
  * A plain array (Array.isArray) is also checked to hold numbers at every coordinate: the
  * structures' own finiteness test (`x - x !== 0`, one subtraction per
  * coordinate in the build loops) lets strings, `null` and booleans through,
  * since `'1' - '1'`, `null - null` and `true - true` are all 0. Typed arrays
- * hold numbers only and skip this loop.
+ * hold numbers only and skip this loop, except the BigInt ones, which are refused.
  *
  * @throws RangeError for a stride below the dimension, an offset outside the
- * array, a length that leaves a partial point, or (plain arrays) a coordinate
+ * array, a length that ends inside a point's coordinates (naming the point and
+ * the rule), a BigInt64Array or BigUint64Array, or (plain arrays) a coordinate
  * that is not a number, naming the point, the axis and the array index.
  */
 export function checkLayout(
@@ -114,9 +118,17 @@ export function checkLayout(
   if (positions === null || typeof positions !== 'object' || typeof positions.length !== 'number') {
     throw new RangeError(`${name} must be an array or typed array of numbers, got ${describe(positions)}`);
   }
+  if (isBigIntArray(positions)) {
+    // Its elements are bigints, which the coordinate tests would report as non-finite.
+    throw new RangeError(
+      `${name} must hold numbers, got ${describe(positions)} of bigints: convert it (Float64Array.from(${name}, Number))`,
+    );
+  }
   checkInteger('stride', stride, dimension);
   checkInteger('offset', offset, 0);
   const length = positions.length;
+  // A view of a transferred buffer reads as empty: only an empty array can be one.
+  if (length === 0) checkAttached(positions, name);
   // An empty interleaved buffer holds no points whatever attribute it starts at.
   if (length === 0 && offset < stride) return 0;
   if (offset >= length) {
@@ -124,16 +136,54 @@ export function checkLayout(
   }
   const span = length - offset;
   const count = span >= dimension ? Math.floor((span - dimension) / stride) + 1 : 0;
-  const leftover = span - (count === 0 ? 0 : (count - 1) * stride + dimension);
-  // Interleaved data ends with the other attributes of the last record.
-  const padding = Math.max(0, stride - dimension - (offset % stride));
-  if (leftover > padding) {
+  // Point `count`'s first coordinate would be at `next`: an array reaching it holds part of that point.
+  const next = offset + count * stride;
+  if (length > next) {
     throw new RangeError(
-      `${name}.length (${length}) leaves a partial point: with offset ${offset}, stride ${stride} and dimension ${dimension}, ${leftover} value(s) are left over`,
+      `${name}.length (${length}) leaves a partial point: it ends inside point ${count}'s coordinates ` +
+        `(indices ${next} to ${next + dimension - 1}). Point i's ${dimension} coordinates are at offset + i * stride ` +
+        `(offset ${offset}, stride ${stride}); the array must end after one point's last coordinate and before the next one's first`,
     );
   }
   if (Array.isArray(positions)) checkNumbers(positions, dimension, stride, offset, count, name);
   return count;
+}
+
+/**
+ * Whether `buffer` was detached (transferred to another thread with
+ * postMessage or structuredClone, or by ArrayBuffer.prototype.transfer):
+ * `detached` where the engine has it, else the view a detached buffer refuses.
+ */
+export function isDetached(buffer: ArrayBufferLike): boolean {
+  const flag = (buffer as { detached?: unknown }).detached;
+  if (typeof flag === 'boolean') return flag;
+  if (buffer.byteLength !== 0 || !(buffer instanceof ArrayBuffer)) return false;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Throws an Error naming `name` when `array` is a typed array whose buffer
+ * was transferred away: it then reads as empty, and would otherwise pass for
+ * an array of no points.
+ */
+export function checkAttached(array: unknown, name: string): void {
+  if (ArrayBuffer.isView(array) && isDetached(array.buffer)) {
+    throw new Error(
+      `${name} is a ${array.constructor.name} whose buffer was transferred to another thread or otherwise detached: it holds no numbers any more; pass the array where its data now lives`,
+    );
+  }
+}
+
+/** Whether `value` is a BigInt64Array or BigUint64Array (of any realm: by its tag, not instanceof). */
+function isBigIntArray(value: object): boolean {
+  if (!ArrayBuffer.isView(value)) return false;
+  const tag = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+  return tag === 'BigInt64Array' || tag === 'BigUint64Array';
 }
 
 /** Throws a RangeError at the first coordinate of a plain array that is not of type number. */

@@ -7,5 +7,5 @@
  * @module spatialhash/gltf-transform
  */
 
-export type { WeldByDistanceOptions } from './weld-by-distance.js';
+export type { WeldByDistanceOptions, WeldByDistanceReport } from './weld-by-distance.js';
 export { weldByDistance } from './weld-by-distance.js';

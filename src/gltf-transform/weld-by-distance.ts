@@ -14,7 +14,13 @@
 
 import type { Accessor, Document, Mesh, Primitive, PrimitiveTarget, Transform } from '@gltf-transform/core';
 import { checkFiniteDistance, describe } from '../core/validate.js';
-import { type AttributeChannel, type AttributeValues, acceptWithin, readValues } from '../weld/attribute-test.js';
+import {
+  type AttributeChannel,
+  type AttributeTest,
+  type AttributeValues,
+  attributeTest,
+  readValues,
+} from '../weld/attribute-test.js';
 import { weldWithTest } from '../weld/weld.js';
 
 /** Options of {@link weldByDistance}. */
@@ -51,6 +57,31 @@ export interface WeldByDistanceOptions {
    * left with no primitive too. Other modes keep every index. Default true.
    */
   removeDegenerate?: boolean | undefined;
+  /**
+   * Called once the document is welded with what the attribute rule did
+   * (see {@link WeldByDistanceReport}), e.g. to tell a user which
+   * attributes to ignore or give a tolerance. Not called when the transform
+   * throws. Costs one more weld, by positions alone, of each primitive whose
+   * attributes kept a vertex from a representative in reach. Default: none.
+   */
+  report?: ((report: WeldByDistanceReport) => void) | undefined;
+}
+
+/** What {@link weldByDistance} passes to `options.report`. */
+export interface WeldByDistanceReport {
+  /**
+   * Per attribute semantic, the vertices that semantic kept apart, counted
+   * against the weld by positions alone (weld's rule without attributes, in
+   * the same order): a vertex counts for a semantic when, by positions
+   * alone, it would join a vertex whose values of that semantic (or of one of
+   * its morph targets) are farther from its own than the semantic's
+   * tolerance. A vertex that differs in several semantics counts once for
+   * each, so ignoring every semantic listed gives the weld by positions
+   * alone. The counts of all primitives are summed. Only semantics that kept
+   * a vertex apart appear; `{}` exactly when the attributes changed nothing
+   * (the weld is the one by positions alone).
+   */
+  keptApart: Record<string, number>;
 }
 
 /** glTF primitive modes (glTF 2.0 mesh.primitive.mode) that degenerate removal understands. */
@@ -65,6 +96,7 @@ interface ReadOptions {
   attributeTolerances: Map<string, number>;
   ignored: Set<string>;
   removeDegenerate: boolean;
+  report: ((report: WeldByDistanceReport) => void) | undefined;
 }
 
 /** The new arrays of one primitive (or of several that share all their accessors), computed before any change. */
@@ -74,6 +106,8 @@ interface Plan {
   indices: Uint16Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
   /** For each output vertex, the input vertex whose values it takes. */
   founders: Uint32Array;
+  /** Per semantic, the vertices it kept apart (see WeldByDistanceReport); empty without options.report. */
+  keptApart: Map<string, number>;
   /** Filled in when applied: the accessors every primitive with this plan gets, by the accessor they replace. */
   applied: Map<Accessor, Accessor>;
   appliedIndices?: Accessor;
@@ -110,7 +144,7 @@ interface Plan {
  * Cost: O(n) per primitive of n vertices (as weld), plus the compared
  * attributes' values as float64 while welding.
  *
- * @param options tolerance (required), attributeTolerances, ignore, removeDegenerate.
+ * @param options tolerance (required), attributeTolerances, ignore, removeDegenerate, report.
  * @returns a Transform for `document.transform()`; it throws (and changes nothing) on a primitive whose
  * POSITION is not VEC3, whose positions are not finite, whose attributes or targets have another count than
  * its positions, or whose index holds a value that is not a vertex, naming the mesh and primitive.
@@ -171,7 +205,11 @@ function readOptions(options: WeldByDistanceOptions): ReadOptions {
   if (typeof removeDegenerate !== 'boolean') {
     throw new RangeError(`options.removeDegenerate must be a boolean, got ${describe(removeDegenerate)}`);
   }
-  return { tolerance, attributeTolerances, ignored, removeDegenerate };
+  const report = options.report;
+  if (report !== undefined && typeof report !== 'function') {
+    throw new RangeError(`options.report must be a function, got ${describe(report)}`);
+  }
+  return { tolerance, attributeTolerances, ignored, removeDegenerate, report };
 }
 
 /** Plans every primitive, then applies the plans: nothing changes unless every primitive could be planned. */
@@ -213,6 +251,11 @@ function weldDocument(document: Document, options: ReadOptions): void {
     }
   }
 
+  const keptApart: Record<string, number> = {};
+  for (const plan of plans.values()) {
+    for (const [semantic, vertices] of plan.keptApart) keptApart[semantic] = (keptApart[semantic] ?? 0) + vertices;
+  }
+
   const replaced = new Set<Accessor>();
   const emptied = new Set<Mesh>();
   const targetPlans = new Map<PrimitiveTarget, Plan>();
@@ -225,6 +268,7 @@ function weldDocument(document: Document, options: ReadOptions): void {
   }
   // Only meshes this transform emptied: one that came without primitives is the caller's business.
   for (const mesh of emptied) if (mesh.listPrimitives().length === 0) mesh.dispose();
+  options.report?.({ keptApart });
 }
 
 function meshName(mesh: Mesh, index: number): string {
@@ -270,58 +314,74 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
   const cornerCount = corners === undefined ? n : corners.length;
 
   // Vertices in first-use order: `order[k]` is weld's vertex k, `slot[v]` the place of input vertex v (-1: unused).
-  const slot = new Int32Array(n).fill(-1);
-  const order = new Uint32Array(n);
-  let m = 0;
-  for (let k = 0; k < cornerCount; k++) {
-    const v = corners === undefined ? k : corners[k]!;
-    if (slot[v]! < 0) {
-      slot[v] = m;
-      order[m++] = v;
+  // Without an index that order is 0 .. n - 1 (identity: no arrays, `used` undefined).
+  let slot: Int32Array | undefined;
+  let used: Uint32Array | undefined;
+  let m = n;
+  if (corners !== undefined) {
+    slot = new Int32Array(n).fill(-1);
+    const order = new Uint32Array(n);
+    m = 0;
+    for (let k = 0; k < cornerCount; k++) {
+      const v = corners[k]!;
+      if (slot[v]! < 0) {
+        slot[v] = m;
+        order[m++] = v;
+      }
     }
+    used = order.subarray(0, m);
   }
-  const used = order.subarray(0, m);
+  const inputVertex = (k: number) => (used === undefined ? k : used[k]!);
 
   const channels: AttributeChannel[] = [];
-  const compare = (accessor: Accessor, label: string, toleranceOf: number | undefined) => {
+  // The semantic of each channel, for the report (a morph target's counts under its semantic).
+  const semantics: string[] = [];
+  const compare = (accessor: Accessor, label: string, semantic: string, toleranceOf: number | undefined) => {
     const values = valuesOf(accessor, `${where}: ${label}`);
     if (values.count !== n) {
       throw new RangeError(`weldByDistance: ${where}: ${label} has ${values.count} elements, POSITION has ${n}`);
     }
-    if (toleranceOf !== undefined) channels.push({ values, tolerance: toleranceOf });
+    if (toleranceOf !== undefined) {
+      channels.push({ values, tolerance: toleranceOf });
+      semantics.push(semantic);
+    }
   };
   // POSITION targets within the position tolerance; other semantics by their own, or equal, or not at all.
   const toleranceOf = (semantic: string) =>
     semantic === 'POSITION' ? tolerance : ignored.has(semantic) ? undefined : (attributeTolerances.get(semantic) ?? 0);
   for (const semantic of primitive.listSemantics()) {
-    if (semantic !== 'POSITION') compare(primitive.getAttribute(semantic)!, semantic, toleranceOf(semantic));
+    if (semantic !== 'POSITION') compare(primitive.getAttribute(semantic)!, semantic, semantic, toleranceOf(semantic));
   }
   for (const [t, target] of primitive.listTargets().entries()) {
     for (const semantic of target.listSemantics()) {
-      compare(target.getAttribute(semantic)!, `target ${t} ${semantic}`, toleranceOf(semantic));
+      compare(target.getAttribute(semantic)!, `target ${t} ${semantic}`, semantic, toleranceOf(semantic));
     }
   }
 
-  const coords = new Float64Array(m * 3);
-  readValues(valuesOf(position, `${where}: POSITION`), coords, 3, 0, used);
-  // Checked here so that the error names the input vertex (weld would name its place in first-use order).
-  for (let j = 0; j < coords.length; j++) {
-    if (!Number.isFinite(coords[j])) {
-      throw new RangeError(
-        `weldByDistance: ${where}: POSITION of vertex ${used[Math.floor(j / 3)]} has a non-finite ${'xyz'[j % 3]} (${coords[j]})`,
-      );
-    }
+  const positions = positionsForWeld(position, used, m, where);
+  const test = channels.length === 0 ? undefined : attributeTest(channels, m, used);
+  let welding: ReturnType<typeof weldWithTest>;
+  try {
+    welding = weldWithTest(`${where}: POSITION`, positions, 3, tolerance, test?.accept);
+  } catch (error) {
+    // The weld names the vertex by its place in first-use order: named again by its number in the input.
+    if (error instanceof RangeError) nonFinitePosition(positions, inputVertex, where);
+    throw error;
   }
-  const accept = channels.length === 0 ? undefined : acceptWithin(channels, m, used);
-  const welding = weldWithTest(`${where}: POSITION`, coords, 3, tolerance, accept);
   const { remap, representatives } = welding;
   let count = welding.count;
+  // A weld whose attribute test never said no is the weld by positions alone: nothing was kept apart.
+  const keptApart =
+    options.report === undefined || test === undefined || test.refusals() === 0
+      ? new Map<string, number>()
+      : keptApartIn(positions, tolerance, test, semantics, where);
 
   const mode = primitive.getMode();
   const step = !options.removeDegenerate ? 0 : mode === MODE_TRIANGLES ? 3 : mode === MODE_LINES ? 2 : 0;
   // Each corner's welded vertex, then the degenerate elements squeezed out in place.
   const welded = new Uint32Array(cornerCount);
-  for (let k = 0; k < cornerCount; k++) welded[k] = remap[slot[corners === undefined ? k : corners[k]!]!]!;
+  if (slot === undefined) welded.set(remap.subarray(0, cornerCount));
+  else for (let k = 0; k < cornerCount; k++) welded[k] = remap[slot[corners![k]!]!]!;
   let written = cornerCount;
   if (step !== 0 && cornerCount % step === 0) {
     written = 0;
@@ -345,19 +405,86 @@ function planPrimitive(primitive: Primitive, position: Accessor, options: ReadOp
     let kept = 0;
     for (let r = 0; r < count; r++) if (newNumber[r] === 0) newNumber[r] = kept++;
     const founders = new Uint32Array(kept);
-    for (let r = 0; r < count; r++) if (newNumber[r]! >= 0) founders[newNumber[r]!] = used[representatives[r]!]!;
+    for (let r = 0; r < count; r++) if (newNumber[r]! >= 0) founders[newNumber[r]!] = inputVertex(representatives[r]!);
     for (let k = 0; k < written; k++) welded[k] = newNumber[welded[k]!]!;
     count = kept;
     return {
       vertexCount: count,
       indices: indexArray(welded.subarray(0, written), count),
       founders,
+      keptApart,
       applied: new Map(),
     };
   }
-  const founders = new Uint32Array(count);
-  for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
-  return { vertexCount: count, indices: indexArray(welded, count), founders, applied: new Map() };
+  const founders = used === undefined ? representatives.slice(0, count) : new Uint32Array(count);
+  if (used !== undefined) for (let r = 0; r < count; r++) founders[r] = used[representatives[r]!]!;
+  return { vertexCount: count, indices: indexArray(welded, count), founders, keptApart, applied: new Map() };
+}
+
+/**
+ * The report's counts for one primitive (see {@link WeldByDistanceReport}):
+ * the weld by positions alone, then per semantic the vertices that join
+ * there a vertex they differ from in that semantic (channel `c` is one of
+ * `semantics[c]`: the attribute or a morph target of it; a vertex counts
+ * once per semantic). Vertex numbers are weld's (first-use order), as the
+ * test's.
+ */
+function keptApartIn(
+  positions: Float32Array | Float64Array,
+  tolerance: number,
+  test: AttributeTest,
+  semantics: readonly string[],
+  where: string,
+): Map<string, number> {
+  const keptApart = new Map<string, number>();
+  const { remap, representatives } = weldWithTest(`${where}: POSITION`, positions, 3, tolerance, undefined);
+  // The last vertex counted for each semantic: its channels are asked in turn, and the vertex counts once.
+  const counted = new Map<string, number>();
+  for (let i = 0; i < remap.length; i++) {
+    const founder = representatives[remap[i]!]!;
+    if (founder === i) continue;
+    for (let c = 0; c < semantics.length; c++) {
+      const semantic = semantics[c]!;
+      if (counted.get(semantic) === i || !test.differs(c, i, founder)) continue;
+      counted.set(semantic, i);
+      keptApart.set(semantic, (keptApart.get(semantic) ?? 0) + 1);
+    }
+  }
+  return keptApart;
+}
+
+/**
+ * The positions weld reads, in first-use order (`used`; undefined: all, in
+ * order): a packed float32 POSITION without an index is handed over as it
+ * is (the weld reads float32 in place, widened exactly), anything else is
+ * gathered as float64 values (normalized integers as the shader reads them).
+ */
+function positionsForWeld(
+  position: Accessor,
+  used: Uint32Array | undefined,
+  m: number,
+  where: string,
+): Float32Array | Float64Array {
+  const values = valuesOf(position, `${where}: POSITION`);
+  if (used === undefined && values.array instanceof Float32Array && values.array.length === m * 3) return values.array;
+  const coords = new Float64Array(m * 3);
+  readValues(values, coords, 3, 0, used);
+  return coords;
+}
+
+/** Throws the error naming the first non-finite position by its input vertex number, if there is one. */
+function nonFinitePosition(
+  coords: Float32Array | Float64Array,
+  inputVertex: (k: number) => number,
+  where: string,
+): void {
+  for (let j = 0; j < coords.length; j++) {
+    if (!Number.isFinite(coords[j])) {
+      throw new RangeError(
+        `weldByDistance: ${where}: POSITION of vertex ${inputVertex(Math.floor(j / 3))} has a non-finite ${'xyz'[j % 3]} (${coords[j]})`,
+      );
+    }
+  }
 }
 
 /** The index values (checked), or undefined for a primitive without an index. */

@@ -1,6 +1,8 @@
 /**
- * The loops of a point grid build, one function per phase (bounds, count,
- * prefix sum, scatter, per-cell sort).
+ * The loops of a point grid build that are the JavaScript path's alone, one
+ * function per phase (bounds, the hashed count, renumbering); the loops the
+ * kernels run too (the dense count, prefix sums, scatter, small-cell sort)
+ * are generated into build-loops.ts from src/templates/build.template.ts.
  *
  * Why separate functions: a build called once per frame runs each loop over
  * every point once per call, so V8 first compiles it on-stack (OSR) in the
@@ -15,8 +17,8 @@
  * @module
  */
 import type { CellTable } from '../core/cell-table.js';
+import { SMALL_CELL } from '../core/sort-keys.js';
 import { type NumericArray, pointError } from '../core/validate.js';
-import { SMALL_CELL } from './sort-cells.js';
 
 /**
  * Checks that every point of `positions` is finite (throwing a RangeError
@@ -82,58 +84,6 @@ function badPoint(positions: NumericArray, i: number, p: number, d: number): nev
 }
 
 /**
- * Dense layout: writes each point's cell (row-major in the box of cells,
- * which has fewer than 2^31) into `cellOf` and counts the points per cell
- * into `cellStart`, which must be zero.
- */
-export function countDense2(
-  positions: NumericArray,
-  n: number,
-  stride: number,
-  offset: number,
-  originX: number,
-  originY: number,
-  width: number,
-  cellsX: number,
-  cellOf: Uint32Array,
-  cellStart: Int32Array,
-): void {
-  for (let i = 0, p = offset; i < n; i++, p += stride) {
-    // | 0 keeps the cell an int32 (it is one: the box has fewer than 2^31 cells).
-    const c =
-      (Math.floor((positions[p] - originX) / width) + Math.floor((positions[p + 1] - originY) / width) * cellsX) | 0;
-    cellOf[i] = c;
-    cellStart[c]++;
-  }
-}
-
-/** {@link countDense2} in 3D; `layer` is cellsX * cellsY. */
-export function countDense3(
-  positions: NumericArray,
-  n: number,
-  stride: number,
-  offset: number,
-  originX: number,
-  originY: number,
-  originZ: number,
-  width: number,
-  cellsX: number,
-  layer: number,
-  cellOf: Uint32Array,
-  cellStart: Int32Array,
-): void {
-  for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const c =
-      (Math.floor((positions[p] - originX) / width) +
-        Math.floor((positions[p + 1] - originY) / width) * cellsX +
-        Math.floor((positions[p + 2] - originZ) / width) * layer) |
-      0;
-    cellOf[i] = c;
-    cellStart[c]++;
-  }
-}
-
-/**
  * Hashed layout: inserts each point's cell into the cleared `table`, writes
  * the cell's first-seen id into `cellOf` and counts the points per id into
  * `counts` (at least n long: there are at most n cells). Returns the number
@@ -196,140 +146,4 @@ export function countHashed3(
 /** Hashed layout: replaces each point's first-seen cell id by the cell's row-major rank. */
 export function renumber(cellOf: Uint32Array, rank: Uint32Array | Int32Array, n: number): void {
   for (let i = 0; i < n; i++) cellOf[i] = rank[cellOf[i]];
-}
-
-/**
- * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the
- * end of cell c (the scatter walks it back to the start), and entry `cells`
- * the point count n.
- */
-export function prefixSums(cellStart: Int32Array, cells: number, n: number): void {
-  let sum = 0;
-  for (let c = 0; c < cells; c++) {
-    sum = (sum + cellStart[c]) | 0;
-    cellStart[c] = sum;
-  }
-  cellStart[cells] = n;
-}
-
-/**
- * Copies each point's index and coordinates to its place in cell order,
- * turning the cell ends of {@link prefixSums} into cell starts. Filling from
- * the last point keeps each cell in ascending index order. `first` is the
- * index of the first point: 0 for a whole build, a slice's start for a
- * thread of PointGridWorkers (whose `cellStart` then holds where its own
- * points of each cell end).
- */
-export function scatter2(
-  positions: NumericArray,
-  n: number,
-  stride: number,
-  offset: number,
-  cellOf: Uint32Array,
-  cellStart: Int32Array,
-  coords: Float32Array | Float64Array,
-  sortedIndex: Uint32Array,
-  first: number,
-): void {
-  for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
-    const s = --cellStart[cellOf[i]];
-    sortedIndex[s] = first + i;
-    coords[2 * s] = positions[p];
-    coords[2 * s + 1] = positions[p + 1];
-  }
-}
-
-/** {@link scatter2} in 3D. */
-export function scatter3(
-  positions: NumericArray,
-  n: number,
-  stride: number,
-  offset: number,
-  cellOf: Uint32Array,
-  cellStart: Int32Array,
-  coords: Float32Array | Float64Array,
-  sortedIndex: Uint32Array,
-  first: number,
-): void {
-  for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
-    const s = --cellStart[cellOf[i]];
-    sortedIndex[s] = first + i;
-    coords[3 * s] = positions[p];
-    coords[3 * s + 1] = positions[p + 1];
-    coords[3 * s + 2] = positions[p + 2];
-  }
-}
-
-/**
- * Sorts each cell `from` to `to - 1` of 2 to SMALL_CELL points by x, ties by
- * index (see sortCellsByX, which takes the crowded ones): insertion sort with
- * the moving point held in locals. The order is the same whatever the cell
- * ranges, as (x, index) pairs are distinct: threads may sort ranges apart.
- */
-export function sortSmallCells2(
-  coords: Float32Array | Float64Array,
-  sortedIndex: Uint32Array,
-  cellStart: Int32Array,
-  from: number,
-  to: number,
-): void {
-  for (let c = from; c < to; c++) {
-    const start = cellStart[c];
-    const end = cellStart[c + 1];
-    if (end - start < 2 || end - start > SMALL_CELL) continue;
-    for (let s = start + 1; s < end; s++) {
-      const x = coords[2 * s];
-      const y = coords[2 * s + 1];
-      const index = sortedIndex[s];
-      let t = s;
-      for (; t > start; t--) {
-        const px = coords[2 * t - 2];
-        if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
-        coords[2 * t] = px;
-        coords[2 * t + 1] = coords[2 * t - 1];
-        sortedIndex[t] = sortedIndex[t - 1];
-      }
-      if (t !== s) {
-        coords[2 * t] = x;
-        coords[2 * t + 1] = y;
-        sortedIndex[t] = index;
-      }
-    }
-  }
-}
-
-/** {@link sortSmallCells2} in 3D. */
-export function sortSmallCells3(
-  coords: Float32Array | Float64Array,
-  sortedIndex: Uint32Array,
-  cellStart: Int32Array,
-  from: number,
-  to: number,
-): void {
-  for (let c = from; c < to; c++) {
-    const start = cellStart[c];
-    const end = cellStart[c + 1];
-    if (end - start < 2 || end - start > SMALL_CELL) continue;
-    for (let s = start + 1; s < end; s++) {
-      const x = coords[3 * s];
-      const y = coords[3 * s + 1];
-      const z = coords[3 * s + 2];
-      const index = sortedIndex[s];
-      let t = s;
-      for (; t > start; t--) {
-        const px = coords[3 * t - 3];
-        if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
-        coords[3 * t] = px;
-        coords[3 * t + 1] = coords[3 * t - 2];
-        coords[3 * t + 2] = coords[3 * t - 1];
-        sortedIndex[t] = sortedIndex[t - 1];
-      }
-      if (t !== s) {
-        coords[3 * t] = x;
-        coords[3 * t + 1] = y;
-        coords[3 * t + 2] = z;
-        sortedIndex[t] = index;
-      }
-    }
-  }
 }

@@ -7,7 +7,7 @@
  * the cells within reach of a tiny radius, every point for a huge one, each
  * candidate tested with the scaled test of core/distance.ts. Their speed
  * matters little; their answers are the rule's, and every loop is bounded by
- * the header's numbers and clamped runs, as the hot ones are (bounded.ts).
+ * the header's numbers and clamped runs, as the hot ones are (core/bounded.ts).
  *
  * nearest() keeps its hot search for every maxDistance that is not tiny:
  * only the squared distances of its answer can be off (below 2^-896, or
@@ -17,6 +17,8 @@
  *
  * @module
  */
+
+import { clampIndices, everyPoint } from '../core/bounded.js';
 import {
   bandScale,
   compareBanded,
@@ -31,12 +33,12 @@ import {
   squareBand,
   TINY_BAND,
 } from '../core/distance.js';
-import { clampIndices, everyPoint } from './bounded.js';
+import { paddedRadius, stencilReach } from '../core/margins.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { paddedRadius, stencilReach } from './margins.js';
 import type { NearestHeap } from './nearest-heap.js';
 import { COUNT, type PairSink, VISIT } from './pair-sink.js';
+import { highCell, lowCell } from './within-rows.js';
 
 /** What the searches here read of a Grid2D or Grid3D: per-axis numbers as arrays, z trivial in 2D. */
 export interface ExtremeGrid {
@@ -59,10 +61,10 @@ export interface ExtremeGrid {
   find(cx: number, cy: number, cz: number): number;
 }
 
-/** The view of a 2D grid (made per call: these searches are cold). */
-export function extremeGrid2(g: Grid2D): ExtremeGrid {
+/** The view of a grid (made per call: these searches are cold). */
+export function extremeGrid(g: Grid2D | Grid3D): ExtremeGrid {
   return {
-    d: 2,
+    d: g.dimension,
     points: g.points,
     coords: g.coords,
     sortedIndex: g.sortedIndex,
@@ -71,29 +73,11 @@ export function extremeGrid2(g: Grid2D): ExtremeGrid {
     dense: g.dense,
     width: g.width,
     clampsIndices: g.clampsIndices,
-    origin: [g.originX, g.originY, 0],
-    cells: [g.cellsX, g.cellsY, 1],
-    keys: g.cellKeys,
-    find: (cx, cy) => g.findCell(cx, cy),
-  };
-}
-
-/** The view of a 3D grid. */
-export function extremeGrid3(g: Grid3D): ExtremeGrid {
-  return {
-    d: 3,
-    points: g.points,
-    coords: g.coords,
-    sortedIndex: g.sortedIndex,
-    cellStart: g.cellStart,
-    cellTotal: g.cellTotal,
-    dense: g.dense,
-    width: g.width,
-    clampsIndices: g.clampsIndices,
+    // (A 2D grid's originZ is 0 and its cellsZ 1.)
     origin: [g.originX, g.originY, g.originZ],
     cells: [g.cellsX, g.cellsY, g.cellsZ],
     keys: g.cellKeys,
-    find: (cx, cy, cz) => g.findCell(cx, cy, cz),
+    find: g.dimension === 2 ? (cx, cy) => g.findCell(cx, cy) : (cx, cy, cz) => g.findCell(cx, cy, cz),
   };
 }
 
@@ -108,7 +92,7 @@ function scaledTo(g: ExtremeGrid, t: number, q: readonly number[], scale: number
 /**
  * Sets lo and hi to the range of cells, per axis, that holds every point
  * within a radius that is not huge of q; false when no cell does. The range
- * is padded as the hot within() pads it (margins.ts).
+ * is padded as the hot within() pads it (core/margins.ts).
  */
 function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: number[], hi: number[]): boolean {
   let magnitude = 0;
@@ -126,8 +110,9 @@ function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: numbe
       hi[a] = 0;
       continue;
     }
-    lo[a] = Math.max(Math.floor((relative[a] - padded) / g.width), 0);
-    hi[a] = Math.min(Math.floor((relative[a] + padded) / g.width), g.cells[a] - 1);
+    // The hot within's cell range (within.template.ts), the same cells.
+    lo[a] = lowCell(relative[a], padded, g.width);
+    hi[a] = highCell(relative[a], padded, g.width, g.cells[a]);
     if (lo[a] > hi[a]) return false;
   }
   return true;
@@ -136,7 +121,7 @@ function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: numbe
 /**
  * Appends to `runs` the [start, end) runs of sorted positions of the cells in
  * the box lo..hi whose id is above `after` (-1: all), in ascending id order,
- * each clamped inside the points (see bounded.ts). Bounded by the box's rows
+ * each clamped inside the points (see core/bounded.ts). Bounded by the box's rows
  * (dense) or by the occupied cells (hashed).
  */
 function boxRuns(g: ExtremeGrid, lo: number[], hi: number[], after: number, runs: number[]): void {

@@ -18,8 +18,9 @@
  * @module
  */
 import { grownLength } from '../core/grow.js';
+import { CELL_SCALE } from '../core/margins.js';
 import { describe } from '../core/validate.js';
-import { CELL_SCALE } from './margins.js';
+import { verifyError } from '../wasm/verify.js';
 import { MAX_DENSE_CELLS, MAX_POINTS } from './options.js';
 
 const AXES = ['x', 'y', 'z'];
@@ -61,6 +62,14 @@ export const H_SLOT_CAPACITY = 19;
 export const H_BYTE_LENGTH = 20;
 /** Width of the cells of the last build (see {@link cellWidthFor}). */
 export const H_CELL_WIDTH = 21;
+/**
+ * Builds published into the buffer so far, by any grid of any thread (0 in
+ * buffers of earlier releases, which did not count them): a grid over the
+ * buffer compares it with the count it last read to learn that another grid
+ * rebuilt the buffer in place (see Grid2D.sync), and the kernels to learn
+ * that their copy of it is stale.
+ */
+export const H_BUILDS = 22;
 
 export const FLAG_DENSE = 1;
 export const FLAG_FLOAT32 = 2;
@@ -136,6 +145,53 @@ export interface Capacities {
   slots: number;
   /** Coordinates stored as float32 (for Float32Array input) rather than float64. */
   float32: boolean;
+}
+
+/**
+ * Mode 'verify': throws the Error of verifyError unless two grid buffers
+ * (a build on the kernels, then the JavaScript path's build of the same
+ * points) hold the same header, but for its count of builds, and the same
+ * bytes in the used part of every section, naming the section of the first
+ * difference.
+ */
+export function verifySameGrid(what: string, d: 2 | 3, kernels: Uint8Array, javascript: Uint8Array): void {
+  if (kernels.length !== javascript.length) {
+    throw verifyError(
+      what,
+      `the grid's buffer has ${kernels.length} bytes on the kernels, ${javascript.length} in JavaScript`,
+    );
+  }
+  const skipFrom = 8 * H_BUILDS;
+  const differs = (from: number, to: number): number => {
+    for (let at = from; at < to; at++) {
+      if (kernels[at] !== javascript[at] && !(at >= skipFrom && at < skipFrom + 8)) return at;
+    }
+    return -1;
+  };
+  const header = new Float64Array(kernels.buffer, kernels.byteOffset, HEADER_BYTES / 8);
+  let at = differs(0, HEADER_BYTES);
+  if (at >= 0) throw verifyError(what, `byte ${at} of the grid's buffer (in the header) differs`);
+  // The headers agree, so the used part of each section is the same on both sides. Only that part is compared:
+  // the room past it is never read, and the JavaScript hashed build parks its sort keys in the spare
+  // coordinates there (see GridBase.build).
+  const c = capacitiesOf(header);
+  const n = header[H_POINTS];
+  const cells = header[H_CELL_TOTAL];
+  const hashed = (header[H_FLAGS] & FLAG_DENSE) === 0;
+  const coordBytes = c.float32 ? 4 : 8;
+  const sections: [string, number, number][] = [
+    ['coordinates', align8(c.points * d * coordBytes), n * d * coordBytes],
+    ['cell keys', c.keyCells * d * 8, hashed ? cells * d * 8 : 0],
+    ['sorted indices', align8(c.points * 4), n * 4],
+    ['cell starts', align8(c.cellStarts * 4), (cells + 1) * 4],
+    ['lookup slots', c.slots * 4, hashed ? c.slots * 4 : 0],
+  ];
+  let offset = HEADER_BYTES;
+  for (const [name, room, used] of sections) {
+    at = differs(offset, offset + Math.min(room, used));
+    if (at >= 0) throw verifyError(what, `byte ${at} of the grid's buffer (in the ${name}) differs`);
+    offset += room;
+  }
 }
 
 /** Typed-array views of every section of one grid buffer. */
@@ -328,6 +384,8 @@ export function headerProblem(h: Float64Array, d: 2 | 3, c: Capacities): string 
   if (!isCount(cells) || cells + 1 > c.cellStarts) {
     return `the cell count is ${describe(cells)}, not an integer from 0 to the capacity ${c.cellStarts - 1}`;
   }
+  const builds = h[H_BUILDS];
+  if (!isCount(builds)) return `the build count is ${describe(builds)}, not an integer >= 0`;
   const cellSize = h[H_CELL_SIZE];
   if (!(cellSize > 0 && cellSize <= Number.MAX_VALUE))
     return `cellSize is ${describe(cellSize)}, not a finite number > 0`;

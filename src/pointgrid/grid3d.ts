@@ -1,499 +1,57 @@
 /**
- * The state of a PointGrid3D and its build: a counting sort of the points by
- * cell into `cellStart`, `sortedIndex` and a copy of the coordinates in cell
- * order, over either the whole bounding box of cells (dense) or the occupied
- * cells found through an open-addressing table (hashed). Internal: the public
- * class checks arguments and delegates here, to query3d.ts and pairs3d.ts.
+ * The state of a PointGrid3D and its build: what grid-base.ts holds for both
+ * dimensions, with the 3D steps of the build (build-loops.ts, build-steps.ts) and the 3D cell
+ * lookup. Internal: the public class checks arguments and delegates here, to
+ * query3d.ts and pairs3d.ts.
  *
  * @module
  */
 
 import { hashCell3 } from '../core/cell-hash.js';
-import { CellTable } from '../core/cell-table.js';
-import { hugeRadiusCovers } from '../core/distance.js';
-import { grownLength } from '../core/grow.js';
-import { checkLayout, type NumericArray } from '../core/validate.js';
-import { buildDense, buildHashed, published } from '../wasm/grid-kernels.js';
-import { bounds3, countDense3, countHashed3, prefixSums, renumber, scatter3, sortSmallCells3 } from './build-steps.js';
-import { CellOrder } from './cell-order.js';
-import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
-import {
-  allocateGrid,
-  baseCellWidth,
-  type Capacities,
-  capacitiesOf,
-  cellWidthFor,
-  checkExtent,
-  detachedError,
-  FLAG_DENSE,
-  FLAG_FLOAT32,
-  fitCapacity,
-  type GridViews,
-  H_CELL_SIZE,
-  H_CELL_TOTAL,
-  H_CELL_WIDTH,
-  H_CELLS_X,
-  H_CELLS_Y,
-  H_CELLS_Z,
-  H_FLAGS,
-  H_MAX_DENSE_CELLS,
-  H_OFFSET,
-  H_ORIGIN_X,
-  H_ORIGIN_Y,
-  H_ORIGIN_Z,
-  H_POINTS,
-  H_STRIDE,
-  headerProblem,
-  readGrid,
-  slotsFor,
-  writeGridOptions,
-} from './grid-data.js';
-import { NearestHeap } from './nearest-heap.js';
-import { checkPointCount, denseLimit, isFloat32 } from './options.js';
-import type { PoolUse } from './pool-use.js';
-import { sortCellsByX } from './sort-cells.js';
+import type { NumericArray } from '../core/validate.js';
+import { countDense3, scatter3, sortSmallCells3 } from './build-loops.js';
+import { bounds3, countHashed3 } from './build-steps.js';
+import { GridBase } from './grid-base.js';
 
-/** Buffers and bounds of one 3D point grid, rebuilt in place by {@link Grid3D.build}. */
-export class Grid3D {
-  /** Numbers per point. */
-  readonly dimension = 3;
-  readonly cellSize: number;
-  readonly stride: number;
-  readonly offset: number;
-  /**
-   * The cell width a build starts from: cellSize plus one part in a million
-   * (see CELL_SCALE), at most Number.MAX_VALUE (see baseCellWidth).
-   */
-  readonly cellWidth: number;
-  /**
-   * Width of the cells of the last build: cellWidth, or wider when the points
-   * span more than MAX_AXIS_CELLS / 2 cells of it (see cellWidthFor). Every
-   * query reads this one.
-   */
-  width: number;
-  readonly maxDenseCells: number | undefined;
-  /** Whether the buffer is a SharedArrayBuffer (option `shared`). */
-  readonly shared: boolean;
-  /**
-   * Whether queries clamp the indices they hand over to the count (see
-   * bounded.ts): when another thread may write the buffer (shared), or its
-   * body was not checked (from() with check 'header'). A grid built here, or
-   * opened from a checked ArrayBuffer, holds a permutation no one else writes.
-   */
-  clampsIndices: boolean;
-  /** The array last built from; undefined for a grid made by from() until it is rebuilt from one. */
-  positions: NumericArray | undefined;
-  points = 0;
-  originX = 0;
-  originY = 0;
-  originZ = 0;
-  /** Cells spanned by the points' bounding box along x, y and z. */
-  cellsX = 0;
-  cellsY = 0;
-  cellsZ = 0;
-  dense = true;
-  /** Cells indexed by `cellStart`: the whole box when dense, the occupied cells when hashed. */
-  cellTotal = 0;
-  /** The one buffer every section below is a view of (see grid-data.ts); replaced when a build outgrows it. */
-  data: ArrayBuffer | SharedArrayBuffer;
-  /** Header numbers at the start of `data`. */
-  header: Float64Array;
-  /** What `data` has room for. */
-  capacity: Capacities;
-  /** Coordinates in cell order, x, y and z interleaved. */
-  coords: Float32Array | Float64Array;
-  /** Original index of each point in cell order. */
-  sortedIndex: Uint32Array;
-  /** Point i of cell c is at `cellStart[c] + i`; `cellTotal + 1` entries. */
-  cellStart: Int32Array;
-  /** Hashed layout: cell coordinates by id, 3 per cell, ids in row-major order of the cells (by z, then y, then x). */
-  keys: Float64Array;
-  /** Hashed layout: open-addressing lookup of `keys` (cell id or -1 per slot), `slotMask + 1` slots. */
-  slots: Int32Array;
-  slotMask = 0;
-  /** Cell id per point while building; result buffer of `within`. Per thread: not in `data`. */
-  scratch = new Uint32Array(0);
-  /** Hashed build: point count per first-seen cell id, before they move into `cellStart`. */
-  cellCounts = new Int32Array(0);
-  /** Hashed build: cell coordinates -> first-seen cell id. Not in `data`: only the build uses it. */
-  table: CellTable | undefined = undefined;
-  /** Hashed layout: puts the cells in row-major order at each build. */
-  cellOrder: CellOrder | undefined = undefined;
-  /** Sorted-order [start, end) runs a pair search tests against, gathered per cell. */
-  ranges = new Int32Array(64);
-  /** Hashed pair search: a cell id per row of the stencil, moving forward as the search goes (see hashedPairs). */
-  cursors = new Int32Array(8);
-  /** Pair search: where each gathered range lies in y and z, 4 numbers per range (see rangeEdges). */
-  edges = new Float64Array(64);
-  /** Bounds of the points found by a build: min x, min y, min z, max x, max y, max z. */
-  private readonly bounds = new Float64Array(6);
-  /** Reused by nearest queries. */
-  readonly heap = new NearestHeap();
-  /** How a PointGridWorkers pool is using the buffer (see pool-use.ts); cleared by {@link publish}. */
-  use: PoolUse | undefined = undefined;
+/** Buffers and bounds of one 3D point grid, rebuilt in place by {@link GridBase.build}. */
+export class Grid3D extends GridBase {
+  static readonly dimension = 3;
+  declare readonly dimension: 3;
 
-  constructor(
-    cellSize: number,
-    stride: number,
-    offset: number,
-    maxDenseCells: number | undefined,
-    positions: NumericArray | undefined,
-    shared: boolean,
-    views?: GridViews,
-  ) {
-    this.cellSize = cellSize;
-    this.stride = stride;
-    this.offset = offset;
-    this.cellWidth = baseCellWidth(cellSize);
-    this.width = this.cellWidth;
-    this.maxDenseCells = maxDenseCells;
-    this.positions = positions;
-    this.shared = shared;
-    this.clampsIndices = shared;
-    const v = views ?? allocateGrid(3, { points: 0, cellStarts: 1, keyCells: 0, slots: 0, float32: false }, shared);
-    this.data = v.data;
-    this.header = v.header;
-    this.capacity = capacitiesOf(v.header);
-    this.coords = v.coords;
-    this.sortedIndex = v.sortedIndex;
-    this.cellStart = v.cellStart;
-    this.keys = v.keys;
-    this.slots = v.slots;
-    this.slotMask = v.slots.length - 1;
-    if (views === undefined) {
-      writeGridOptions(v.header, cellSize, stride, offset, maxDenseCells);
-      this.publish();
-    }
+  protected findBounds(positions: NumericArray, n: number, bounds: Float64Array): void {
+    bounds3(positions, n, this.stride, this.offset, bounds);
   }
 
-  /**
-   * A grid over the buffer of another one (`grid.data`), zero-copy: its
-   * sections become this grid's arrays and its header its bounds. Checks the
-   * header (O(1)), and with `checkBody` the rest too (O(buffer), see
-   * check-data.ts); PointGridWorkers' threads reopen the grid on every task
-   * and skip the body.
-   *
-   * @throws Error when `data` is not a 3D grid buffer of this version, whole,
-   * with a consistent header (and body), naming what is wrong.
-   */
-  static fromData(data: unknown, checkBody = false): Grid3D {
-    const v = readGrid('PointGrid3D', data, 3);
-    const header = headerProblem(v.header, 3, capacitiesOf(v.header));
-    if (header !== undefined) throw new Error(`PointGrid3D.from: data has a bad PointGrid header: ${header}`);
-    const h = v.header;
-    const maxDense = h[H_MAX_DENSE_CELLS];
-    const shared = typeof SharedArrayBuffer !== 'undefined' && v.data instanceof SharedArrayBuffer;
-    const grid = new Grid3D(
-      h[H_CELL_SIZE],
-      h[H_STRIDE],
-      h[H_OFFSET],
-      maxDense < 0 ? undefined : maxDense,
-      undefined,
-      shared,
-      v,
+  protected countDense(positions: NumericArray, n: number): void {
+    const { stride, offset, originX, originY, originZ, width, cellsX, scratch } = this;
+    const layer = cellsX * this.cellsY;
+    countDense3(positions, n, stride, offset, originX, originY, originZ, width, cellsX, layer, scratch, this.cellStart);
+  }
+
+  protected countHashed(positions: NumericArray, n: number): number {
+    const { stride, offset, originX, originY, originZ, width, table, scratch } = this;
+    return countHashed3(
+      table!,
+      positions,
+      n,
+      stride,
+      offset,
+      originX,
+      originY,
+      originZ,
+      width,
+      scratch,
+      this.cellCounts,
     );
-    grid.load();
-    grid.clampsIndices = shared || !checkBody;
-    if (checkBody) {
-      const problem = bodyProblem(grid.body());
-      if (problem !== undefined) throw new Error(`PointGrid3D.from: data has a bad PointGrid body: ${problem}`);
-    }
-    return grid;
   }
 
-  /** What the body check reads (see check-data.ts). */
-  body(): GridBody {
-    return {
-      d: 3,
-      points: this.points,
-      cellTotal: this.cellTotal,
-      dense: this.dense,
-      cells: [this.cellsX, this.cellsY, this.cellsZ],
-      origin: [this.originX, this.originY, this.originZ],
-      width: this.width,
-      cellSize: this.cellSize,
-      coords: this.coords,
-      sortedIndex: this.sortedIndex,
-      cellStart: this.cellStart,
-      keys: this.keys,
-      slots: this.slots,
-    };
-  }
-
-  /**
-   * Whether every pair of points is within `radius` (see core/distance.ts's
-   * hugeRadiusCovers): radius Infinity, or a radius whose square overflows
-   * and that spans the box of the grid's cells. A pair search then takes
-   * every pair, and its count is known before it runs.
-   */
-  coversEveryPair(radius: number): boolean {
-    const width = this.width;
-    return hugeRadiusCovers(radius, [this.cellsX * width, this.cellsY * width, this.cellsZ * width]);
-  }
-
-  /**
-   * Throws unless the buffer is still this thread's: a buffer transferred to
-   * another thread (postMessage, structuredClone with transfer) is detached,
-   * and every view of it reads as empty. One length read per call.
-   */
-  attached(method: string): void {
-    if (this.header.length === 0) throw detachedError(`PointGrid3D.${method}`);
-  }
-
-  /** Reads the bounds of the last build back from the header (another thread may have rebuilt into the buffer). */
-  load(): void {
-    const h = this.header;
-    this.points = h[H_POINTS];
-    this.cellTotal = h[H_CELL_TOTAL];
-    this.cellsX = h[H_CELLS_X];
-    this.cellsY = h[H_CELLS_Y];
-    this.cellsZ = h[H_CELLS_Z];
-    this.originX = h[H_ORIGIN_X];
-    this.originY = h[H_ORIGIN_Y];
-    this.originZ = h[H_ORIGIN_Z];
-    this.width = h[H_CELL_WIDTH];
-    this.dense = (h[H_FLAGS] & FLAG_DENSE) !== 0;
-    this.slotMask = this.slots.length - 1;
-  }
-
-  /** Writes the bounds of the last build into the header, for from() and other threads. */
-  publish(): void {
-    this.use = undefined;
-    const h = this.header;
-    // A build changed what the buffer holds: the kernels' copy of it, if any, is stale.
-    published(this.data);
-    h[H_POINTS] = this.points;
-    h[H_CELL_TOTAL] = this.cellTotal;
-    h[H_CELLS_X] = this.cellsX;
-    h[H_CELLS_Y] = this.cellsY;
-    h[H_CELLS_Z] = this.cellsZ;
-    h[H_ORIGIN_X] = this.originX;
-    h[H_ORIGIN_Y] = this.originY;
-    h[H_ORIGIN_Z] = this.originZ;
-    h[H_CELL_WIDTH] = this.width;
-    h[H_FLAGS] = (this.dense ? FLAG_DENSE : 0) | (this.capacity.float32 ? FLAG_FLOAT32 : 0);
-  }
-
-  /** Makes `scratch` hold at least `n` numbers (within() of a grid made by from() allocates it on first use). */
-  scratchFor(n: number): Uint32Array {
-    if (this.scratch.length < n) this.scratch = new Uint32Array(grownLength(this.scratch.length, n));
-    return this.scratch;
-  }
-
-  /**
-   * Validates every point of `positions`, then re-sorts them into the grid.
-   * Throws before changing anything. O(n + cells).
-   */
-  build(positions: NumericArray): void {
-    const stride = this.stride;
-    const offset = this.offset;
-    const n = checkLayout(positions, 3, stride, offset);
-    checkPointCount('PointGrid3D', n);
-    // Each loop is a function of build-steps.ts, so that V8 optimises them
-    // one by one rather than this method mid-loop (see there).
-    // Validate every point before touching anything, and find the bounds.
-    const b = this.bounds;
-    if (n > 0) bounds3(positions, n, stride, offset, b);
-    // Cells count from the points' minimum corner: the dense box starts at
-    // cell 0, and rounding in (x - origin) / width grows with the extent of
-    // the points rather than their distance from 0, so a cloud at 1e12 gets
-    // cells as exact (and stencils as small) as one at the origin.
-    const extent = n === 0 ? 0 : checkExtent('PointGrid3D', b, 3);
-    const width = cellWidthFor(this.cellWidth, extent);
-    const originX = n === 0 ? 0 : b[0];
-    const originY = n === 0 ? 0 : b[1];
-    const originZ = n === 0 ? 0 : b[2];
-    const cellsX = n === 0 ? 0 : Math.floor((b[3] - originX) / width) + 1;
-    const cellsY = n === 0 ? 0 : Math.floor((b[4] - originY) / width) + 1;
-    const cellsZ = n === 0 ? 0 : Math.floor((b[5] - originZ) / width) + 1;
-    const boxCells = cellsX * cellsY * cellsZ;
-    const dense = boxCells <= denseLimit(this.maxDenseCells, n);
-
-    // Hashed: the cell starts are sized once the occupied cells are counted.
-    this.reserve(n, dense ? boxCells : 0, isFloat32(positions));
-    if (!dense) this.reserveHashed(n);
-    this.positions = positions;
-    this.points = n;
-    this.originX = originX;
-    this.originY = originY;
-    this.originZ = originZ;
-    this.cellsX = cellsX;
-    this.cellsY = cellsY;
-    this.cellsZ = cellsZ;
-    this.width = width;
-    this.dense = dense;
-    // The build runs on the WebAssembly kernels where they are on (src/wasm/grid-kernels.ts).
-    if (dense) {
-      this.cellTotal = boxCells;
-      if (buildDense(this, 3, positions)) {
-        this.publish();
-        return;
-      }
-    } else if (buildHashed(this, positions, (cells) => this.reserveCells(cells))) {
-      this.publish();
-      return;
-    }
-
-    const scratch = this.scratch;
-    let cells: number;
-    if (dense) {
-      cells = boxCells;
-      this.cellStart.fill(0, 0, cells + 1);
-      const layer = cellsX * cellsY;
-      countDense3(
-        positions,
-        n,
-        stride,
-        offset,
-        originX,
-        originY,
-        originZ,
-        width,
-        cellsX,
-        layer,
-        scratch,
-        this.cellStart,
-      );
-    } else {
-      const table = this.table!;
-      table.clear();
-      const counts = this.cellCounts;
-      cells = countHashed3(table, positions, n, stride, offset, originX, originY, originZ, width, scratch, counts);
-      // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
-      const order = this.cellOrder!;
-      // The coordinate copy is filled only below, so the sort may keep its keys there.
-      const spare = this.coords instanceof Float64Array ? this.coords : undefined;
-      order.byRow(table, counts, cells, cellsY, cellsZ, spare);
-      renumber(scratch, order.rank, n);
-      // Now that the cells are known, make room for their starts, keys and lookup in the buffer.
-      this.reserveCells(cells);
-      this.cellStart.set(counts.subarray(0, cells));
-      this.keys.set(table.keys.subarray(0, 3 * cells));
-    }
-    this.cellTotal = cells;
-    const cellStart = this.cellStart;
-    const coords = this.coords;
-    const sortedIndex = this.sortedIndex;
-    prefixSums(cellStart, cells, n);
+  protected scatter(positions: NumericArray, n: number): void {
+    const { stride, offset, scratch, cellStart, coords, sortedIndex } = this;
     scatter3(positions, n, stride, offset, scratch, cellStart, coords, sortedIndex, 0);
-    // Sort each cell by x, ties by index: the usual handful by insertion, crowded ones by heapsort.
-    sortSmallCells3(coords, sortedIndex, cellStart, 0, cells);
-    sortCellsByX(coords, sortedIndex, cellStart, cells, 3);
-    if (!dense) this.fillLookup(cells);
-    this.publish();
   }
 
-  /**
-   * The first step of a build done by other threads (PointGridWorkers): takes
-   * the checked count and bounds of a dense build of `positions`, makes room
-   * and sets the bounds. The caller then fills cellStart, sortedIndex and
-   * coords exactly as {@link build} would and calls {@link publish}.
-   */
-  prepareDense(positions: NumericArray, n: number, origin: number[], cells: number[]): void {
-    const boxCells = cells[0] * cells[1] * cells[2];
-    this.reserve(n, boxCells, isFloat32(positions));
-    this.positions = positions;
-    this.points = n;
-    this.originX = origin[0];
-    this.originY = origin[1];
-    this.originZ = origin[2];
-    this.cellsX = cells[0];
-    this.cellsY = cells[1];
-    this.cellsZ = cells[2];
-    this.width = this.cellWidth;
-    this.dense = true;
-    this.cellTotal = boxCells;
-  }
-
-  /**
-   * Checks every internal invariant: the header's numbers and the body as
-   * from() does (see check-data.ts), and, when the grid was built here, the
-   * count and every copied coordinate against the positions array. For tests
-   * and debugging; O(n + cells + lookup slots), never more.
-   *
-   * @throws Error naming the first broken invariant.
-   */
-  validate(): void {
-    this.attached('validate');
-    const body = this.body();
-    const positions = this.positions;
-    const problem =
-      headerProblem(this.header, 3, this.capacity) ??
-      bodyProblem(body) ??
-      (positions === undefined ? undefined : copiesProblem(body, positions, this.stride, this.offset));
-    if (problem !== undefined) throw new Error(`PointGrid3D invariant broken: ${problem}`);
-  }
-
-  /**
-   * Makes the buffer big enough for n points and, when dense, `cells` cells,
-   * with coordinates of the input's precision. A buffer that does not fit is
-   * replaced by a new one (contents are rebuilt, not copied), so `data`
-   * changes identity after a growing build. Allocates before changing any state.
-   */
-  private reserve(n: number, cells: number, float32: boolean): void {
-    const c = this.capacity;
-    // A buffer transferred to another thread reads as empty here: build into a new one.
-    const detached = this.header.length === 0;
-    if (detached || c.points < n || c.cellStarts < cells + 1 || c.float32 !== float32) {
-      this.reallocate({
-        points: fitCapacity(c.float32 === float32 ? c.points : 0, n),
-        cellStarts: fitCapacity(c.cellStarts, cells + 1),
-        keyCells: c.keyCells,
-        slots: c.slots,
-        float32,
-      });
-    }
-    if (this.scratch.length < n) this.scratch = new Uint32Array(grownLength(this.scratch.length, n));
-  }
-
-  /** Hashed build: the cell table and order, and room to count up to n cells (there are at most n). */
-  private reserveHashed(n: number): void {
-    this.table ??= new CellTable(3, Math.max(64, n >> 2));
-    this.cellOrder ??= new CellOrder();
-    if (this.cellCounts.length < n)
-      this.cellCounts = new Int32Array(grownLength(this.cellCounts.length, Math.max(64, n)));
-  }
-
-  /** Hashed build: room for the starts, keys and lookup of `cells` occupied cells, keeping the points' sections. */
-  private reserveCells(cells: number): void {
-    const c = this.capacity;
-    if (c.cellStarts >= cells + 1 && c.keyCells >= cells) return;
-    const keyCells = fitCapacity(c.keyCells, cells);
-    const next = { ...c, cellStarts: fitCapacity(c.cellStarts, cells + 1), keyCells, slots: slotsFor(keyCells) };
-    // Nothing of the points is in the buffer yet at this stage of the build.
-    this.reallocate(next);
-  }
-
-  private reallocate(capacity: Capacities): void {
-    const v = allocateGrid(3, capacity, this.shared);
-    writeGridOptions(v.header, this.cellSize, this.stride, this.offset, this.maxDenseCells);
-    this.data = v.data;
-    this.header = v.header;
-    this.capacity = capacity;
-    this.coords = v.coords;
-    this.sortedIndex = v.sortedIndex;
-    this.cellStart = v.cellStart;
-    this.keys = v.keys;
-    this.slots = v.slots;
-    this.slotMask = v.slots.length - 1;
-  }
-
-  /** Hashed build: the lookup from cell coordinates to the (row-major) ids in `keys`, in the buffer. */
-  private fillLookup(cells: number): void {
-    const slots = this.slots;
-    const keys = this.keys;
-    const mask = this.slotMask;
-    slots.fill(-1);
-    for (let id = 0; id < cells; id++) {
-      let s = hashCell3(keys[3 * id], keys[3 * id + 1], keys[3 * id + 2]) & mask;
-      while (slots[s] >= 0) s = (s + 1) & mask;
-      slots[s] = id;
-    }
-  }
-
-  /** Cell coordinates of the hashed layout's cells by id, 3 per cell. */
-  get cellKeys(): Float64Array {
-    return this.keys;
+  protected sortSmallCells(cells: number): void {
+    sortSmallCells3(this.coords, this.sortedIndex, this.cellStart, 0, cells);
   }
 
   /**

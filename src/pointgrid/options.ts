@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { NeighborLists } from '../core/results.js';
 import { checkInteger, checkPositive, describe, type NumericArray } from '../core/validate.js';
 
 /** Options of {@link PointGrid2D} and {@link PointGrid3D}. */
@@ -15,9 +16,15 @@ export interface PointGridOptions {
    * sizes at (2k + 1)^d.
    */
   cellSize: number;
-  /** Numbers between the starts of two consecutive points. Default: the dimension (2 or 3). */
+  /**
+   * Numbers between the starts of two consecutive points. Default: the
+   * dimension (2 or 3). With `offset`, point i's coordinates are at
+   * `offset + i * stride`; the array may end anywhere after the last point's
+   * coordinates and before the next point's first (so after a whole last
+   * record, or right after its coordinates), never inside a point's coordinates.
+   */
   stride?: number;
-  /** Index of the first point's x in `positions`. Default 0. */
+  /** Index of the first point's x in `positions`: an attribute's place in each record, or a header's length. Default 0. */
   offset?: number;
   /**
    * Largest number of cells of the points' bounding grid for which the grid is
@@ -70,17 +77,6 @@ export function resolveCheck(options: PointGridFromOptions | undefined): boolean
     throw new RangeError(`check must be 'full' or 'header', got ${describe(check)}`);
   }
   return check === 'full';
-}
-
-/**
- * Every point's neighbour list in compressed sparse row form: the neighbours
- * of point i are `indices[offsets[i]]` to `indices[offsets[i + 1] - 1]`.
- */
-export interface NeighborLists {
-  /** `count + 1` row starts into `indices`; `offsets[count]` is `indices.length`. */
-  offsets: Uint32Array;
-  /** Neighbour indices, row after row. */
-  indices: Uint32Array;
 }
 
 /**
@@ -144,7 +140,7 @@ export interface PairsOptions extends ResultLengthOptions {
    * no result memory once warm. A call that throws may leave the buffer
    * partly overwritten.
    */
-  out?: Uint32Array;
+  out?: Uint32Array | undefined;
 }
 
 /** Options of `neighbors()` on {@link PointGrid2D} and {@link PointGrid3D}. */
@@ -161,31 +157,7 @@ export interface NeighborsOptions extends ResultLengthOptions {
    * fresh memory costs a page fault per 4 KiB on first touch, which for a
    * million points is a good part of the call.
    */
-  out?: NeighborLists;
-}
-
-/**
- * A view of `length` numbers over `array`'s buffer, from where `array`
- * starts, when that buffer has room; else undefined. How `out` arrays are
- * reused, by neighbors() here and by PointGridWorkers (which also requires a
- * SharedArrayBuffer).
- */
-export function reuseArray(array: Uint32Array | undefined, length: number): Uint32Array | undefined {
-  if (array === undefined) return undefined;
-  const room = (array.buffer.byteLength - array.byteOffset) >>> 2;
-  return room >= length ? new Uint32Array(array.buffer, array.byteOffset, length) : undefined;
-}
-
-/** All of `array`'s buffer from where `array` starts: its room for a result written over it. */
-export function roomView(array: Uint32Array): Uint32Array {
-  return new Uint32Array(array.buffer, array.byteOffset, (array.buffer.byteLength - array.byteOffset) >>> 2);
-}
-
-/** Fresh memory for `length` numbers, with an eighth to spare for a later, longer result written over it. */
-export function roomyArray(length: number, shared: boolean): Uint32Array {
-  const capacity = Math.max(1, length + (length >>> 3));
-  const buffer = shared ? new SharedArrayBuffer(4 * capacity) : new ArrayBuffer(4 * capacity);
-  return new Uint32Array(buffer, 0, length);
+  out?: NeighborLists | undefined;
 }
 
 /** The `out` of neighbors() options, checked (see {@link checkOut}). */
@@ -252,8 +224,9 @@ export function checkResultLength(owner: string, pairs: number, maxResultLength 
 }
 
 /** Checks pair search options; returns [part, parts]. */
-export function resolvePart(options: PairSearchOptions | undefined): [number, number] {
-  if (options === undefined) return [0, 1];
+export function resolvePart(options: PairSearchOptions | undefined): readonly [number, number] {
+  // (One array for the default, so that a frame loop's searches allocate none.)
+  if (options === undefined) return WHOLE;
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`options must be an object with part and parts, got ${describe(options)}`);
   }
@@ -267,6 +240,8 @@ export function resolvePart(options: PairSearchOptions | undefined): [number, nu
   }
   return [part, parts];
 }
+
+const WHOLE: readonly [number, number] = [0, 1];
 
 /**
  * First cell of slice `part` of `parts` (see {@link PairSearchOptions}): the
@@ -319,6 +294,12 @@ export interface ResolvedOptions {
 export function resolveOptions(options: PointGridOptions, dimension: 2 | 3): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new RangeError(`options must be an object with a cellSize, got ${describe(options)}`);
+  }
+  if (Array.isArray(options) || ArrayBuffer.isView(options)) {
+    // The arguments swapped: its cellSize would be reported as missing.
+    throw new RangeError(
+      `options must be an object with a cellSize, got ${describe(options)}: the positions come first, new PointGrid${dimension}D(positions, { cellSize })`,
+    );
   }
   checkPositive('cellSize', options.cellSize);
   const stride = options.stride ?? dimension;

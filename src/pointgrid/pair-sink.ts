@@ -5,11 +5,14 @@
  * @module
  */
 import { isOrdinaryRadius } from '../core/distance.js';
+import { type NeighborLists, reuseArray, roomView, roomyArray } from '../core/results.js';
 import { checkDistance, describe } from '../core/validate.js';
-import { collectPairs, type KernelGrid, neighborRows } from '../wasm/grid-kernels.js';
+import { onJavaScript, onKernels, verifying } from '../wasm/kernels.js';
+import type { KernelGrid } from '../wasm/layout.js';
+import { collectPairs, neighborRows } from '../wasm/pair-kernels.js';
+import { verifyError, verifySame } from '../wasm/verify.js';
 import {
   checkResultLength,
-  type NeighborLists,
   type NeighborsOptions,
   type PairSearchOptions,
   type PairsOptions,
@@ -19,9 +22,6 @@ import {
   resolveOut,
   resolvePairsOut,
   resolvePart,
-  reuseArray,
-  roomView,
-  roomyArray,
 } from './options.js';
 
 /**
@@ -88,6 +88,21 @@ export function isOutgrown(error: unknown): boolean {
   return error === OUTGROWN;
 }
 
+/**
+ * Mode 'verify', after a COLLECT or ROWS search on the kernels appended to
+ * `sink` from `base` on: runs the JavaScript search (`rerun`) in its place
+ * and compares what the two appended (and, for ROWS, the partner runs' ends).
+ */
+export function verifyAppended(what: string, sink: PairSink, base: number, rerun: () => void): void {
+  const pairs = sink.buffer.slice(base, sink.length);
+  const ends = sink.step === 1 ? sink.rowEnd.slice(sink.pointFrom, sink.pointTo) : undefined;
+  sink.length = base;
+  onJavaScript(rerun);
+  verifySame(what, 'the pairs found', pairs, sink.buffer.subarray(base, sink.length));
+  if (ends !== undefined)
+    verifySame(what, 'the partner runs', ends, sink.rowEnd.subarray(sink.pointFrom, sink.pointTo));
+}
+
 /** What {@link knownPairCount} reads of a grid. */
 export interface CoveredGrid {
   /** Number of points. */
@@ -110,12 +125,15 @@ export function knownPairCount(grid: CoveredGrid, radius: number, from = 0, to =
 export interface SearchedGrid {
   /** 2 or 3. */
   readonly dimension: 2 | 3;
-  /** Throws when the grid's buffer was transferred away (Grid2D.attached). */
-  attached(method: string): void;
+  /**
+   * Reads the header again when another grid rebuilt the buffer (Grid2D.sync);
+   * throws when the grid's buffer was transferred away.
+   */
+  sync(method: string): void;
   /**
    * Whether another thread may write the grid's buffer, or its body was not
    * checked (from() with check 'header'): indices handed to a visitor are
-   * then clamped to the count (see bounded.ts).
+   * then clamped to the count (see core/bounded.ts).
    */
   clampsIndices: boolean;
   /** Original index of each sorted position. */
@@ -183,7 +201,7 @@ export class PairSink {
   /** Cells the search handles: cellFrom to cellTo - 1 (a slice, see PairSearchOptions). */
   cellFrom = 0;
   cellTo = 0;
-  /** The last point index of the grid searched: indices handed over are clamped to it (see bounded.ts). */
+  /** The last point index of the grid searched: indices handed over are clamped to it (see core/bounded.ts). */
   top = 0;
   /**
    * Whether the visitor gets indices clamped to `top` (visitClamped): for a
@@ -278,7 +296,7 @@ export class PairSink {
     const cells = grid.cellTotal;
     this.cellFrom = partCell(grid.cellStart, cells, grid.points, part, parts);
     this.cellTo = partCell(grid.cellStart, cells, grid.points, part + 1, parts);
-    // (Clamped to the points, whatever a shared buffer holds: see bounded.ts.)
+    // (Clamped to the points, whatever a shared buffer holds: see core/bounded.ts.)
     this.pointFrom = Math.min(Math.max(grid.cellStart[this.cellFrom], 0), grid.points);
     this.pointTo = Math.min(Math.max(grid.cellStart[this.cellTo], this.pointFrom), grid.points);
   }
@@ -338,8 +356,15 @@ export class PairSink {
   ): void {
     checkDistance('radius', radius);
     if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
-    const [part, parts] = resolvePart(options);
-    grid.attached('forEachPair');
+    if (verifying()) {
+      this.verifiedVisits(owner, grid, radius, visit, search, options);
+      return;
+    }
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
+    grid.sync('forEachPair');
     this.start(VISIT, grid.sortedIndex, owner);
     this.slice(grid, part, parts);
     this.visitor = visit;
@@ -351,6 +376,63 @@ export class PairSink {
     }
   }
 
+  /**
+   * forEachPair in mode 'verify': the kernels' visits collected (the visitor
+   * is not called), then the JavaScript search's, each compared with the
+   * kernels' at the same place before it goes to the visitor. A visitor of
+   * three parameters has the squared distances compared too.
+   */
+  private verifiedVisits<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    visit: PointPairVisitor,
+    search: PairSearch<G>,
+    options?: PairSearchOptions,
+  ): void {
+    const what = `${owner}.forEachPair`;
+    const withDistance = visit.length >= 3;
+    const seen: number[] = [];
+    onKernels(() =>
+      this.visitPairs(
+        owner,
+        grid,
+        radius,
+        withDistance
+          ? (i: number, j: number, d2: number) => seen.push(i, j, d2)
+          : (i: number, j: number) => seen.push(i, j),
+        search,
+        options,
+      ),
+    );
+    const step = withDistance ? 3 : 2;
+    let at = 0;
+    const compare = (i: number, j: number, d2: number): void => {
+      if (at >= seen.length) throw verifyError(what, `the kernels visit ${at / step} pairs, JavaScript more`);
+      if (seen[at] !== i || seen[at + 1] !== j || (withDistance && seen[at + 2] !== d2)) {
+        const kernels = seen.slice(at, at + step).join(', ');
+        throw verifyError(
+          what,
+          `visit ${at / step} is (${kernels}) on the kernels, (${withDistance ? [i, j, d2] : [i, j]}) in JavaScript`,
+        );
+      }
+      at += step;
+      visit(i, j, d2);
+    };
+    onJavaScript(() =>
+      this.visitPairs(
+        owner,
+        grid,
+        radius,
+        withDistance ? compare : (i: number, j: number) => compare(i, j, 0),
+        search,
+        options,
+      ),
+    );
+    if (at !== seen.length)
+      throw verifyError(what, `the kernels visit ${seen.length / step} pairs, JavaScript ${at / step}`);
+  }
+
   /** pairs() of either grid: every pair within `radius`, flat, i < j in each. */
   pairs<G extends SearchedGrid>(
     owner: string,
@@ -360,10 +442,20 @@ export class PairSink {
     options?: PairsOptions,
   ): Uint32Array {
     checkDistance('radius', radius);
-    const [part, parts] = resolvePart(options);
+    if (verifying()) {
+      // (The kernels' answer copied first: the JavaScript one is written into options.out too.)
+      const kernels = onKernels(() => this.pairs(owner, grid, radius, search, options)).slice();
+      const javascript = onJavaScript(() => this.pairs(owner, grid, radius, search, options));
+      verifySame(`${owner}.pairs`, 'the pairs', kernels, javascript);
+      return javascript;
+    }
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
     const limit = resolveMaxResultLength(options);
     const out = resolvePairsOut(options);
-    grid.attached('pairs');
+    grid.sync('pairs');
     if (out !== undefined && out.buffer === grid.sortedIndex.buffer) {
       throw new RangeError(`${owner}.pairs: out must not be a view of the grid's own buffer (data)`);
     }
@@ -373,7 +465,7 @@ export class PairSink {
     this.start(COLLECT, grid.sortedIndex, owner, this.retain, false, reuse);
     this.slice(grid, part, parts);
     try {
-      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/grid-kernels.ts),
+      // The WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts),
       // in no more memory than the search here may take before it counts (see bounded), else the search here.
       if (isOrdinaryRadius(radius)) {
         const found = collectPairs(
@@ -517,10 +609,22 @@ export class PairSink {
     options?: NeighborsOptions,
   ): NeighborLists {
     checkDistance('radius', radius);
-    const [part, parts] = resolvePart(options);
+    if (verifying()) {
+      const rows = onKernels(() => this.neighbors(owner, grid, radius, search, options));
+      const offsets = rows.offsets.slice();
+      const indices = rows.indices.slice();
+      const javascript = onJavaScript(() => this.neighbors(owner, grid, radius, search, options));
+      verifySame(`${owner}.neighbors`, 'offsets', offsets, javascript.offsets);
+      verifySame(`${owner}.neighbors`, 'indices', indices, javascript.indices);
+      return javascript;
+    }
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
     const out = resolveOut(options);
     const limit = resolveMaxResultLength(options);
-    grid.attached('neighbors');
+    grid.sync('neighbors');
     const keep = out !== undefined || this.retain;
     this.start(ROWS, grid.sortedIndex, owner, keep);
     this.slice(grid, part, parts);
@@ -604,7 +708,7 @@ function everyPairCount(points: number, from: number, to: number): number {
  * dimension files' visit loops do (with the squared distance when `coords`
  * is given, `d` numbers per point), but with each index clamped to the last
  * point: the loop for a grid whose buffer another thread may be writing (see
- * bounded.ts). Kept apart so that the common loops spend nothing on it.
+ * core/bounded.ts). Kept apart so that the common loops spend nothing on it.
  */
 export function visitClamped(
   sink: PairSink,
@@ -639,7 +743,7 @@ export function visitClamped(
  * Writes the first `length` numbers of `found` (flat pairs of sorted
  * positions, as a COLLECT search leaves them) into `target` from `at` on, as
  * original indices with i < j in each pair. `target` may be `found` itself.
- * Indices are clamped to `points - 1` (see bounded.ts).
+ * Indices are clamped to `points - 1` (see core/bounded.ts).
  */
 export function writePairs(
   order: Uint32Array,
@@ -685,7 +789,7 @@ export function rowStarts(
     for (let k = from; k < to; k++) cursor[partners[k]]++;
     from = to;
   }
-  // (Indices clamped to the count, see bounded.ts: a racing writer makes wrong rows, never writes past them.)
+  // (Indices clamped to the count, see core/bounded.ts: a racing writer makes wrong rows, never writes past them.)
   for (let s = 0; s < count; s++) offsets[Math.min(order[s], count - 1) + 1] = cursor[s];
   for (let i = 0; i < count; i++) offsets[i + 1] += offsets[i];
   for (let s = 0; s < count; s++) cursor[s] = offsets[Math.min(order[s], count - 1)];
@@ -701,7 +805,7 @@ export function rowStarts(
  * position, so their writes hit a small, cached set of lines even though
  * rows sit in original index order. Also the fill of PointGridWorkers'
  * threads, each over its slice. Indices are clamped to `top` (default: the
- * last of `order`; see bounded.ts).
+ * last of `order`; see core/bounded.ts).
  */
 export function fillRows(
   from: number,
@@ -715,7 +819,7 @@ export function fillRows(
   top = order.length - 1,
 ): void {
   for (let s = from, k = first; s < to; s++) {
-    // (Indices clamped to `top`, the last point: see bounded.ts.)
+    // (Indices clamped to `top`, the last point: see core/bounded.ts.)
     const i = Math.min(order[s], top);
     const end = rowEnd[s];
     // t is never s (no point pairs with itself), so s's cursor can wait in a local.

@@ -1,36 +1,23 @@
 /**
- * PointGrid3D: a uniform grid over a typed array of 3D points, built by
- * counting sort and rebuilt whenever the points move (article 002, made exact).
- * The 3D twin of pointgrid2d.ts: hot loops stay separate per dimension for
- * speed; options, margins and the nearest heap live in pointgrid/common.ts.
+ * PointGrid3D, the public class: a uniform grid over a typed array of 3D points,
+ * built by counting sort and rebuilt whenever the points move (the counting
+ * sort of Müller's "Blazing Fast Neighbor Search", made exact: see
+ * docs/guides/design.md). What does not depend on the dimension's
+ * signatures is written once in pointgrid-base.ts; the grid's state and build
+ * in grid-base.ts and grid3d.ts; the hot loops per dimension in
+ * query3d.ts and pairs3d.ts.
  *
  * @module
  */
 
 import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid3D } from './grid3d.js';
-import {
-  type NeighborLists,
-  type NeighborsOptions,
-  type PairSearchOptions,
-  type PairsOptions,
-  type PointGridFromOptions,
-  type PointGridLayout,
-  type PointGridOptions,
-  type PointPairVisitor,
-  resolveCheck,
-  resolveOptions,
-} from './options.js';
-import { PairSink } from './pair-sink.js';
+import { type PointGridFromOptions, type PointGridOptions, resolveCheck } from './options.js';
 import { forEachPair3D } from './pairs3d.js';
-import { checkQuery, checkRebuild } from './pool-use.js';
+import { adopting, EMPTY_POSITIONS, PointGridBase } from './pointgrid-base.js';
+import { checkQuery } from './pool-use.js';
 import { nearest3D, within3D } from './query3d.js';
 import { pinShapes } from './shape-pins.js';
-import { type WithinManyOptions, withinMany } from './within-many.js';
-
-/** Set by PointGrid3D.from() while its constructor adopts an already made grid. */
-let adopted: Grid3D | undefined;
-const EMPTY_POSITIONS = new Float64Array(0);
 
 /**
  * A uniform grid over 3D points for fixed-radius neighbour search, k-nearest
@@ -79,16 +66,9 @@ const EMPTY_POSITIONS = new Float64Array(0);
  * grid.rebuild();
  * ```
  */
-export class PointGrid3D {
-  /** Edge of a grid cell, in position units, as given to the constructor. */
-  readonly cellSize: number;
-  /** Numbers between the starts of two consecutive points. */
-  readonly stride: number;
-  /** Index of the first point's x in the positions array. */
-  readonly offset: number;
-
-  private readonly grid: Grid3D;
-  private readonly sink = new PairSink();
+export class PointGrid3D extends PointGridBase {
+  /** @internal */
+  declare protected readonly grid: Grid3D;
 
   /**
    * A grid over the buffer of another grid (its {@link PointGrid3D.data | data}, from any
@@ -119,13 +99,8 @@ export class PointGrid3D {
    * `options`.
    */
   static from(data: ArrayBuffer | SharedArrayBuffer, options?: PointGridFromOptions): PointGrid3D {
-    const checkBody = resolveCheck(options);
-    adopted = Grid3D.fromData(data, checkBody);
-    try {
-      return new PointGrid3D(EMPTY_POSITIONS, { cellSize: adopted.cellSize });
-    } finally {
-      adopted = undefined;
-    }
+    const grid = Grid3D.fromData(data, resolveCheck(options));
+    return adopting(grid, () => new PointGrid3D(EMPTY_POSITIONS, { cellSize: grid.cellSize }));
   }
 
   /**
@@ -137,67 +112,13 @@ export class PointGrid3D {
    * @param options `cellSize` (required), `stride` (default 3), `offset`
    * (default 0), `maxDenseCells`: see {@link PointGridOptions}.
    * @throws RangeError for a cellSize that is not a finite number > 0, a
-   * stride below 3, an offset outside the array, a length that leaves a partial
-   * point, or a non-finite coordinate (the message names the point index).
+   * stride below 3, an offset outside the array, a length that ends inside a
+   * point's coordinates (see {@link PointGridOptions.stride}), a BigInt64Array,
+   * options given first (the arguments swapped), or a non-finite coordinate
+   * (the message names the point index).
    */
   constructor(positions: NumericArray, options: PointGridOptions) {
-    if (adopted !== undefined) {
-      // from(): the grid is already made, over another grid's buffer.
-      this.grid = adopted;
-      this.cellSize = adopted.cellSize;
-      this.stride = adopted.stride;
-      this.offset = adopted.offset;
-      return;
-    }
-    const resolved = resolveOptions(options, 3);
-    this.cellSize = resolved.cellSize;
-    this.stride = resolved.stride;
-    this.offset = resolved.offset;
-    const r = resolved;
-    this.grid = new Grid3D(r.cellSize, r.stride, r.offset, r.maxDenseCells, positions, r.shared);
-    this.grid.build(positions);
-  }
-
-  /**
-   * The buffer holding all of the built grid (header, coordinates in cell
-   * order, indices, cell starts, hashed cell table): a SharedArrayBuffer with
-   * option `shared`, else an ArrayBuffer. Hand it to {@link from} in another
-   * thread. A rebuild writes into the same buffer while it fits; a rebuild
-   * with more points (or cells) than it has room for allocates a new one, so
-   * `data` changes identity then and other threads need the new one.
-   */
-  get data(): ArrayBuffer | SharedArrayBuffer {
-    return this.grid.data;
-  }
-
-  /** Number of points in the grid. */
-  get count(): number {
-    return this.grid.points;
-  }
-
-  /** How the cells are stored since the last build (see {@link PointGridLayout}). */
-  get layout(): PointGridLayout {
-    return this.grid.dense ? 'dense' : 'hashed';
-  }
-
-  /**
-   * Re-hashes every point: after the points moved, or from a new array of the
-   * same layout (stride and offset), whose point count may differ. Buffers are
-   * reused and grow by half again when the count outgrows them, so a steady
-   * loop allocates nothing. O(n) time.
-   *
-   * @param positions the array to read, by default the one given last.
-   * @throws RangeError as the constructor; a rejected rebuild leaves the grid
-   * as it was. Error when called from inside a {@link forEachPair} visitor, or
-   * without positions on a grid made by {@link from}.
-   */
-  rebuild(positions: NumericArray | undefined = this.grid.positions): void {
-    if (this.sink.busy) throw new Error('PointGrid3D.rebuild() cannot be called from inside a forEachPair visitor');
-    if (this.grid.use !== undefined) checkRebuild('PointGrid3D.rebuild()', this.grid.use);
-    if (positions === undefined) {
-      throw new Error('PointGrid3D.rebuild(): this grid was made by from() and has no positions array: pass one');
-    }
-    this.grid.build(positions);
+    super(positions, options, Grid3D, forEachPair3D);
   }
 
   /**
@@ -215,9 +136,9 @@ export class PointGrid3D {
     checkFinite('y', y);
     checkFinite('z', z);
     checkDistance('radius', radius);
+    this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
     const found = within3D(this.grid, x, y, z, radius, scratch);
-    if (found === 0) this.grid.attached('within');
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -243,9 +164,8 @@ export class PointGrid3D {
     if (typeof z !== 'number' || z - z !== 0) checkFinite('z', z);
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
+    this.grid.sync('withinInto');
     const found = within3D(this.grid, x, y, z, radius, out);
-    // A transferred buffer reads as empty, so only an empty answer needs the check (one fewer read per call).
-    if (found === 0) this.grid.attached('withinInto');
     return found;
   }
 
@@ -276,135 +196,8 @@ export class PointGrid3D {
     checkFinite('z', z);
     checkInteger('k', k, 0);
     checkDistance('maxDistance', maxDistance);
-    this.grid.attached('nearest');
+    this.grid.sync('nearest');
     return nearest3D(this.grid, x, y, z, k, maxDistance, out);
-  }
-
-  /**
-   * The points within `radius` of each of many query points, as rows in
-   * compressed sparse row form: row q (`indices[offsets[q]]` to
-   * `indices[offsets[q + 1] - 1]`) lists what {@link within} answers for query
-   * q, in the same order. Faster than a call per query: on the WebAssembly
-   * kernels the queries are answered in the grid's cell order (a counting sort
-   * by the cell holding each), so neighbouring queries read the same cells
-   * from cache whatever order they are listed in; the rows still come in query
-   * order. Allocates the two returned arrays (reused from `options.out` where
-   * they have room) and a float64 copy of the queries.
-   *
-   * @param queries the query points' coordinates, x, y and z of query q at `offset + q * stride`.
-   * @param radius largest distance included, >= 0 (Infinity finds every point).
-   * @param options `stride` (default 3), `offset` (default 0), `out` (an earlier result to write into).
-   * @throws RangeError for a radius < 0 or NaN, bad options, a queries array whose length leaves a
-   * partial query, or a query coordinate that is not a finite number (naming the query).
-   */
-  withinMany(queries: NumericArray, radius: number, options?: WithinManyOptions): NeighborLists {
-    return withinMany(this.grid, 3, queries, radius, options);
-  }
-
-  /**
-   * Calls `visit(i, j, distanceSquared)` once for every unordered pair of
-   * points at distance <= `radius`, with original indices i < j, in no
-   * particular order. Each pair of neighbouring cells is visited once (half
-   * stencil), and nothing is allocated after the first call. O(n + pairs
-   * tested); with radius about cellSize each point is tested against about
-   * 9 cells' worth of points (the x-sorted rows are cut to the radius).
-   *
-   * `visit` may call {@link within}, {@link withinInto} and {@link nearest},
-   * but not {@link rebuild} or another pair search.
-   *
-   * Only a visitor declared with three parameters gets the distance; one of
-   * 0, 1 or 2 parameters (`(i, j) => ...`) is called with the pair only, so a
-   * steady loop allocates nothing at all whatever V8 does with it. V8 boxes a
-   * double passed to a call it does not inline, one allocation per pair, so
-   * a three-parameter visitor allocates nothing only where V8 inlines it (a
-   * lone visitor in a small program), and otherwise one small short-lived
-   * number per pair: prefer `(i, j)` and recompute the distance where a
-   * steady loop must not collect garbage. (A visitor whose third parameter has a
-   * default, or that reads `arguments`, declares fewer and gets the default.)
-   *
-   * `options.part` / `options.parts` search one slice of the pairs (see
-   * {@link PairSearchOptions}): the slices are disjoint and together give
-   * every pair once, for splitting the search across workers.
-   *
-   * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point),
-   * or a part / parts that is not an integer with 0 <= part < parts;
-   * Error when called from inside another pair search's visitor.
-   */
-  forEachPair(radius: number, visit: PointPairVisitor, options?: PairSearchOptions): void {
-    if (this.grid.use !== undefined) checkQuery('PointGrid3D.forEachPair()', this.grid.use);
-    this.sink.visitPairs('PointGrid3D', this.grid, radius, visit, forEachPair3D, options);
-  }
-
-  /**
-   * Every unordered pair of points at distance <= `radius`, flat
-   * `[i0, j0, i1, j1, ...]` with i < j in each pair, in the search's order:
-   * not sorted, but the same for the same positions and options, from every
-   * call and from PointGridWorkers whatever its thread count.
-   * Allocates the returned array, growing it while searching; it may be a
-   * view of a buffer up to an eighth longer (the search's own, not copied).
-   * A loop that passes its last result as `options.out` (see
-   * {@link PairsOptions}) has the pairs written into that buffer when they
-   * fit, and takes no result memory once warm.
-   * With `options.part` / `parts` (see {@link PairSearchOptions}), only that
-   * slice's pairs, in the full search's order: the slices' results
-   * concatenated in part order are the full result. 8 bytes per pair; a
-   * result longer than `options.maxResultLength` numbers (default 2^31 - 1)
-   * throws before its memory is taken (see {@link PairsOptions}).
-   *
-   * @throws RangeError for a radius < 0 or NaN, a bad part / parts or
-   * maxResultLength, an `out` that is not a Uint32Array or is a view of the
-   * grid's own buffer, or a result longer than maxResultLength (naming its
-   * pairs and bytes). Error when the grid's buffer was transferred away.
-   */
-  pairs(radius: number, options?: PairsOptions): Uint32Array {
-    if (this.grid.use !== undefined) checkQuery('PointGrid3D.pairs()', this.grid.use);
-    return this.sink.pairs('PointGrid3D', this.grid, radius, forEachPair3D, options);
-  }
-
-  /**
-   * Every point's neighbours within `radius` (itself excluded) in compressed
-   * sparse row form, what an SPH solver consumes. Row i lists its neighbours
-   * in the search's order, not ascending (sorting every row would cost about
-   * half again the whole call), but the same for the same positions and
-   * options, from every call and from PointGridWorkers whatever its thread
-   * count. One pass over the half stencil finds each pair
-   * once and keeps, per point, the run of partners it found; the rows are
-   * then counted and filled from those runs. Allocates the two returned
-   * arrays (8 bytes per pair, each pair in two rows, and 4 bytes per point)
-   * plus, transiently, the runs (4 bytes per pair) and two arrays of
-   * 4 bytes per point: 12 bytes per pair at the peak. A loop that passes its
-   * last result as `options.out` (see {@link NeighborsOptions}) allocates
-   * none of them once warm. Rows longer than `options.maxResultLength`
-   * numbers in all (default 2^31 - 1) throw before their memory is taken.
-   *
-   * With `options.part` / `parts` (see {@link PairSearchOptions}), row i lists
-   * the neighbours of i through that slice's pairs only: row i of the slices
-   * concatenated in part order is row i of the full search.
-   *
-   * @throws RangeError for a radius < 0 or NaN, a bad part / parts or
-   * maxResultLength, an `out` that is not an earlier result, or rows longer
-   * than maxResultLength (naming the pairs and bytes). Error when the grid's
-   * buffer was transferred away.
-   */
-  neighbors(radius: number, options?: NeighborsOptions): NeighborLists {
-    if (this.grid.use !== undefined) checkQuery('PointGrid3D.neighbors()', this.grid.use);
-    return this.sink.neighbors('PointGrid3D', this.grid, radius, forEachPair3D, options);
-  }
-
-  /**
-   * Checks every internal invariant: the header and the body as
-   * {@link from} does (cell starts ascending from 0 to count, every point once
-   * in cell order, inside its cell and in x order, hashed cells distinct,
-   * occupied and findable), and, for a grid built from positions here, each
-   * copy equal to its source. For tests and debugging; O(n + cells + lookup
-   * slots), whatever the buffer holds.
-   *
-   * @throws Error naming the first broken invariant, or when the grid's
-   * buffer was transferred away.
-   */
-  validate(): void {
-    if (this.grid.use !== undefined) checkQuery('PointGrid3D.validate()', this.grid.use);
-    this.grid.validate();
   }
 
   // Keeps two small grids of this class alive for V8's sake (see shape-pins.ts);

@@ -7,11 +7,13 @@
  */
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
-import { within } from '../wasm/grid-kernels.js';
-import { clampIndices } from './bounded.js';
-import { extremeGrid2, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
+import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
+import { verifying } from '../wasm/kernels.js';
+import { verifyFound } from '../wasm/verify.js';
+import { within } from '../wasm/within-kernels.js';
+import { extremeGrid, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
-import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
+import { withinRows2D } from './within-rows.js';
 
 /**
  * Writes the points within radius into target (as far as it fits) and
@@ -24,216 +26,16 @@ export function within2D(g: Grid2D, x: number, y: number, radius: number, target
   const n = g.points;
   if (n === 0) return 0;
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
-  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid2(g), [x, y], radius, target);
-  const r2 = radius * radius;
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), [x, y], radius, target);
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/grid-kernels.ts).
+  // order (src/wasm/within-kernels.ts).
   const fast = within(g, x, y, 0, radius, target);
-  if (fast >= 0) return fast;
-  const width = g.width;
-  const rx = x - g.originX;
-  const ry = y - g.originY;
-  // More than Number.MAX_VALUE from the origin along an axis, the query is over 2^918 (~1e276) from every
-  // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
-  if (rx - rx !== 0 || ry - ry !== 0) return 0;
-  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
-  const lx = Math.max(Math.floor((rx - padded) / width), 0);
-  const hx = Math.min(Math.floor((rx + padded) / width), g.cellsX - 1);
-  const ly = Math.max(Math.floor((ry - padded) / width), 0);
-  const hy = Math.min(Math.floor((ry + padded) / width), g.cellsY - 1);
-  if (lx > hx || ly > hy) return 0;
-  const dense = g.dense;
-  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
-  if (!dense && (hx - lx + 1) * (hy - ly + 1) > g.cellTotal)
-    return withinEveryCell(g, x, y, radius, lx, hx, ly, hy, target);
-  const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
-  const cellStart = g.cellStart;
-  const keys = g.cellKeys;
-  const cells = g.cellTotal;
-  const cellsX = g.cellsX;
-  const capacity = target.length;
-  // Tiny radii would square to subnormals: no clipping and no row bound then.
-  const tiny = !(padded > 1e-150);
-  // With 3 rows or fewer (radius up to a cell) clipping the cell range saves too little to pay for itself.
-  const clip = hy - ly > 2 && !tiny;
-  const paddedSquared = padded * padded;
-  const margin = (Math.abs(ry) + width) * SLACK;
-  // Rows go in batches: first each row's run of sorted positions, then the
-  // scans. The look-ups of different rows are independent, and done together
-  // their cache misses overlap instead of each waiting behind the previous
-  // row's scan.
-  const rows = ROWS;
-  let found = 0;
-  for (let batch = ly; batch <= hy; batch += ROW_BATCH) {
-    const batchEnd = Math.min(hy, batch + ROW_BATCH - 1);
-    let used = 0;
-    for (let cy = batch; cy <= batchEnd; cy++) {
-      let cx0 = lx;
-      let cx1 = hx;
-      // Every point of the row is at least `gap` from y (rounding included, see
-      // margins.ts), so its squared distance is at least `floor2` plus its dx
-      // squared: the x-sorted row is cut to the chord by that bound, exactly.
-      const below = cy * width - ry;
-      const above = ry - (cy + 1) * width;
-      const gap = (below > 0 ? below : Math.max(above, 0)) - (cy + 1) * margin;
-      let floor2 = 0;
-      if (gap > 0 && !tiny) {
-        floor2 = gap * gap * (1 - SLACK);
-        if (floor2 > r2) continue;
-        if (clip) {
-          const half = Math.sqrt(paddedSquared - gap * gap);
-          if (!(half >= 0)) continue;
-          const left = Math.floor((rx - half) / width);
-          const right = Math.floor((rx + half) / width);
-          if (left > cx0) cx0 = left;
-          if (right < cx1) cx1 = right;
-        }
-      }
-      // The row's points from cx0 to cx1 are one run of sorted positions, in x
-      // order: a dense row directly, a hashed one as consecutive row-major ids
-      // from its first occupied cell.
-      if (dense) {
-        const row = cy * cellsX;
-        rows[used] = floor2;
-        rows[used + 1] = row + cx0;
-        rows[used + 2] = cx1 - cx0;
-        rows[used + 3] = cx0;
-        used += 4;
-      } else {
-        let id = -1;
-        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = g.findCell(cx, cy);
-        if (id < 0) continue;
-        rows[used] = floor2;
-        rows[used + 1] = id;
-        rows[used + 2] = cx1;
-        rows[used + 3] = cy;
-        used += 4;
-      }
-    }
-    for (let k = 0; k < used; k += 4) {
-      const floor2 = rows[k];
-      let start: number;
-      let end: number;
-      // The run's first and last cell along x.
-      let first: number;
-      let last: number;
-      if (dense) {
-        const cell = rows[k + 1];
-        start = cellStart[cell];
-        end = cellStart[cell + rows[k + 2] + 1];
-        first = rows[k + 3];
-        last = first + rows[k + 2];
-      } else {
-        const id = rows[k + 1];
-        const cx1 = rows[k + 2];
-        const cy = rows[k + 3];
-        let lastId = id;
-        while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= cx1) lastId++;
-        start = cellStart[id];
-        end = cellStart[lastId + 1];
-        first = keys[2 * id];
-        last = keys[2 * lastId];
-      }
-      // (A run from a buffer another thread is rewriting stays inside the points.)
-      if (start < 0) start = 0;
-      if (end > n) end = n;
-      // Skip the points left of the chord. Where it starts is guessed as if the
-      // run's points were spread evenly over its cells, then settled exactly by
-      // walking (the test is monotone along x): one cache miss and a few
-      // sequential reads, where a bisection of a cold run waits on one miss
-      // after another.
-      if (end - start > 8) {
-        const half = Math.sqrt(Math.max(r2 - floor2, 0));
-        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-        if (fraction > 0) {
-          let t = start + Math.floor(Math.min(fraction, 1) * (end - start));
-          for (; t < end; t++) {
-            const dx = coords[2 * t] - x;
-            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-          }
-          for (; t > start; t--) {
-            const dx = coords[2 * t - 2] - x;
-            if (dx < 0 && dx * dx + floor2 > r2) break;
-          }
-          start = t;
-        }
-      }
-      if (found + end - start <= capacity) {
-        for (let t = start; t < end; t++) {
-          const dx = coords[2 * t] - x;
-          const dx2 = dx * dx;
-          // Past the chord's right end nothing more can be in.
-          if (dx > 0 && dx2 + floor2 > r2) break;
-          const dy = coords[2 * t + 1] - y;
-          // Write every candidate and advance only on a hit: no hard-to-predict
-          // branch (about twice as fast as an if on cache-resident data).
-          target[found] = sortedIndex[t];
-          found += +(dx2 + dy * dy <= r2);
-        }
-        continue;
-      }
-      for (let t = start; t < end; t++) {
-        const dx = coords[2 * t] - x;
-        const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = coords[2 * t + 1] - y;
-        if (dx2 + dy * dy <= r2) {
-          if (found < capacity) target[found] = sortedIndex[t];
-          found++;
-        }
-      }
-    }
+  if (fast < 0) return withinRows2D(g, x, y, radius, target);
+  if (verifying()) {
+    const check = new Uint32Array(target.length);
+    verifyFound('PointGrid2D within', fast, target, withinRows2D(g, x, y, radius, check), check);
   }
-  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-  // (More than n only when the buffer holds garbage: see bounded.ts.)
-  return Math.min(found, n);
-}
-
-/** Rows a within2D query looks up before scanning them. */
-const ROW_BATCH = 32;
-
-/** Per-row bounds of a within2D batch, 4 numbers a row (within2D calls nothing while it uses them). */
-const ROWS = new Float64Array(4 * ROW_BATCH);
-
-/** {@link within2D} of a hashed grid whose cell range spans more cells than it holds: every occupied cell in the box. */
-function withinEveryCell(
-  g: Grid2D,
-  x: number,
-  y: number,
-  radius: number,
-  lx: number,
-  hx: number,
-  ly: number,
-  hy: number,
-  target: Uint32Array,
-): number {
-  const r2 = radius * radius;
-  const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
-  const cellStart = g.cellStart;
-  const keys = g.cellKeys;
-  const cells = g.cellTotal;
-  const n = g.points;
-  const capacity = target.length;
-  let found = 0;
-  for (let id = 0; id < cells; id++) {
-    const kx = keys[2 * id];
-    const ky = keys[2 * id + 1];
-    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
-    const end = Math.min(cellStart[id + 1], n);
-    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
-      const dx = coords[2 * t] - x;
-      const dy = coords[2 * t + 1] - y;
-      if (dx * dx + dy * dy <= r2) {
-        if (found < capacity) target[found] = sortedIndex[t];
-        found++;
-      }
-    }
-  }
-  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-  // (More than n only when the buffer holds garbage: see bounded.ts.)
-  return Math.min(found, n);
+  return fast;
 }
 
 /** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
@@ -248,7 +50,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   const maxSquared = maxDistance * maxDistance;
   // A maxDistance whose square is below 2^-896 (0 included) is searched exactly in the cells within it; any
   // other runs the float64 search, whose answer fixNearest settles when the heap noted extreme distances.
-  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid2(g), [x, y], k, maxDistance, out);
+  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid(g), [x, y], k, maxDistance, out);
   const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
@@ -314,7 +116,7 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
 /** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
 function drain(g: Grid2D, x: number, y: number, maxDistance: number, out: number[]): number[] {
   if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
-  return fixNearest(extremeGrid2(g), g.heap, [x, y], maxDistance, out);
+  return fixNearest(extremeGrid(g), g.heap, [x, y], maxDistance, out);
 }
 
 /** Offers the points of cells cx0..cx1 of row cy to the nearest heap. */

@@ -7,11 +7,13 @@
  */
 
 import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
-import { within } from '../wasm/grid-kernels.js';
-import { clampIndices } from './bounded.js';
-import { extremeGrid3, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
+import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
+import { verifying } from '../wasm/kernels.js';
+import { verifyFound } from '../wasm/verify.js';
+import { within } from '../wasm/within-kernels.js';
+import { extremeGrid, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
-import { MAX_RING_CELL, paddedRadius, SLACK, UNDERFLOW } from './margins.js';
+import { withinRows3D } from './within-rows.js';
 
 /**
  * Writes the points within radius into target (as far as it fits) and
@@ -21,134 +23,16 @@ export function within3D(g: Grid3D, x: number, y: number, z: number, radius: num
   const n = g.points;
   if (n === 0) return 0;
   // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
-  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid3(g), [x, y, z], radius, target);
-  const r2 = radius * radius;
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), [x, y, z], radius, target);
   // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/grid-kernels.ts).
+  // order (src/wasm/within-kernels.ts).
   const fast = within(g, x, y, z, radius, target);
-  if (fast >= 0) return fast;
-  const width = g.width;
-  const rx = x - g.originX;
-  const ry = y - g.originY;
-  const rz = z - g.originZ;
-  // Over 2^918 from every point along an axis (see within2D): beyond every ordinary radius.
-  if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
-  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry), Math.abs(rz)), width);
-  const lx = Math.max(Math.floor((rx - padded) / width), 0);
-  const hx = Math.min(Math.floor((rx + padded) / width), g.cellsX - 1);
-  const ly = Math.max(Math.floor((ry - padded) / width), 0);
-  const hy = Math.min(Math.floor((ry + padded) / width), g.cellsY - 1);
-  const lz = Math.max(Math.floor((rz - padded) / width), 0);
-  const hz = Math.min(Math.floor((rz + padded) / width), g.cellsZ - 1);
-  if (lx > hx || ly > hy || lz > hz) return 0;
-  const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
-  const cellStart = g.cellStart;
-  const capacity = target.length;
-  let found = 0;
-  if (g.dense) {
-    const cellsX = g.cellsX;
-    const layer = cellsX * g.cellsY;
-    // With 3 rows or fewer per axis (radius up to a cell) clipping saves too little to pay for itself;
-    // tiny radii would square to subnormals, so they are not clipped either.
-    const clip = (hy - ly > 2 || hz - lz > 2) && padded > 1e-150;
-    const paddedSquared = padded * padded;
-    const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
-    for (let cz = lz; cz <= hz; cz++) {
-      for (let cy = ly; cy <= hy; cy++) {
-        let cx0 = lx;
-        let cx1 = hx;
-        if (clip) {
-          // Only the cells under the chord at the row's edge nearest to (y, z).
-          const belowY = cy * width - ry;
-          const aboveY = ry - (cy + 1) * width;
-          const belowZ = cz * width - rz;
-          const aboveZ = rz - (cz + 1) * width;
-          const gy = Math.max(belowY, aboveY, 0);
-          const gz = Math.max(belowZ, aboveZ, 0);
-          const gapSquared = gy * gy + gz * gz;
-          const gap = Math.sqrt(gapSquared) - (cy + cz + 2) * margin;
-          if (gap > 0) {
-            const half = Math.sqrt(paddedSquared - gap * gap);
-            if (!(half >= 0)) continue;
-            const left = Math.floor((rx - half) / width);
-            const right = Math.floor((rx + half) / width);
-            if (left > cx0) cx0 = left;
-            if (right < cx1) cx1 = right;
-          }
-        }
-        const row = cy * cellsX + cz * layer;
-        // (A run from a buffer another thread is rewriting stays inside the points.)
-        const start = Math.max(cellStart[row + cx0], 0);
-        const end = Math.min(cellStart[row + cx1 + 1], n);
-        if (found + end - start <= capacity) {
-          for (let t = start; t < end; t++) {
-            const dx = coords[3 * t] - x;
-            const dx2 = dx * dx;
-            // Rows are in x order: past x + radius nothing more can be in.
-            if (dx2 > r2 && dx > 0) break;
-            const dy = coords[3 * t + 1] - y;
-            const dz = coords[3 * t + 2] - z;
-            // Write every candidate and advance only on a hit: no hard-to-predict
-            // branch (about twice as fast as an if on cache-resident data).
-            target[found] = sortedIndex[t];
-            found += +(dx2 + dy * dy + dz * dz <= r2);
-          }
-          continue;
-        }
-        for (let t = start; t < end; t++) {
-          const dx = coords[3 * t] - x;
-          const dy = coords[3 * t + 1] - y;
-          const dz = coords[3 * t + 2] - z;
-          if (dx * dx + dy * dy + dz * dz <= r2) {
-            if (found < capacity) target[found] = sortedIndex[t];
-            found++;
-          }
-        }
-      }
-    }
-    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-    return Math.min(found, n);
+  if (fast < 0) return withinRows3D(g, x, y, z, radius, target);
+  if (verifying()) {
+    const check = new Uint32Array(target.length);
+    verifyFound('PointGrid3D within', fast, target, withinRows3D(g, x, y, z, radius, check), check);
   }
-  const cells = g.cellTotal;
-  const keys = g.cellKeys;
-  const scanAll = (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > cells;
-  for (let c = 0, cx = lx, cy = ly, cz = lz; ; ) {
-    // Either every stencil cell in turn (looked up) or every occupied cell (tested against the box).
-    let id: number;
-    if (scanAll) {
-      if (c === cells) break;
-      id = c++;
-      const kx = keys[3 * id];
-      const ky = keys[3 * id + 1];
-      const kz = keys[3 * id + 2];
-      if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
-    } else {
-      if (cz > hz) break;
-      id = g.findCell(cx, cy, cz);
-      if (++cx > hx) {
-        cx = lx;
-        if (++cy > hy) {
-          cy = ly;
-          cz++;
-        }
-      }
-      if (id < 0) continue;
-    }
-    const end = Math.min(cellStart[id + 1], n);
-    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
-      const dx = coords[3 * t] - x;
-      const dy = coords[3 * t + 1] - y;
-      const dz = coords[3 * t + 2] - z;
-      if (dx * dx + dy * dy + dz * dz <= r2) {
-        if (found < capacity) target[found] = sortedIndex[t];
-        found++;
-      }
-    }
-  }
-  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-  // (More than n only when the buffer holds garbage: see bounded.ts.)
-  return Math.min(found, n);
+  return fast;
 }
 
 /** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
@@ -170,7 +54,7 @@ export function nearest3D(
   }
   const maxSquared = maxDistance * maxDistance;
   // As in nearest2D: a tiny maxDistance is searched exactly, any other settled by fixNearest where needed.
-  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid3(g), [x, y, z], k, maxDistance, out);
+  if (maxSquared < LOWEST_ORDINARY_SQUARE) return nearestTiny(extremeGrid(g), [x, y, z], k, maxDistance, out);
   const width = g.width;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
@@ -256,7 +140,7 @@ export function nearest3D(
 /** The heap's answer into `out`, settled by fixNearest when what it holds needs it (NearestHeap.needsExactOrder). */
 function drain(g: Grid3D, x: number, y: number, z: number, maxDistance: number, out: number[]): number[] {
   if (g.heap.noted === 0 || !g.heap.needsExactOrder()) return g.heap.drain(out);
-  return fixNearest(extremeGrid3(g), g.heap, [x, y, z], maxDistance, out);
+  return fixNearest(extremeGrid(g), g.heap, [x, y, z], maxDistance, out);
 }
 
 /** Offers the points of cells cx0..cx1 of row (cy, cz) to the nearest heap. */

@@ -5,10 +5,7 @@
  */
 
 import { grownLength } from '../core/grow.js';
-import { sortByKeys } from '../core/sort-keys.js';
-
-/** Cells up to this many points are insertion-sorted by the build itself (specialised per dimension). */
-export const SMALL_CELL = 24;
+import { SMALL_CELL, sortByKeys } from '../core/sort-keys.js';
 
 // A crowded cell is sorted through keys in scratch arrays, not in place: x, index and the point's slot in the
 // cell, side by side. A comparison then reads two numbers that lie together rather than coordinates d apart, and

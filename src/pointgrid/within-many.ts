@@ -13,17 +13,23 @@
  * @module
  */
 
+import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
 import { checkDistance, checkInteger, checkLayout, describe, type NumericArray, pointError } from '../core/validate.js';
-import { withinManyOnKernels } from '../wasm/grid-kernels.js';
+import { onJavaScript, verifying } from '../wasm/kernels.js';
+import { verifySame } from '../wasm/verify.js';
+import { withinManyOnKernels } from '../wasm/within-kernels.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { checkOut, type NeighborLists, reuseArray, roomyArray } from './options.js';
+import { checkOut } from './options.js';
 import { within2D } from './query2d.js';
 import { within3D } from './query3d.js';
 
 /** Options of `withinMany()` on {@link PointGrid2D} and {@link PointGrid3D}. */
 export interface WithinManyOptions {
-  /** Numbers between the starts of two consecutive queries. Default: the dimension (packed). */
+  /**
+   * Numbers between the starts of two consecutive queries. Default: the dimension (packed).
+   * The length rule is that of the grid's positions (PointGridOptions' stride).
+   */
   stride?: number;
   /** Index of the first query's x in the queries array. Default 0. */
   offset?: number;
@@ -32,7 +38,7 @@ export interface WithinManyOptions {
    * each array is reused when its buffer has room, as `neighbors()` does
    * with its `out` (see {@link NeighborsOptions}).
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /**
@@ -83,10 +89,30 @@ export function withinMany(
   checkDistance('radius', radius);
   const [stride, offset, out] = readOptions(options, d);
   const packed = packQueries(queries, d, stride, offset);
-  g.attached('withinMany');
-  const count = packed.length / d;
+  g.sync('withinMany');
   const fast = g.points === 0 ? undefined : withinManyOnKernels(g, packed, radius, out);
-  if (fast !== undefined) return fast;
+  if (fast === undefined) return withinEach(g, d, packed, radius, out);
+  if (verifying()) {
+    // (Copies first: the JavaScript answer is written into out's arrays too.)
+    const offsets = fast.offsets.slice();
+    const indices = fast.indices.slice();
+    const check = onJavaScript(() => withinEach(g, d, packed, radius, out));
+    verifySame(`PointGrid${d}D withinMany`, 'offsets', offsets, check.offsets);
+    verifySame(`PointGrid${d}D withinMany`, 'indices', indices, check.indices);
+    return check;
+  }
+  return fast;
+}
+
+/** {@link withinMany} a query at a time: what the JavaScript path does. */
+function withinEach(
+  g: Grid2D | Grid3D,
+  d: 2 | 3,
+  packed: Float64Array,
+  radius: number,
+  out: NeighborLists | undefined,
+): NeighborLists {
+  const count = packed.length / d;
   const offsets = reuseArray(out?.offsets, count + 1) ?? roomyArray(count + 1, false);
   // All the room of out's buffer (this loop grows the result as it goes), or fresh memory.
   let indices =

@@ -25,5 +25,5 @@ export interface PointHashOptions {
    * throw an Error and nothing stops the same item being inserted under two
    * ids: use the id returned by insert with `updateById`, `removeById`, `itemById`.
    */
-  trackItems?: boolean;
+  trackItems?: boolean | undefined;
 }

@@ -72,12 +72,13 @@ export class PointHash2D<T> extends PointHashBase<T> {
    * {@link PointHash2D.setFilterById}). O(1) amortised.
    * @returns the item's id: a small integer >= 0, stable until the item is
    * removed. Ids of removed items are reused.
-   * @throws RangeError if a coordinate is not finite or the filter is not an object of 32-bit integers.
+   * @throws RangeError if a coordinate is not finite or the filter is not an object of 32-bit
+   * integers; a number where the filter goes (a box's corners) names SpatialHash2D, the hash of boxes.
    * @throws Error if `item` is already present (use {@link PointHash2D.update}).
    */
   insert(item: T, x: number, y: number, filter?: ItemFilter): number {
     checkPoint2(x, y);
-    readFilter(filter, FILTER);
+    readFilter(filter, FILTER, 'PointHash2D.insert(item, x, y, filter?)', 'SpatialHash2D');
     NEW_POINT[0] = x;
     NEW_POINT[1] = y;
     return this.add(item);

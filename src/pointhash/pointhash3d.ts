@@ -70,12 +70,13 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * {@link PointHash3D.setFilterById}). O(1) amortised.
    * @returns the item's id: a small integer >= 0, stable until the item is
    * removed. Ids of removed items are reused.
-   * @throws RangeError if a coordinate is not finite or the filter is not an object of 32-bit integers.
+   * @throws RangeError if a coordinate is not finite or the filter is not an object of 32-bit
+   * integers; a number where the filter goes (a box's corners) names SpatialHash3D, the hash of boxes.
    * @throws Error if `item` is already present (use {@link PointHash3D.update}).
    */
   insert(item: T, x: number, y: number, z: number, filter?: ItemFilter): number {
     checkPoint3(x, y, z);
-    readFilter(filter, FILTER);
+    readFilter(filter, FILTER, 'PointHash3D.insert(item, x, y, z, filter?)', 'SpatialHash3D');
     NEW_POINT[0] = x;
     NEW_POINT[1] = y;
     NEW_POINT[2] = z;

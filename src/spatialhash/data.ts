@@ -59,7 +59,7 @@ export interface FromDataOptions<T> {
   /** The inverse of `encodeItem`: applied to every stored value. Without it, values are the items. */
   decodeItem?: (value: unknown, id: number) => T;
   /** The new hash's `trackItems` option (see SpatialHashOptions). Default true. */
-  trackItems?: boolean;
+  trackItems?: boolean | undefined;
   /**
    * Most cells the snapshot's items may be filed under, summed over the
    * items (a box in 2 x 2 cells counts 4; a box of the overflow list counts

@@ -46,12 +46,22 @@ export function toBits(name: string, value: number): number {
   throw new RangeError(`${name} must be a 32-bit integer in [-2^31, 2^32 - 1], got ${describe(value)}`);
 }
 
-/** Reads an {@link ItemFilter} argument into [category, mask] or throws a RangeError naming the field. @internal */
-export function readFilter(filter: unknown, out: Int32Array): void {
+/**
+ * Reads an {@link ItemFilter} argument into [category, mask] or throws a RangeError naming the field.
+ * `pointInsert` is the call of a point hash's insert, such as `PointHash2D.insert(item, x, y, filter?)`:
+ * a number where its filter goes is a box's corner, and the message sends it to `boxHash`, which takes boxes.
+ * @internal
+ */
+export function readFilter(filter: unknown, out: Int32Array, pointInsert?: string, boxHash?: string): void {
   if (filter === undefined) {
     out[0] = DEFAULT_CATEGORY;
     out[1] = ALL_BITS;
     return;
+  }
+  if (pointInsert !== undefined && typeof filter === 'number') {
+    throw new RangeError(
+      `${pointInsert} takes a point, got a number (${describe(filter)}) where the filter goes: for a box, use ${boxHash}.insert`,
+    );
   }
   if (filter === null || typeof filter !== 'object') {
     throw new RangeError(`filter must be an object { category?, mask? }, got ${describe(filter)}`);

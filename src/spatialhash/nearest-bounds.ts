@@ -18,7 +18,7 @@
  */
 
 /** Relative margin on lower bounds so float rounding can only make them smaller. */
-const SLACK = 2 ** -40;
+const BOUND_SLACK = 2 ** -40;
 
 /** What an overflowing gap stands for: at least this, and its square is Infinity. */
 const HUGE_GAP = Number.MAX_VALUE / 2;
@@ -32,7 +32,7 @@ function sideGap(gap: number, border: number, p: number): number {
   const size = Math.abs(border);
   if (!(size <= Number.MAX_VALUE)) return Number.NEGATIVE_INFINITY;
   if (gap === Number.POSITIVE_INFINITY) return HUGE_GAP;
-  return gap - (size + Math.abs(p)) * SLACK;
+  return gap - (size + Math.abs(p)) * BOUND_SLACK;
 }
 
 /**

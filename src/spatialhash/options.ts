@@ -36,7 +36,7 @@ export interface SpatialHashOptions {
    * Error, and nothing stops the same item being inserted under two ids: use
    * the id returned by insert with `updateById`, `removeById`, `itemById`.
    */
-  trackItems?: boolean;
+  trackItems?: boolean | undefined;
 }
 
 /** Default of {@link SpatialHashOptions.maxCellsPerItem}. */

@@ -25,9 +25,14 @@ import { KERNELS_BASE64 } from './binary.js';
  *   them, the JavaScript path otherwise;
  * - `'wasm'`: the kernels, or an Error from the first grid call where they
  *   cannot be compiled;
- * - `'javascript'`: the JavaScript path only.
+ * - `'javascript'`: the JavaScript path only;
+ * - `'verify'`: both, for a user who doubts an answer: each call the kernels
+ *   answer is answered on the JavaScript path too, and the first difference
+ *   throws an Error saying where (the JavaScript path's answer is the one
+ *   returned, and a `forEachPair` visitor is called once per pair, from the
+ *   JavaScript search). Slower than either; for tests and bug reports.
  */
-export type KernelMode = 'auto' | 'wasm' | 'javascript';
+export type KernelMode = 'auto' | 'wasm' | 'javascript' | 'verify';
 
 /**
  * The functions the module exports (see src/wasm/assembly/index.ts).
@@ -45,8 +50,10 @@ export interface KernelExports {
   scatter32(...args: number[]): void;
   sortCells64(...args: number[]): void;
   sortCells32(...args: number[]): void;
-  setGrid(...args: number[]): void;
-  startSearch(...args: number[]): void;
+  /** Reads the grid record (records.ts) into the kernels' grid state. */
+  setGrid(): void;
+  /** Starts the pair search the search record describes (records.ts). */
+  startSearch(): void;
   setOutput(at: number, capacity: number, used: number): void;
   searchPairs2d64(): number;
   searchPairs2d32(): number;
@@ -63,7 +70,6 @@ export interface KernelExports {
     count: number,
     total: number,
   ): void;
-  setQueryGrid(...args: number[]): void;
   within2d64(x: number, y: number, radius: number, target: number): number;
   within2d32(x: number, y: number, radius: number, target: number): number;
   countHashed64(...args: number[]): number;
@@ -97,12 +103,27 @@ interface Flags {
 }
 
 const PAGE = 65536;
+/** The most bytes the memory may grow to: wasm32 addresses 4 GiB (tests lower it, see kernelMemoryLimitForTests). */
+let memoryLimit = 2 ** 32 - PAGE;
+
 /**
- * Bytes below this are left to the module (it has no data; the bounds scratch lives at 0).
+ * Sets the most bytes the kernels' memory may grow to (default 4 GiB less a
+ * page) and returns the last limit, so that tests can make a reservation
+ * fail part-way through a call, as one at the 4 GiB limit would. Internal.
  *
  * @internal
  */
-export const KERNEL_BASE = 1024;
+export function kernelMemoryLimitForTests(bytes: number): number {
+  const last = memoryLimit;
+  memoryLimit = bytes;
+  return last;
+}
+/** A typed view of the kernels' memory. */
+type MemoryView = Int32Array | Uint32Array | Float32Array | Float64Array;
+/** The constructor of a {@link MemoryView}. */
+type MemoryViewType<T extends MemoryView> = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => T;
+/** Views Kernels.sectionOf keeps: more than the sections a build copies out (at most five). */
+const KEPT_SECTIONS = 8;
 
 /**
  * One instance of the kernels and its memory, with typed views that follow the memory as it grows.
@@ -126,12 +147,24 @@ export class Kernels {
    */
   busy = false;
   /**
-   * What grid the memory holds a copy of after a build or search (see
-   * grid-kernels.ts): its buffer and how many builds it had seen; undefined when none.
+   * What the memory holds: the grid buffer it holds a copy of (the mirror),
+   * and after which of that buffer's builds. These records, and those below,
+   * belong to the instance, so that {@link releaseKernelMemory}'s fresh one
+   * holds nothing; what they promise, and who keeps them true, is the
+   * invariant written in mirror.ts.
    */
   mirrorData: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
-  mirrorStamp = -1;
-  /** A buffer whose copy stays valid, shared or not, while a pool thread's task runs (see pinGrid in grid-kernels.ts). */
+  mirrorBuilds = -1;
+  /** The grid the kernels' grid state was last set for by a query (see mirror.ts); undefined when none may trust it. */
+  queryGrid: object | undefined = undefined;
+  /** Where a query writes its result: right after the mirror of {@link queryGrid}. */
+  queryTarget = 0;
+  /**
+   * Queries since one copied its grid into the memory: a query of another grid
+   * waits for enough of them before it copies again (see within in within-kernels.ts).
+   */
+  queriesSinceCopy = Number.POSITIVE_INFINITY;
+  /** A buffer whose copy stays valid, shared or not, while a pool thread's task runs (see pinGrid in mirror.ts). */
   pinned: ArrayBuffer | SharedArrayBuffer | undefined = undefined;
 
   constructor(module: WebAssembly.Module) {
@@ -142,13 +175,53 @@ export class Kernels {
     this.views();
   }
 
-  /** Drops the record of the grid the memory holds, before a job (a weld) writes over it. */
+  /**
+   * Drops the records of what the memory holds (the mirror and the grid
+   * state's query grid), before anything writes over the mirror's bytes: a
+   * build, a copy-in, a weld (see mirror.ts).
+   */
   forgetGrid(): void {
     this.mirrorData = undefined;
-    this.mirrorStamp = -1;
+    this.mirrorBuilds = -1;
+    this.queryGrid = undefined;
   }
 
+  /** Records that the memory now holds a whole copy of `data` after its build number `builds` (see mirror.ts). */
+  holdGrid(data: ArrayBuffer | SharedArrayBuffer, builds: number): void {
+    this.mirrorData = data;
+    this.mirrorBuilds = builds;
+    this.queryGrid = undefined;
+  }
+
+  /**
+   * `length` elements of the memory from byte `at` as `type`'s view: one of
+   * the last few views handed out when it matches (same type, place and
+   * length), else a new one, kept in their place. A frame loop copies the same
+   * sections every frame (a build's result out into the grid's buffer, say),
+   * so it allocates no view after its first frame, where a `subarray()` per
+   * copy would leave garbage every frame. Views of a memory that has grown
+   * since are never handed out (growing detaches them, and {@link views}
+   * forgets them all).
+   */
+  sectionOf<T extends MemoryView>(type: MemoryViewType<T>, at: number, length: number): T {
+    const kept = this.sections;
+    for (let k = 0; k < kept.length; k++) {
+      const view = kept[k];
+      if (view.constructor === type && view.byteOffset === at && view.length === length) return view as T;
+    }
+    const view = new type(this.memory.buffer, at, length);
+    if (kept.length < KEPT_SECTIONS) kept.push(view);
+    else kept[this.nextSection] = view;
+    this.nextSection = (this.nextSection + 1) % KEPT_SECTIONS;
+    return view;
+  }
+
+  private sections: MemoryView[] = [];
+  private nextSection = 0;
+
   private views(): void {
+    this.sections = [];
+    this.nextSection = 0;
     const buffer = this.memory.buffer;
     this.u8 = new Uint8Array(buffer);
     this.i32 = new Int32Array(buffer);
@@ -166,7 +239,7 @@ export class Kernels {
   reserve(bytes: number): boolean {
     const have = this.memory.buffer.byteLength;
     if (bytes <= have) return true;
-    if (!(bytes <= 2 ** 32 - PAGE)) return false;
+    if (!(bytes <= memoryLimit)) return false;
     const pages = Math.ceil((bytes - have) / PAGE);
     // Grow by at least an eighth, so a result growing step by step does not regrow every call.
     const grow = Math.max(pages, Math.min(Math.ceil(have / PAGE / 8), 65535 - have / PAGE));
@@ -192,27 +265,71 @@ let pending: Promise<unknown> | undefined;
 
 /**
  * Chooses the implementation of PointGrid2D's and PointGrid3D's batch paths
- * for every grid of this module instance (and its thread): see
+ * and of weld for every grid of this module instance (and its thread): see
  * {@link KernelMode}. Both give the same results in the same order; the
- * switch is for tests, benchmarks and pages that must not compile
- * WebAssembly.
+ * switch is for tests, benchmarks, pages that must not compile WebAssembly,
+ * and (`'verify'`) for checking that claim on your own data. A
+ * PointGridWorkers pool's threads follow the mode of the thread that calls
+ * the pool.
  *
- * @throws RangeError for a mode other than 'auto', 'wasm' or 'javascript'.
+ * @throws RangeError for a mode other than 'auto', 'wasm', 'javascript' or 'verify'.
  */
 export function setKernelMode(value: KernelMode): void {
-  if (value !== 'auto' && value !== 'wasm' && value !== 'javascript') {
-    throw new RangeError(`kernel mode must be 'auto', 'wasm' or 'javascript', got ${describe(value)}`);
+  if (value !== 'auto' && value !== 'wasm' && value !== 'javascript' && value !== 'verify') {
+    throw new RangeError(`kernel mode must be 'auto', 'wasm', 'javascript' or 'verify', got ${describe(value)}`);
   }
   mode = value;
 }
 
 /**
  * The implementation the batch paths use now: `'wasm'` when the kernels are
- * compiled and chosen, else `'javascript'` (also while a page's main thread
- * is still compiling them in the background).
+ * compiled and chosen (mode 'verify' included, which runs the JavaScript path
+ * too), else `'javascript'` (also while a page's main thread is still
+ * compiling them in the background, and where they cannot run at all).
  */
 export function activeKernels(): 'wasm' | 'javascript' {
   return mode !== 'javascript' && load() !== undefined ? 'wasm' : 'javascript';
+}
+
+/**
+ * Whether mode 'verify' is on: each call answered on the kernels is answered
+ * on the JavaScript path too, and a difference throws (see {@link verifyError}).
+ *
+ * @internal
+ */
+export function verifying(): boolean {
+  return mode === 'verify';
+}
+
+/**
+ * Runs `work` on the JavaScript path (mode 'javascript' for its duration):
+ * how mode 'verify' gets the answer it compares the kernels' with. The
+ * kernels' memory and records are not touched by the switch.
+ *
+ * @internal
+ */
+export function onJavaScript<T>(work: () => T): T {
+  return inMode('javascript', work);
+}
+
+/**
+ * Runs `work` as mode 'auto' would (the kernels where they run): how mode
+ * 'verify' gets the kernels' answer to a call it then repeats in JavaScript.
+ *
+ * @internal
+ */
+export function onKernels<T>(work: () => T): T {
+  return inMode('auto', work);
+}
+
+function inMode<T>(value: KernelMode, work: () => T): T {
+  const last = mode;
+  mode = value;
+  try {
+    return work();
+  } finally {
+    mode = last;
+  }
 }
 
 function decode(base64: string): Uint8Array<ArrayBuffer> {
@@ -220,6 +337,20 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(text.length);
   for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
   return bytes;
+}
+
+/**
+ * Instantiates `module` into {@link instance}, or, where that fails (a
+ * WebAssembly.Memory the engine cannot allocate, under a low address-space
+ * limit say), leaves the JavaScript path on for good and keeps the reason.
+ */
+function instantiate(module: WebAssembly.Module): void {
+  try {
+    instance = new Kernels(module);
+  } catch (error) {
+    instance = null;
+    compileError = error;
+  }
 }
 
 /** The instance, compiling it on first call; undefined where it cannot be (or is not yet). */
@@ -238,26 +369,26 @@ function load(): Kernels | undefined {
     return undefined;
   }
   const bytes = decode(base64);
+  let module: WebAssembly.Module;
   try {
-    instance = new Kernels(new WebAssembly.Module(bytes));
+    module = new WebAssembly.Module(bytes);
   } catch (error) {
     // Chromium's main thread refuses to compile modules over 4 KiB synchronously (a RangeError): compile in the
-    // background. Anything else (no SIMD, a CSP without 'wasm-unsafe-eval') is final.
+    // background. Anything else (no SIMD, a CSP without 'wasm-unsafe-eval') is final. Only the compile is in
+    // this try: a RangeError of the instance's memory (see instantiate) is not that refusal.
     if (error instanceof RangeError && typeof WebAssembly.compile === 'function') {
-      pending = WebAssembly.compile(bytes).then(
-        (module) => {
-          instance = new Kernels(module);
-        },
-        (reason) => {
-          instance = null;
-          compileError = reason;
-        },
-      );
+      // Every outcome is handled here, so this promise never rejects.
+      pending = WebAssembly.compile(bytes).then(instantiate, (reason: unknown) => {
+        instance = null;
+        compileError = reason;
+      });
       return undefined;
     }
     instance = null;
     compileError = error;
+    return undefined;
   }
+  instantiate(module);
   return instance ?? undefined;
 }
 
@@ -310,12 +441,7 @@ export function kernelMode(): KernelMode {
  */
 export function useKernelModule(module: WebAssembly.Module): void {
   if (instance !== undefined && instance !== null) return;
-  try {
-    instance = new Kernels(module);
-  } catch (error) {
-    instance = null;
-    compileError = error;
-  }
+  instantiate(module);
 }
 
 /**
@@ -338,7 +464,8 @@ export function releaseKernelMemory(): number {
   const k = instance;
   if (k === undefined || k === null || k.busy) return 0;
   const bytes = k.memory.buffer.byteLength;
-  instance = new Kernels(k.module);
+  // (Where even the fresh memory cannot be allocated, the JavaScript path stays on: see instantiate.)
+  instantiate(k.module);
   return bytes;
 }
 
@@ -357,14 +484,30 @@ export function guarded<T>(what: string, work: () => T): T {
 }
 
 /**
+ * Whether `error` is a trap of the WebAssembly machine; if so the kernels'
+ * records are reset, as {@link trapError} does.
+ *
+ * @internal
+ */
+export function isTrap(error: unknown): boolean {
+  return trapError('', error) !== error;
+}
+
+/**
  * A trap of the WebAssembly machine (an access past the kernels' memory,
  * which their own bounds should never let happen) as an Error naming the
- * call `what`; any other error as it is.
+ * call `what`; any other error as it is. After a trap the kernels' records
+ * are reset (see mirror.ts): the call stopped part-way, so what the
+ * memory holds is no one's grid, and the next call copies its grid in afresh.
  *
  * @internal
  */
 export function trapError(what: string, error: unknown): unknown {
   if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) {
+    if (instance) {
+      instance.forgetGrid();
+      instance.busy = false;
+    }
     return new Error(`spatialhash: ${what} stopped in the WebAssembly kernels (${error.message})`, { cause: error });
   }
   return error;

@@ -8,19 +8,16 @@
  * tolerances whose square overflows stay in JavaScript.
  *
  * A weld uses the kernels' memory from its start, so whatever grid they held
- * a copy of is copied in again by its next search (see grid-kernels.ts).
+ * a copy of is copied in again by its next search (see mirror.ts).
  *
  * @module
  */
 import { isOrdinaryRadius } from '../core/distance.js';
 import type { NumericArray } from '../core/validate.js';
-import { initialExactSlots } from '../weld/exact.js';
-import { gridParameters, initialSlots, sureDistance2 } from '../weld/near.js';
-import { KERNEL_BASE, kernels } from './kernels.js';
-
-function align8(bytes: number): number {
-  return Math.ceil(bytes / 8) * 8;
-}
+import { gridParameters, initialExactSlots, initialSlots, sureDistance2 } from '../core/weld-cells.js';
+import { kernels } from './kernels.js';
+import { align8, copyPositions } from './layout.js';
+import { KERNEL_BASE } from './records.js';
 
 /** A weld's result (see Welding in src/weld/weld.ts), arrays exactly `count` representatives long. */
 export interface KernelWelding {
@@ -46,8 +43,8 @@ export function weldOnKernels(
   n: number,
   tolerance: number,
 ): KernelWelding | number | undefined {
-  // Tolerance 0 welds equal coordinates (exact.ts); any other must be ordinary (decision 2: weld/extreme.ts welds
-  // the others, in JavaScript; weld.ts sends only those of near.ts here).
+  // Tolerance 0 welds equal coordinates (weld/exact.ts); any other must be ordinary (see isOrdinaryRadius in
+  // core/distance.ts: weld/extreme.ts welds the others, in JavaScript; weld.ts sends only those of near.ts here).
   if (tolerance !== 0 && !isOrdinaryRadius(tolerance)) return undefined;
   const tolerance2 = tolerance * tolerance;
   const k = kernels();
@@ -60,7 +57,7 @@ export function weldOnKernels(
   // The table starts at `first` slots and doubles until it holds a cell per vertex at load 1/2.
   let maxSlots = first;
   while (maxSlots < 2 * n) maxSlots *= 2;
-  // Below KERNEL_BASE: the module's scratch (see kernels.ts).
+  // Below KERNEL_BASE: the module's scratch (see records.ts).
   const bounds = 0;
   const coords = KERNEL_BASE;
   const remap = coords + align8(n * d * size);
@@ -74,17 +71,7 @@ export function weldOnKernels(
   if (!k.reserve(occupied + maxSlots)) return undefined;
   // The weld writes over whatever grid the memory held.
   k.forgetGrid();
-  const target = float32 ? k.f32 : k.f64;
-  const base = coords / size;
-  if (stride === d && (positions instanceof Float64Array || positions instanceof Float32Array)) {
-    target.set(positions.subarray(offset, offset + d * n), base);
-  } else {
-    for (let i = 0, p = offset, q = base; i < n; i++, p += stride, q += d) {
-      target[q] = positions[p];
-      target[q + 1] = positions[p + 1];
-      if (d === 3) target[q + 2] = positions[p + 2];
-    }
-  }
+  copyPositions(k, positions, n, d, stride, offset, float32, coords);
   const e = k.exports;
   const bad = (float32 ? e.bounds32 : e.bounds64)(coords, n, d, bounds);
   if (bad >= 0) return bad;

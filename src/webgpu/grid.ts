@@ -9,8 +9,9 @@
  * @module
  */
 /// <reference types="@webgpu/types" />
+
+import type { NeighborLists } from '../core/results.js';
 import { checkInteger, checkPositive, describe } from '../core/validate.js';
-import type { NeighborLists } from '../pointgrid/options.js';
 import { MAX_WORKGROUPS, type Pipelines, pipelinesFor, ScanPlan, Usage } from './pipelines.js';
 import { WORKGROUP } from './shaders.js';
 // The public API's WebGPU types stand for the consumer's own (see types.ts); here they are the DOM library's.
@@ -67,6 +68,37 @@ async function readBack(device: GPUDevice, source: GPUBuffer, size: number): Pro
 }
 
 /**
+ * Throws an Error unless `device` looks like a GPUDevice: what a grid reads
+ * of one (its limits, and the methods that make buffers, layouts, pipelines
+ * and command encoders). An adapter, a context or a missing device would
+ * otherwise fail later with a TypeError that names none of them.
+ */
+function checkDevice(name: string, device: unknown): void {
+  const d = device as Partial<Record<string, unknown>> | null;
+  const methods = ['createBuffer', 'createBindGroupLayout', 'createComputePipeline', 'createCommandEncoder'];
+  const limits = d?.limits as Partial<Record<string, unknown>> | undefined;
+  const looksLikeDevice =
+    d !== null &&
+    typeof d === 'object' &&
+    methods.every((m) => typeof d[m] === 'function') &&
+    typeof d.queue === 'object' &&
+    d.queue !== null &&
+    typeof limits === 'object' &&
+    limits !== null &&
+    typeof limits.maxStorageBufferBindingSize === 'number' &&
+    typeof limits.maxBufferSize === 'number';
+  if (!looksLikeDevice) {
+    const hint =
+      d !== null && typeof d === 'object' && typeof d.requestDevice === 'function'
+        ? ' (this is a GPUAdapter: pass await adapter.requestDevice())'
+        : '';
+    throw new Error(
+      `${name}: the first argument must be a GPUDevice (from await (await navigator.gpu.requestAdapter()).requestDevice()), got ${describe(device)}${hint}`,
+    );
+  }
+}
+
+/**
  * What {@link GPUPointGrid2D} and {@link GPUPointGrid3D} share: every member
  * but the constructor. Exported as a type only, for code that takes either
  * grid; create one of the two.
@@ -116,6 +148,7 @@ export class GPUPointGrid {
 
   /** @internal Called by the 2D and 3D classes, which name themselves and their dimension. */
   constructor(name: string, dimension: 2 | 3, device: GPUDevice, options: GPUPointGridOptions) {
+    checkDevice(name, device);
     if (options === null || typeof options !== 'object') {
       throw new RangeError(`options must be an object with cellSize and maxPoints, got ${describe(options)}`);
     }

@@ -77,6 +77,16 @@ export function readValues(
   }
 }
 
+/** The attribute test of a weld, and the single-channel question weldByDistance's report asks. */
+export interface AttributeTest {
+  /** weld's extra condition: every channel of `vertex` within its tolerance of the representative's. */
+  readonly accept: AcceptRepresentative;
+  /** Whether channel `c` of vertex `a` is farther than the channel's tolerance from vertex `b`'s (weld's numbers). */
+  differs(c: number, a: number, b: number): boolean;
+  /** How many times `accept` has said no so far: 0 after a weld means positions alone decided it. */
+  refusals(): number;
+}
+
 /**
  * The attribute test: every channel's values packed per vertex in one
  * Float64Array (one cache line or two per vertex), then per channel either
@@ -89,18 +99,16 @@ export function readValues(
  *
  * @param n how many vertices weld takes (order.length when given).
  */
-export function acceptWithin(
-  channels: readonly AttributeChannel[],
-  n: number,
-  order?: Uint32Array,
-): AcceptRepresentative {
+export function attributeTest(channels: readonly AttributeChannel[], n: number, order?: Uint32Array): AttributeTest {
   let width = 0;
+  const starts = new Int32Array(channels.length);
   const ends = new Int32Array(channels.length);
   const tolerances2 = new Float64Array(channels.length);
   // Scale and scaled squared tolerance of the channels marked -2: extreme tolerances (see above).
   const scales = new Float64Array(channels.length);
   const limits = new Float64Array(channels.length);
   for (const [c, channel] of channels.entries()) {
+    starts[c] = width;
     width += channel.values.itemSize;
     ends[c] = width;
     const tolerance = channel.tolerance;
@@ -110,39 +118,55 @@ export function acceptWithin(
     limits[c] = scaledLimit(tolerance, scales[c]);
   }
   const values = new Float64Array(n * width);
-  let start = 0;
-  for (const channel of channels) {
-    readValues(channel.values, values, width, start, order);
-    start += channel.values.itemSize;
-  }
+  for (const [c, channel] of channels.entries()) readValues(channel.values, values, width, starts[c]!, order);
   const channelCount = channels.length;
-  return (vertex, representative) => {
-    const a = vertex * width;
-    const b = representative * width;
-    let k = 0;
-    for (let c = 0; c < channelCount; c++) {
-      const end = ends[c]!;
-      const tolerance2 = tolerances2[c]!;
-      if (tolerance2 === -1) {
-        // Not !==: NaN never equals, so a vertex with a NaN value merges with none.
-        for (; k < end; k++) if (!(values[a + k] === values[b + k])) return false;
-      } else if (tolerance2 < 0) {
-        const scale = scales[c]!;
-        let d2 = 0;
-        for (; k < end; k++) {
-          const d = scaledGap(values[a + k]!, values[b + k]!, scale);
-          d2 += d * d;
-        }
-        if (!(d2 <= limits[c]!)) return false;
-      } else {
-        let d2 = 0;
-        for (; k < end; k++) {
-          const d = values[a + k]! - values[b + k]!;
-          d2 += d * d;
-        }
-        if (!(d2 <= tolerance2)) return false;
-      }
+  let refused = 0;
+  /** Channel c of the vertices whose values start at a and b (multiples of width). */
+  const within = (c: number, a: number, b: number): boolean => {
+    const end = ends[c]!;
+    const tolerance2 = tolerances2[c]!;
+    if (tolerance2 === -1) {
+      // Not !==: NaN never equals, so a vertex with a NaN value merges with none.
+      for (let k = starts[c]!; k < end; k++) if (!(values[a + k] === values[b + k])) return false;
+      return true;
     }
-    return true;
+    let d2 = 0;
+    if (tolerance2 < 0) {
+      const scale = scales[c]!;
+      for (let k = starts[c]!; k < end; k++) {
+        const d = scaledGap(values[a + k]!, values[b + k]!, scale);
+        d2 += d * d;
+      }
+      return d2 <= limits[c]!;
+    }
+    for (let k = starts[c]!; k < end; k++) {
+      const d = values[a + k]! - values[b + k]!;
+      d2 += d * d;
+    }
+    return d2 <= tolerance2;
   };
+  return {
+    accept: (vertex, representative) => {
+      const a = vertex * width;
+      const b = representative * width;
+      for (let c = 0; c < channelCount; c++) {
+        if (!within(c, a, b)) {
+          refused++;
+          return false;
+        }
+      }
+      return true;
+    },
+    differs: (c, a, b) => !within(c, a * width, b * width),
+    refusals: () => refused,
+  };
+}
+
+/** weld's extra condition for `channels` (see {@link attributeTest}). */
+export function acceptWithin(
+  channels: readonly AttributeChannel[],
+  n: number,
+  order?: Uint32Array,
+): AcceptRepresentative {
+  return attributeTest(channels, n, order).accept;
 }

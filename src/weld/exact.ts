@@ -6,8 +6,9 @@
  * @module
  */
 
-import { CELL_HASH_X, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
-import type { AcceptRepresentative } from './near.js';
+import { CELL_HASH_X, mix32 } from '../core/cell-hash.js';
+import { initialExactSlots } from '../core/weld-cells.js';
+import { type AcceptRepresentative, RECENT } from './near.js';
 
 /** Hash of `words` 32-bit words starting at `start`: a multiply-xorshift per word, murmur3's finalizer at the end. */
 function hashWords(bits: Uint32Array, start: number, words: number): number {
@@ -17,11 +18,6 @@ function hashWords(bits: Uint32Array, start: number, words: number): number {
     h ^= h >>> 15;
   }
   return mix32(h) >>> 0;
-}
-
-/** Slot count the table starts with: small, it doubles (a table sized for the distinct positions stays in cache). */
-export function initialExactSlots(n: number): number {
-  return nextPowerOfTwo(Math.min(n, 1024) * 2);
 }
 
 /**
@@ -57,6 +53,23 @@ export function weldExact(
   let count = 0;
   for (let i = 0; i < n; i++) {
     const base = i * dimension;
+    // A soup repeats each corner within a triangle or two: the representative of one of the last few vertices
+    // with these very coordinates is the answer, with no hashing or probing. Without `accept` at most one
+    // representative holds a position, so it is the one the table would find (with it, the lowest accepted
+    // one is asked for: the table's order decides).
+    if (accept === undefined) {
+      let recent = -1;
+      for (let back = Math.min(i, RECENT); back > 0 && recent < 0; back--) {
+        const r = remap[i - back];
+        let axis = 0;
+        while (axis < dimension && repCoords[r * dimension + axis] === coords[base + axis]) axis++;
+        if (axis === dimension) recent = r;
+      }
+      if (recent >= 0) {
+        remap[i] = recent;
+        continue;
+      }
+    }
     let s = hashWords(bits, i * words, words) & mask;
     let found = -1;
     for (;;) {

@@ -18,7 +18,8 @@
  * @module
  */
 import { HUGE_SCALE, scaledGap, scaledLimit, TINY_SCALE } from '../core/distance.js';
-import { type AcceptRepresentative, gridParameters, weldNear2, weldNear3 } from './near.js';
+import { gridParameters } from '../core/weld-cells.js';
+import { type AcceptRepresentative, weldNear2, weldNear3 } from './near.js';
 
 /**
  * The smallest tolerance near.ts welds with: 2^-440 (about 3.5e-133). From

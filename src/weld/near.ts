@@ -1,20 +1,22 @@
 /**
  * Tolerance > 0: representatives linked per grid cell in flat typed arrays,
- * "grid coordinates -> hash map -> linked list in an array" (article 004),
- * one lookup of the neighbouring cells per vertex. A representative within
- * half the tolerance is provably the answer (SURE_FRACTION): those of the
- * previous few vertices are tried first (RECENT), then the vertex's own cell,
- * which ends the search for most copies of a vertex in a triangle soup with
- * no lookup or a single one.
+ * "grid coordinates -> hash map -> linked list in an array" (Bitsquid's
+ * "Finding nearby stuff", see docs/guides/welding.md), one lookup of the
+ * neighbouring cells per vertex. A representative within half the tolerance
+ * is provably the answer (SURE_FRACTION in core/weld-cells.ts, where the
+ * grid's parameters are computed): those of the previous few vertices are
+ * tried first (RECENT), then the vertex's own cell, which ends the search
+ * for most copies of a vertex in a triangle soup with no lookup or a single
+ * one.
  *
- * Cell side 2 * reach (reach: the tolerance plus slack, below) so a vertex's
+ * Cell side 2 * reach (reach: the tolerance plus slack, see gridParameters) so a vertex's
  * ball [p - reach, p + reach] spans 2 cells per axis: 8 lookups in 3D (4 in
  * 2D) against 27 (9) with tolerance-sized cells, for a searched volume of
  * 64 tolerance^3 against 27. Welding input is sparse at the tolerance scale
  * (the tolerance is well below edge lengths), so nearly every lookup is a miss
  * or a one-entry list and the number of lookups, each a cache miss on large
- * meshes, is the cost: 2 * reach is the side the article's table ("cell size
- * = search diameter") favours.
+ * meshes, is the cost: 2 * reach is the side Bitsquid's table ("cell size =
+ * search diameter") favours.
  *
  * Cell coordinates are taken relative to the data's lowest corner and halved
  * first, so nothing overflows: cell(v) = floor((v * 0.5 - min * 0.5) / half),
@@ -28,7 +30,8 @@
  * @module
  */
 
-import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '../core/cell-hash.js';
+import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32 } from '../core/cell-hash.js';
+import { gridParameters, initialSlots, REACH_SLACK, sureDistance2 } from '../core/weld-cells.js';
 
 /**
  * An extra condition a vertex must meet to join a representative, beyond the
@@ -40,44 +43,15 @@ import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, nextPowerOfTwo } from '..
 export type AcceptRepresentative = (vertex: number, representativeVertex: number) => boolean;
 
 /**
- * Accepted pairs can be an ulp or two farther apart than the tolerance once
- * the squared distance is rounded (relative error < 2^-50), so the search
- * reaches this much further to never miss one the float64 test accepts.
- */
-const REACH_SLACK = 1 + 2 ** -40;
-
-/**
- * Squared distances below 2^-1022 lose precision or flush to 0, so with a tiny
- * tolerance the float64 test accepts pairs up to ~2^-511 apart: the search
- * reaches at least that far.
- */
-const MIN_REACH = 2 ** -510;
-
-/**
- * Representatives are pairwise farther apart than the tolerance, so one found
- * within half the tolerance is the nearest, strictly (any other is farther
- * than tolerance - d > d away): the search stops there. Most copies of a
- * vertex in a soup land that close to their representative, usually in their
- * own cell, which is looked up first. The factor keeps the argument sound
- * under float64 rounding (relative errors ~2^-50).
- */
-const SURE_FRACTION = 0.25 * (1 - 2 ** -20);
-
-/**
  * How many of the previous vertices' representatives are tried before any
  * cell lookup. A triangle soup repeats each corner in the next triangle or
  * two, so the representative is often among them; one within half the
  * tolerance is the answer wherever it was found (SURE_FRACTION), and testing
  * a few hot ones costs less than one lookup, a cache miss on a large mesh.
  * Only where the early stop is on (sure2 > 0); else no distance qualifies.
+ * exact.ts tries them too, for equal coordinates.
  */
-const RECENT = 4;
-
-/**
- * Below this squared tolerance the rounding of squared distances is no longer
- * relative (subnormals), so the early stop is off.
- */
-const SURE_MIN_TOLERANCE2 = 2 ** -1000;
+export const RECENT = 4;
 
 /**
  * How far the search must still reach once a representative at squared
@@ -85,58 +59,16 @@ const SURE_MIN_TOLERANCE2 = 2 ** -1000;
  * computed squared distance is <= best2 can still win (ties included), and
  * each axis term of that sum is <= best2, so the axis difference is at most
  * sqrt(best2 + 2^-1073) (the 2^-1073 covers squares that underflow) up to
- * rounding, which REACH_SLACK covers as it does for the tolerance. Never more
- * than `reach`. With the own cell's best close by, this ball usually fits in
+ * rounding, which REACH_SLACK (core/weld-cells.ts) covers as it does for the
+ * tolerance. Never more than `reach`. With the own cell's best close by, this ball usually fits in
  * the own cell, and no other cell is looked up.
  */
 function nearerReach(reach: number, best2: number): number {
   return Math.min(reach, Math.sqrt(best2 + 2 ** -1073) * REACH_SLACK);
 }
 
-/**
- * The squared distance within which a representative is surely the answer
- * (see SURE_FRACTION), or -1 when none is: with an extra test,
- * representatives may sit at one place (differing in what the test reads).
- */
-export function sureDistance2(tolerance2: number, accept: AcceptRepresentative | undefined): number {
-  return accept === undefined && tolerance2 >= SURE_MIN_TOLERANCE2 ? tolerance2 * SURE_FRACTION : -1;
-}
-
-/**
- * Cells per axis at most: cells grow past 2 * reach only when the data spans
- * more than 2^50 of them, so cell coordinates stay exact consecutive integers
- * in float64. The table keys on their low 32 bits (int32, fast to hash and
- * compare): cells 2^32 apart on every axis share a list, which costs a few
- * extra distance tests on data spanning billions of tolerances and never a
- * wrong answer, since every candidate's distance is tested. Correctness does
- * not depend on the cell side or the keys, only speed.
- */
-const MAX_CELLS_PER_AXIS = 2 ** 50;
-
-/**
- * Grid parameters: [reach, 1 / half cell side, then half the data's minimum
- * per axis]. Everything the hot loops touch is a typed array or a number: an
- * optimised loop that read a plain object would be thrown away whenever the
- * garbage collector drops that object's hidden class between calls, and this
- * loop takes tens of milliseconds to optimise again.
- *
- * @param min, max the data's bounds per axis (finite).
- */
-export function gridParameters(min: Float64Array, max: Float64Array, tolerance: number): Float64Array {
-  const reach = Math.max(tolerance * REACH_SLACK, MIN_REACH);
-  const grid = new Float64Array(2 + min.length);
-  let halfExtent = 0;
-  for (let axis = 0; axis < min.length; axis++) {
-    grid[2 + axis] = min[axis] * 0.5;
-    halfExtent = Math.max(halfExtent, max[axis] * 0.5 - grid[2 + axis]);
-  }
-  grid[0] = reach;
-  grid[1] = 1 / Math.max(reach, halfExtent / MAX_CELLS_PER_AXIS);
-  return grid;
-}
-
 // The hot loops below compute the library's cell hash (hashCell2 / hashCell3
-// in cells.ts, bit for bit for int32 cells) inline, hoisting the per-axis
+// of core/cell-hash.ts, bit for bit for int32 cells) inline, hoisting the per-axis
 // products out of the 2x2x2 loop.
 
 /*
@@ -151,11 +83,6 @@ export function gridParameters(min: Float64Array, max: Float64Array, tolerance: 
  * occupied cell hashes with 8 bits per slot (a 1/16 false-positive rate),
  * answers those with one bit test and no key comparison.
  */
-
-/** Slot count the table starts with: small, it doubles (soups hold about one distinct position per six vertices). */
-export function initialSlots(n: number): number {
-  return nextPowerOfTwo(Math.max(64, Math.min(n, 1024) * 2));
-}
 
 /** A copy of `array` twice as long. */
 function doubled(array: Int32Array): Int32Array<ArrayBuffer> {
@@ -246,7 +173,7 @@ export function weldNear3(
     const cx = Math.floor((x * 0.5 - hx) * inv);
     const cy = Math.floor((y * 0.5 - hy) * inv);
     const cz = Math.floor((z * 0.5 - hz) * inv);
-    // Table keys are the cells' low 32 bits (see MAX_CELLS_PER_AXIS).
+    // Table keys are the cells' low 32 bits (see MAX_CELLS_PER_AXIS in core/weld-cells.ts).
     const kx = cx | 0;
     const ky = cy | 0;
     const kz = cz | 0;

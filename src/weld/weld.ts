@@ -3,7 +3,8 @@
  * an earlier one, as importers, 3D-printing tools and glTF pipelines need.
  *
  * Built on the library's cell hashing, "grid coordinates -> hash map -> linked
- * list in an array" (article 004): representatives are linked per cell in flat
+ * list in an array" (Bitsquid's "Finding nearby stuff", see
+ * docs/guides/welding.md): representatives are linked per cell in flat
  * typed arrays and each vertex does one lookup of the cells its tolerance ball
  * touches (weld/near.ts). Tolerance 0 takes an exact path that hashes the
  * coordinate bits (weld/exact.ts). This file holds the public API: argument
@@ -21,6 +22,8 @@ import {
   type NumericArray,
   pointError,
 } from '../core/validate.js';
+import { onJavaScript, verifying } from '../wasm/kernels.js';
+import { verifyError, verifySame } from '../wasm/verify.js';
 import { weldOnKernels } from '../wasm/weld-kernels.js';
 import { weldExact } from './exact.js';
 import { LOWEST_HOT_TOLERANCE, weldHuge, weldTiny } from './extreme.js';
@@ -30,7 +33,11 @@ import { type AcceptRepresentative, weldNear2, weldNear3 } from './near.js';
 export interface WeldOptions {
   /** Coordinates per vertex: 2 or 3. Default 3. */
   dimension?: 2 | 3;
-  /** Array elements from one vertex to the next (three.js interleaved data). Default `dimension`. */
+  /**
+   * Array elements from one vertex to the next (three.js interleaved data). Default `dimension`.
+   * Vertex i's coordinates are at `offset + i * stride`; the array may end anywhere after the last
+   * vertex's coordinates and before the next vertex's first, never inside a vertex's coordinates.
+   */
   stride?: number;
   /** Index of the first vertex's first coordinate. Default 0. */
   offset?: number;
@@ -104,8 +111,8 @@ export interface WeldMeshResult<P extends NumericArray> {
  * @param tolerance largest distance at which two vertices merge, in coordinate units, >= 0.
  * @param options dimension (2 or 3, default 3), stride (default dimension), offset (default 0).
  * @throws RangeError for a negative, NaN or infinite tolerance, a dimension other than 2 or 3,
- * a stride below the dimension, an offset outside the array, a length that leaves a partial
- * vertex, or a non-finite coordinate (naming the vertex).
+ * a stride below the dimension, an offset outside the array, a length that ends inside a
+ * vertex's coordinates (see {@link WeldOptions.stride}), or a non-finite coordinate (naming the vertex).
  */
 export function weld(positions: NumericArray, tolerance: number, options: WeldOptions = {}): WeldResult {
   checkFiniteDistance('tolerance', tolerance);
@@ -356,7 +363,7 @@ function coordinateError(
 /**
  * Writes each triangle's welded corners to `out` (skipping degenerate ones when
  * asked) and returns how many corners were written. Only typed arrays and
- * numbers here, see gridParameters in weld/near.ts for why.
+ * numbers here, see gridParameters in core/weld-cells.ts for why.
  */
 function remapTriangles(
   remap: Uint32Array,
@@ -472,17 +479,49 @@ function weldPositions(
 ): Welding {
   const { dimension, stride, offset } = layout;
   // The kernels repeat the hot paths of weldCoordinates only, exact.ts (tolerance 0: equal coordinates, no
-  // arithmetic) and near.ts (ordinary tolerances): extreme ones take weld/extreme.ts's cold paths here (decision 2).
+  // arithmetic) and near.ts (ordinary tolerances): extreme ones (whose square overflows or underflows, see
+  // isOrdinaryRadius in core/distance.ts) take weld/extreme.ts's cold paths here.
   if (accept === undefined && (tolerance === 0 || (isOrdinaryRadius(tolerance) && tolerance >= LOWEST_HOT_TOLERANCE))) {
     const n = checkLayout(positions, dimension, stride, offset);
     const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance);
     if (typeof welded === 'number') throw coordinateError(positions, dimension, stride, offset, welded);
-    if (welded !== undefined) return welded;
+    if (welded !== undefined) {
+      if (verifying()) {
+        verifyWelding(
+          welded,
+          onJavaScript(() => weldPositions(positions, layout, tolerance, accept)),
+          dimension,
+        );
+      }
+      return welded;
+    }
   }
   const min = new Float64Array(dimension);
   const max = new Float64Array(dimension);
   const coords = coordinatesOf(positions, dimension, stride, offset, min, max, tolerance);
   return weldCoordinates(coords, min, max, dimension, tolerance, accept);
+}
+
+/** Mode 'verify': throws unless the kernels' welding equals the JavaScript path's. */
+function verifyWelding(kernels: Welding, javascript: Welding, d: number): void {
+  if (kernels.count !== javascript.count) {
+    throw verifyError('weld', `it keeps ${kernels.count} vertices on the kernels, ${javascript.count} in JavaScript`);
+  }
+  verifySame('weld', 'remap', kernels.remap, javascript.remap);
+  // (Only the first count representatives, and their coordinates, are the welding's: see Welding.)
+  const count = kernels.count;
+  verifySame(
+    'weld',
+    'representatives',
+    kernels.representatives.subarray(0, count),
+    javascript.representatives.subarray(0, count),
+  );
+  verifySame(
+    'weld',
+    "the representatives' coordinates",
+    kernels.repCoords.subarray(0, d * count),
+    javascript.repCoords.subarray(0, d * count),
+  );
 }
 
 /** Welds packed, checked coordinates (see coordinatesOf): the shared core of weld and weldMesh. */

@@ -13,10 +13,12 @@
  *
  * @module
  */
+
+import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
 import { checkDistance } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import { checkOut, checkResultLength, type NeighborLists, reuseArray, roomyArray } from '../pointgrid/options.js';
+import { checkOut, checkResultLength } from '../pointgrid/options.js';
 import { fillRows, rowStarts } from '../pointgrid/pair-sink.js';
 import { reading } from './grid-use.js';
 import { isCount, type SearchRound, searchWithin, threadRoom } from './result-size.js';

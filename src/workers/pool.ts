@@ -9,10 +9,12 @@
  *
  * @module
  */
+
+import type { NeighborLists } from '../core/results.js';
 import { describe, type NumericArray } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import { checkOut, MAX_RESULT_LENGTH, type NeighborLists, resolveMaxResultLength } from '../pointgrid/options.js';
+import { checkOut, MAX_RESULT_LENGTH, resolveMaxResultLength } from '../pointgrid/options.js';
 import { internalGrid2D, PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import { internalGrid3D, PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { createBarrier } from './barrier.js';
@@ -90,7 +92,7 @@ export interface PointGridWorkersNeighborsOptions extends PointGridWorkersPairsO
    * first touch (page faults, a few hundred MB per million points) is
    * otherwise a good part of the time.
    */
-  out?: NeighborLists;
+  out?: NeighborLists | undefined;
 }
 
 /**

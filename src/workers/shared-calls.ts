@@ -6,18 +6,12 @@
  *
  * @module
  */
+
+import { type NeighborLists, reuseArray, roomyArray } from '../core/results.js';
 import { checkDistance, checkLayout, type NumericArray } from '../core/validate.js';
 import type { Grid2D } from '../pointgrid/grid2d.js';
 import type { Grid3D } from '../pointgrid/grid3d.js';
-import {
-  checkOut,
-  checkPointCount,
-  denseLimit,
-  isFloat32,
-  type NeighborLists,
-  reuseArray,
-  roomyArray,
-} from '../pointgrid/options.js';
+import { checkOut, checkPointCount, denseLimit, isFloat32 } from '../pointgrid/options.js';
 import type { PointGrid2D } from '../pointgrid/pointgrid2d.js';
 import type { PointGrid3D } from '../pointgrid/pointgrid3d.js';
 import { checkRebuild } from '../pointgrid/pool-use.js';

@@ -15,15 +15,14 @@
  */
 import { pointError } from '../core/validate.js';
 import {
-  bounds2,
-  bounds3,
   countDense2,
   countDense3,
   scatter2,
   scatter3,
   sortSmallCells2,
   sortSmallCells3,
-} from '../pointgrid/build-steps.js';
+} from '../pointgrid/build-loops.js';
+import { bounds2, bounds3 } from '../pointgrid/build-steps.js';
 import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';
@@ -32,8 +31,8 @@ import { COLLECT, fillRows, isOutgrown, PairSink, ROWS, writePairs } from '../po
 import { forEachPair2D } from '../pointgrid/pairs2d.js';
 import { forEachPair3D } from '../pointgrid/pairs3d.js';
 import { sortCellsByX } from '../pointgrid/sort-cells.js';
-import { pinGrid, unpinGrid } from '../wasm/grid-kernels.js';
 import { type KernelMode, setKernelMode, useKernelModule } from '../wasm/kernels.js';
+import { pinGrid, unpinGrid } from '../wasm/mirror.js';
 import { arriveAndWait, breakBarrier } from './barrier.js';
 
 // The package compiles against ES2022 alone (no DOM or Node types): declared for this module.
@@ -175,7 +174,7 @@ export type Task = { kernels?: KernelSetting } & (
       offsets: Uint32Array;
       indices: Uint32Array;
       /** Fresh result memory to first-touch while counting: this thread's share of it. */
-      touch?: { array: Uint32Array; from: number; to: number };
+      touch?: { array: Uint32Array; from: number; to: number } | undefined;
     } & Together)
   | ({
       op: 'build';
@@ -193,7 +192,7 @@ export type Task = { kernels?: KernelSetting } & (
        * stop there on a bad point or when the box has more than `maxCells`
        * cells (the grid's or the histograms' room, or the dense limit).
        */
-      layout?: Layout;
+      layout?: Layout | undefined;
       bounds: Float64Array;
       maxCells: number;
       /** Cell of each point, written by its thread's histogram step. */

@@ -1,5 +1,18 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkLayout, describe as describeValue } from '../../src/core/validate.js';
+
+const LAYOUT_SEED = 4402;
+
+/** The length rule stated point by point: the whole points, and whether the array ends inside one's coordinates. */
+function layoutOracle(length: number, dimension: number, stride: number, offset: number): number | 'partial' {
+  let count = 0;
+  for (let start = offset; start < length; start += stride) {
+    if (start + dimension > length) return 'partial';
+    count++;
+  }
+  return count;
+}
 
 describe('checkLayout', () => {
   it('counts whole points in packed arrays', () => {
@@ -14,6 +27,50 @@ describe('checkLayout', () => {
     expect(checkLayout(new Float32Array(80), 3, 8, 5)).toBe(10);
     expect(checkLayout(new Float32Array(75), 3, 8, 0)).toBe(10);
   });
+  it('accepts records after a header: every length that holds the last point and cuts none', () => {
+    // Four records of 5 after a one-value header, the coordinates first in each record.
+    expect(checkLayout(new Float64Array(21), 3, 5, 1)).toBe(4);
+    expect(checkLayout(new Float64Array(19), 3, 5, 1)).toBe(4); // the last record stops after its coordinates
+    expect(checkLayout(new Float64Array(20), 3, 5, 1)).toBe(4);
+    expect(checkLayout(new Float64Array(24), 3, 5, 1)).toBe(5);
+    // Ends inside point 4's coordinates (indices 21 to 23).
+    expect(() => checkLayout(new Float64Array(22), 3, 5, 1)).toThrow(
+      /positions\.length \(22\) leaves a partial point: it ends inside point 4's coordinates \(indices 21 to 23\)\. Point i's 3 coordinates are at offset \+ i \* stride \(offset 1, stride 5\)/,
+    );
+    expect(() => checkLayout(new Float64Array(2), 3, 8, 0)).toThrow(
+      /ends inside point 0's coordinates \(indices 0 to 2\)/,
+    );
+  });
+
+  it(`counts the points and refuses a cut point as the rule says, for any layout (seed ${LAYOUT_SEED})`, () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 3 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 60 }),
+        (dimension, extra, offset, length) => {
+          const stride = dimension + extra;
+          const expected = layoutOracle(length, dimension, stride, offset);
+          const run = () => checkLayout(new Float32Array(length), dimension, stride, offset);
+          if (offset >= length && !(length === 0 && offset < stride)) expect(run).toThrow(/offset .* is past the end/);
+          else if (expected === 'partial') expect(run).toThrow(/leaves a partial point/);
+          else expect(run()).toBe(expected);
+        },
+      ),
+      { seed: LAYOUT_SEED, numRuns: 2000 },
+    );
+  });
+
+  it('refuses BigInt typed arrays as arrays of bigints, not as non-finite coordinates', () => {
+    expect(() => checkLayout(new BigInt64Array(6) as never, 3, 3, 0)).toThrow(
+      /positions must hold numbers, got a BigInt64Array of bigints: convert it \(Float64Array\.from\(positions, Number\)\)/,
+    );
+    expect(() => checkLayout(new BigUint64Array(4) as never, 2, 2, 0, 'queries')).toThrow(
+      /queries must hold numbers, got a BigUint64Array/,
+    );
+  });
+
   it('rejects a partial point, naming the length', () => {
     expect(() => checkLayout([1, 2, 3, 4, 5], 2, 2, 0)).toThrow(/length \(5\).*partial point/);
     expect(() => checkLayout(new Float32Array(7), 3, 3, 0)).toThrow(RangeError);

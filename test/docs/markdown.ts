@@ -17,12 +17,8 @@ export function readDoc(file: string): string {
   return readFileSync(join(root, file), 'utf8');
 }
 
-/**
- * `markdown` with every fenced code block's lines blanked (line numbers kept);
- * inline code is removed, or with `keepInlineCode` kept without its backticks
- * (a heading's `code` counts in its anchor).
- */
-export function proseOnly(markdown: string, keepInlineCode = false): string {
+/** `markdown` with every fenced code block's lines blanked, line numbers kept; everything else as it was. */
+export function blankFences(markdown: string): string {
   const lines = markdown.split('\n');
   let fence: string | undefined;
   for (let i = 0; i < lines.length; i++) {
@@ -34,11 +30,21 @@ export function proseOnly(markdown: string, keepInlineCode = false): string {
     } else if (fence !== undefined) {
       if (new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) fence = undefined;
       lines[i] = '';
-    } else {
-      lines[i] = line.replace(/(`+)((?:(?!\1)[\s\S])*?)\1/g, keepInlineCode ? '$2' : '');
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * `markdown` with every fenced code block's lines blanked (line numbers kept);
+ * inline code is removed, or with `keepInlineCode` kept without its backticks
+ * (a heading's `code` counts in its anchor).
+ */
+export function proseOnly(markdown: string, keepInlineCode = false): string {
+  return blankFences(markdown)
+    .split('\n')
+    .map((line) => line.replace(/(`+)((?:(?!\1)[\s\S])*?)\1/g, keepInlineCode ? '$2' : ''))
+    .join('\n');
 }
 
 /** One link of a Markdown text. */

@@ -3,7 +3,8 @@
  * complete program that compiles and, unless marked `browser`, runs:
  *
  * - ` ```ts ` / ` ```js `: type-checked with TypeScript 7 under the repository's
- *   strict settings, then imported here (in Node), so it runs top to bottom.
+ *   strict settings plus `exactOptionalPropertyTypes` (users paste the blocks
+ *   into strict configs), then imported here (in Node), so it runs top to bottom.
  *   It imports what it uses (`spatialhash`, `spatialhash/workers`, ...: these
  *   resolve to src/, see vitest.config.ts and the paths below), asserts what
  *   it shows (throws on a wrong answer) and finishes in well under a second.
@@ -20,8 +21,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CodeBlock, codeBlocks } from '../support/code-blocks.js';
-import { docFiles, readDoc, root } from './markdown.js';
+import { type CodeBlock, programBlocks } from '../support/code-blocks.js';
+import { root } from './markdown.js';
 
 const SNIPPETS = 'test/docs/.snippets';
 
@@ -42,19 +43,13 @@ const CANARY: Snippet = {
   markdownFile: 'canary',
 };
 
-const LANGS: Record<string, string> = { ts: 'ts', typescript: 'ts', js: 'js', javascript: 'js' };
-
 function collect(): Snippet[] {
-  return docFiles().flatMap((markdownFile) =>
-    codeBlocks(readDoc(markdownFile))
-      .filter((block) => LANGS[block.lang] !== undefined && block.file === undefined)
-      .map((block) => ({
-        where: `${markdownFile}:${block.line}`,
-        module: `${SNIPPETS}/${markdownFile.replace(/[^\w]/g, '_')}_L${block.line}.${LANGS[block.lang]}`,
-        block,
-        markdownFile,
-      })),
-  );
+  return programBlocks().map(({ file, where, module, block }) => ({
+    where,
+    module: `${SNIPPETS}/${module}`,
+    block,
+    markdownFile: file,
+  }));
 }
 
 /** tsc's diagnostics (`--pretty false` lines) per snippet module; config errors under ''. */
@@ -71,6 +66,8 @@ function typeCheck(snippets: Snippet[]): Map<string, string[]> {
           allowJs: true,
           checkJs: true,
           moduleDetection: 'force',
+          // What users of strict configs paste the blocks into (the repository's own code is checked without them).
+          exactOptionalPropertyTypes: true,
           paths: { spatialhash: [`${up}/src/index.ts`], 'spatialhash/*': [`${up}/src/*/index.ts`] },
         },
         include: [],

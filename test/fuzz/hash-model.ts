@@ -75,31 +75,72 @@ export class Adapted {
     return this.hash.remove(item);
   }
 
-  queryBox(box: readonly number[]): number[] {
-    return this.call('queryBox', ...box) as number[];
+  /** insert with a filter (category and mask bits). */
+  insertFiltered(item: number, box: readonly number[], filter: { category: number; mask: number }): number {
+    return this.call('insert', item, ...this.geometry(box), filter) as number;
   }
 
-  queryRadius(point: readonly number[], radius: number): number[] {
-    return this.call('queryRadius', ...point, radius) as number[];
+  updateById(id: number, box: readonly number[]): void {
+    this.call('updateById', id, ...this.geometry(box));
   }
 
-  nearest(point: readonly number[], k: number, maxDistance: number): number[] {
-    return this.call('nearest', ...point, k, maxDistance) as number[];
+  queryBox(box: readonly number[], mask = -1): number[] {
+    return this.call('queryBox', ...box, [], mask) as number[];
   }
 
-  raycastAll(origin: readonly number[], direction: readonly number[], maxDistance: number): RayHit<number>[] {
-    return this.call('raycastAll', ...origin, ...direction, maxDistance) as RayHit<number>[];
+  queryRadius(point: readonly number[], radius: number, mask = -1): number[] {
+    return this.call('queryRadius', ...point, radius, [], mask) as number[];
   }
 
-  raycast(origin: readonly number[], direction: readonly number[], maxDistance: number): RayHit<number> | undefined {
-    return this.call('raycast', ...origin, ...direction, maxDistance) as RayHit<number> | undefined;
+  nearest(
+    point: readonly number[],
+    k: number,
+    maxDistance: number,
+    mask = -1,
+    predicate?: (item: number) => boolean,
+  ): number[] {
+    return this.call('nearest', ...point, k, maxDistance, [], mask, predicate) as number[];
   }
 
-  /** Every pair forEachPair reports: of intersecting boxes, or (point hash) of points within `radius`. */
-  pairs(radius: number): [number, number][] {
+  raycastAll(
+    origin: readonly number[],
+    direction: readonly number[],
+    maxDistance: number,
+    mask = -1,
+    predicate?: (item: number) => boolean,
+  ): RayHit<number>[] {
+    return this.call('raycastAll', ...origin, ...direction, maxDistance, [], mask, predicate) as RayHit<number>[];
+  }
+
+  raycast(
+    origin: readonly number[],
+    direction: readonly number[],
+    maxDistance: number,
+    mask = -1,
+    predicate?: (item: number) => boolean,
+  ): RayHit<number> | undefined {
+    return this.call('raycast', ...origin, ...direction, maxDistance, mask, predicate) as RayHit<number> | undefined;
+  }
+
+  /** forEachOverlap over `box`: the items its visitor saw, in order (the visitor runs `inside` for each). */
+  forEachOverlap(box: readonly number[], inside?: (item: number) => void): number[] {
+    const seen: number[] = [];
+    this.call('forEachOverlap', ...box, (item: number) => {
+      seen.push(item);
+      inside?.(item);
+    });
+    return seen;
+  }
+
+  /**
+   * Every pair forEachPair reports: of intersecting boxes, or (point hash) of
+   * points within `radius`; `inside` runs in the visitor after each pair.
+   */
+  pairs(radius: number, inside?: (a: number, b: number) => void): [number, number][] {
     const pairs: [number, number][] = [];
     const visit = (a: number, b: number) => {
       pairs.push([a, b]);
+      inside?.(a, b);
     };
     if (this.kind.points) this.call('forEachPair', radius, visit);
     else this.call('forEachPair', visit);
@@ -157,6 +198,17 @@ export function hashFrom(kind: Kind, data: unknown, trackItems = true, maxCells?
 /** What the hash should hold: item -> box (for a point hash, min = max). */
 export type Model = Map<number, number[]>;
 
+/** Items' filters: item -> [category, mask]; an item not listed has the defaults, category 1 and every mask bit. */
+export type Filters = Map<number, [number, number]>;
+
+/** The items of `model` a query with `mask` may report: those whose category shares a bit with it. */
+export function visible(model: Model, filters: Filters | undefined, mask: number): Model {
+  if (filters === undefined && mask === -1) return model;
+  const out: Model = new Map();
+  for (const [item, box] of model) if (((filters?.get(item)?.[0] ?? 1) & mask) !== 0) out.set(item, box);
+  return out;
+}
+
 /** A total order over the items a snapshot may hold (numbers, NaN, strings). */
 function compare(a: unknown, b: unknown): number {
   const ka = `${typeof a}:${typeof a === 'number' && Number.isNaN(a) ? 'NaN' : ''}`;
@@ -178,30 +230,44 @@ function within(box: readonly number[], point: readonly number[], radius: number
   return boxWithinRule(box, point, radius);
 }
 
-/** Checks a box query against the model. */
-export function checkQueryBox(adapted: Adapted, model: Model, query: readonly number[]): void {
+/** Checks a box query (with `mask`: `model` holds the items it may report, see visible) against the model. */
+export function checkQueryBox(adapted: Adapted, model: Model, query: readonly number[], mask = -1): void {
   const want: number[] = [];
   for (const [item, box] of model) if (boxesIntersect(box, query)) want.push(item);
-  expect(sorted(adapted.queryBox(query)), `queryBox(${query})`).toEqual(sorted(want));
+  expect(sorted(adapted.queryBox(query, mask)), `queryBox(${query}, mask ${mask})`).toEqual(sorted(want));
 }
 
-/** Checks a radius query against the model. */
-export function checkQueryRadius(adapted: Adapted, model: Model, point: readonly number[], radius: number): void {
+/** Checks a radius query against the model (`mask` as for checkQueryBox). */
+export function checkQueryRadius(
+  adapted: Adapted,
+  model: Model,
+  point: readonly number[],
+  radius: number,
+  mask = -1,
+): void {
   const want: number[] = [];
   for (const [item, box] of model) if (within(box, point, radius)) want.push(item);
-  expect(sorted(adapted.queryRadius(point, radius)), `queryRadius(${point}, ${radius})`).toEqual(sorted(want));
+  expect(sorted(adapted.queryRadius(point, radius, mask)), `queryRadius(${point}, ${radius}, mask ${mask})`).toEqual(
+    sorted(want),
+  );
 }
 
-/** Checks nearest against the model: distinct items whose distances are the k smallest in range. */
+/**
+ * Checks nearest against the model: distinct items whose distances are the k
+ * smallest in range (`mask` as for checkQueryBox; `predicate` is called and
+ * must accept every item, so the answer is the unfiltered one).
+ */
 export function checkNearest(
   adapted: Adapted,
   model: Model,
   point: readonly number[],
   k: number,
   maxDistance: number,
+  mask = -1,
+  predicate?: (item: number) => boolean,
 ): void {
-  const got = adapted.nearest(point, k, maxDistance);
-  const what = `nearest(${point}, ${k}, ${maxDistance})`;
+  const got = adapted.nearest(point, k, maxDistance, mask, predicate);
+  const what = `nearest(${point}, ${k}, ${maxDistance}, mask ${mask}${predicate ? ', with a predicate' : ''})`;
   expect(new Set(got).size, what).toBe(got.length);
   const distances = got.map((item) => {
     const box = model.get(item);
@@ -214,23 +280,42 @@ export function checkNearest(
   expect(distances, what).toEqual(smallestKeys(all, k));
 }
 
-/** Checks raycast and raycastAll (box hashes) against the model. */
+/** Checks raycast and raycastAll (box hashes) against the model (`mask` and `predicate` as for checkNearest). */
 export function checkRay(
   adapted: Adapted,
   model: Model,
   origin: readonly number[],
   direction: readonly number[],
   maxDistance: number,
+  mask = -1,
+  predicate?: (item: number) => boolean,
 ): void {
   const want = raycastAllOracle([...model.entries()], origin, direction, maxDistance);
-  expectSameHits(adapted.raycastAll(origin, direction, maxDistance), want, maxDistance);
-  expectNearestHit(adapted.raycast(origin, direction, maxDistance), want, maxDistance);
+  expectSameHits(adapted.raycastAll(origin, direction, maxDistance, mask, predicate), want, maxDistance);
+  expectNearestHit(adapted.raycast(origin, direction, maxDistance, mask, predicate), want, maxDistance);
 }
 
-/** Checks forEachPair against the model: each pair once, exactly the intersecting (or within-radius) ones. */
-export function checkPairs(adapted: Adapted, model: Model, radius: number): void {
+/** Whether two items' filters accept each other (Box2D's rule, as forEachPair applies it). */
+function accept(filters: Filters | undefined, a: number, b: number): boolean {
+  const [ca, ma] = filters?.get(a) ?? [1, -1];
+  const [cb, mb] = filters?.get(b) ?? [1, -1];
+  return (ca & mb) !== 0 && (cb & ma) !== 0;
+}
+
+/**
+ * Checks forEachPair against the model: each pair once, exactly the
+ * intersecting (or within-radius) ones whose filters accept each other;
+ * `inside` runs in the visitor after each pair.
+ */
+export function checkPairs(
+  adapted: Adapted,
+  model: Model,
+  radius: number,
+  filters?: Filters,
+  inside?: (a: number, b: number) => void,
+): void {
   const key = (a: number, b: number) => (a < b ? `${a}|${b}` : `${b}|${a}`);
-  const got = adapted.pairs(radius).map(([a, b]) => key(a, b));
+  const got = adapted.pairs(radius, inside).map(([a, b]) => key(a, b));
   expect(new Set(got).size, 'a pair reported twice').toBe(got.length);
   const entries = [...model.entries()];
   const want: string[] = [];
@@ -241,7 +326,7 @@ export function checkPairs(adapted: Adapted, model: Model, radius: number): void
       const meet = adapted.kind.points
         ? within(boxA, boxB.slice(0, adapted.kind.dim), radius)
         : boxesIntersect(boxA, boxB);
-      if (meet) want.push(key(a, b));
+      if (meet && accept(filters, a, b)) want.push(key(a, b));
     }
   }
   expect(got.sort(), `forEachPair(${radius})`).toEqual(want.sort());

@@ -6,8 +6,8 @@
  * How a fuzz file is laid out:
  *
  * - `something.cases.ts` exports `suites`, a record of functions that each
- *   call {@link fuzz} or {@link example} once or more (synchronously). They
- *   run in the worker.
+ *   call {@link fuzz} or {@link example} once or more (synchronously), or
+ *   async functions that await {@link fuzzAsync}. They run in the worker.
  * - `something.test.ts` calls {@link runSuite} per suite inside an `it`, with
  *   {@link SUITE_TIMEOUT} as the test's timeout.
  *
@@ -32,11 +32,11 @@ import fc from 'fast-check';
 /** Test timeout for an `it` that calls {@link runSuite}: generous, the watchdog fails a hang well before it. */
 export const SUITE_TIMEOUT = 600_000;
 
-function envNumber(name: string): number | undefined {
+function envNumber(name: string, least = 0): number | undefined {
   const text = typeof process === 'undefined' ? undefined : process.env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be an integer >= 0, got ${text}`);
+  if (!Number.isSafeInteger(value) || value < least) throw new Error(`${name} must be an integer >= ${least}, got ${text}`);
   return value;
 }
 
@@ -59,7 +59,8 @@ function seedOf(name: string): number {
 
 /** The seed of a property: FUZZ_SEED when set, else one fixed by its name. */
 export function fuzzSeed(name: string): number {
-  return envNumber('FUZZ_SEED') ?? seedOf(name);
+  // Seeds are 32-bit signed (seedOf's h | 0), so a replayed one may be negative.
+  return envNumber('FUZZ_SEED', -(2 ** 31)) ?? seedOf(name);
 }
 
 /** Where progress goes: the worker's parent port when running under {@link runSuite}, else nowhere. */
@@ -84,16 +85,43 @@ function brief(value: unknown): string {
  * the smallest failing case.
  */
 export function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, check: (value: T) => void, ciRuns: number): void {
-  const seed = fuzzSeed(name);
-  const path = typeof process === 'undefined' ? undefined : process.env.FUZZ_PATH || undefined;
-  const numRuns = fuzzRuns(ciRuns);
-  let cases = 0;
+  const { seed, path, numRuns, announce } = settings(name, ciRuns);
   const property = fc.property(arbitrary, (value) => {
-    cases++;
-    report?.({ kind: 'case', name, index: cases, value: brief(value) });
+    announce(value);
     check(value);
   });
-  const details = fc.check(property, { seed, numRuns, path, endOnFailure: false });
+  finish(name, fc.check(property, { seed, numRuns, path, endOnFailure: false }));
+}
+
+/** {@link fuzz} for a `check` that returns a promise (a command line run in-process, a file written). */
+export async function fuzzAsync<T>(
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  check: (value: T) => Promise<void>,
+  ciRuns: number,
+): Promise<void> {
+  const { seed, path, numRuns, announce } = settings(name, ciRuns);
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    announce(value);
+    await check(value);
+  });
+  finish(name, await fc.check(property, { seed, numRuns, path, endOnFailure: false }));
+}
+
+/** A property's seed, replay path and number of runs, and how its cases are announced to the watchdog. */
+function settings(name: string, ciRuns: number) {
+  const seed = fuzzSeed(name);
+  const path = typeof process === 'undefined' ? undefined : process.env.FUZZ_PATH || undefined;
+  let cases = 0;
+  const announce = (value: unknown) => {
+    cases++;
+    report?.({ kind: 'case', name, index: cases, value: brief(value) });
+  };
+  return { seed, path, numRuns: fuzzRuns(ciRuns), announce };
+}
+
+/** Rethrows a failed check's details as one readable error, or reports the property done. */
+function finish<T>(name: string, details: fc.RunDetails<[T]>): void {
   if (details.failed) {
     const counterexample = details.counterexample === null ? '(none)' : brief(details.counterexample[0]);
     const cause =

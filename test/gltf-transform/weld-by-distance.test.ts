@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type WeldByDistanceOptions, weldByDistance } from '../../src/gltf-transform/index.js';
 import { withinRule } from '../support/exact-distance.js';
-import { type OracleChannel, oracleWeld } from '../three/oracle.js';
+import { channelWithin, type OracleChannel, oracleWeld } from '../three/oracle.js';
 
 const SEED = 0x6e1d;
 const RUNS = 150;
@@ -420,6 +420,121 @@ function twoTriangles(): { document: Document; primitive: Primitive } {
   return { document, primitive };
 }
 
+describe('weldByDistance reports what the attribute rule kept apart', () => {
+  interface Soup {
+    positions: number[][];
+    normals: number[][];
+    /** A morph target's NORMAL: counted under NORMAL, a vertex once however many of its channels differ. */
+    targetNormals: number[][] | undefined;
+    uvs: number[][] | undefined;
+    uvTolerance: number;
+    tolerance: number;
+  }
+
+  /** One non-indexed point primitive (nothing collapses): positions, NORMAL, maybe a NORMAL target, TEXCOORD_0. */
+  function soupDocument(soup: Soup): Document {
+    const document = new Document().setLogger(new Logger(Logger.Verbosity.SILENT));
+    const primitive = document.createPrimitive().setMode(0);
+    const accessor = (type: 'VEC2' | 'VEC3', rows: number[][]) =>
+      document.createAccessor().setType(type).setArray(new Float32Array(rows.flat()));
+    primitive
+      .setAttribute('POSITION', accessor('VEC3', soup.positions))
+      .setAttribute('NORMAL', accessor('VEC3', soup.normals));
+    if (soup.uvs !== undefined) primitive.setAttribute('TEXCOORD_0', accessor('VEC2', soup.uvs));
+    if (soup.targetNormals !== undefined) {
+      primitive.addTarget(
+        document.createPrimitiveTarget().setAttribute('NORMAL', accessor('VEC3', soup.targetNormals)),
+      );
+    }
+    document.createMesh().addPrimitive(primitive);
+    return document;
+  }
+
+  /**
+   * The report's rule, literally: the weld by positions alone (the O(n^2)
+   * oracle), where each vertex that joins another counts once for every
+   * semantic in which one of its channels differs from that vertex's beyond
+   * the channel's tolerance.
+   */
+  function keptApartByRule(soup: Soup): Record<string, number> {
+    const semantics: [string, OracleChannel[]][] = [
+      [
+        'NORMAL',
+        [
+          { values: soup.normals, tolerance: 0 },
+          ...(soup.targetNormals === undefined ? [] : [{ values: soup.targetNormals, tolerance: 0 }]),
+        ],
+      ],
+    ];
+    if (soup.uvs !== undefined) semantics.push(['TEXCOORD_0', [{ values: soup.uvs, tolerance: soup.uvTolerance }]]);
+    const f32 = (rows: number[][]) => rows.map((row) => row.map(Math.fround));
+    const positions = f32(soup.positions);
+    for (const [, channels] of semantics)
+      for (const channel of channels) channel.values = f32([...channel.values] as number[][]);
+    const byPosition = oracleWeld(positions, soup.tolerance, []);
+    const counts: Record<string, number> = {};
+    for (let i = 0; i < positions.length; i++) {
+      const founder = byPosition.representatives[byPosition.remap[i]!]!;
+      if (founder === i) continue;
+      for (const [semantic, channels] of semantics) {
+        if (channels.some((c) => !channelWithin(c.values[i]!, c.values[founder]!, c.tolerance))) {
+          counts[semantic] = (counts[semantic] ?? 0) + 1;
+        }
+      }
+    }
+    return counts;
+  }
+
+  it(`counts a vertex under every semantic it differs in from the vertex it joins by position, and ignoring them all welds by position (seed ${SEED + 9})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40 }).chain((n) =>
+          fc.record({
+            positions: rows(n, grid(2, 0.125, 3)),
+            normals: rows(n, grid(1, 1, 3)),
+            targetNormals: maybe(rows(n, grid(1, 1, 3))),
+            uvs: maybe(rows(n, grid(1, 0.5, 2))),
+            uvTolerance: fc.constantFrom(0, 0.5, 1),
+            tolerance: fc.constantFrom(0, 0.125, 0.25),
+          }),
+        ),
+        async (soup) => {
+          let report: { keptApart: Record<string, number> } | undefined;
+          await soupDocument(soup).transform(
+            weldByDistance({
+              tolerance: soup.tolerance,
+              attributeTolerances: { TEXCOORD_0: soup.uvTolerance },
+              report: (r) => (report = r),
+            }),
+          );
+          expect(report!.keptApart).toEqual(keptApartByRule(soup));
+          // Ignoring every semantic the report lists: the weld by positions alone, and nothing kept apart.
+          const listed = Object.keys(report!.keptApart);
+          const byPosition = oracleWeld(
+            soup.positions.map((row) => row.map(Math.fround)),
+            soup.tolerance,
+            [],
+          );
+          let ignored: { keptApart: Record<string, number> } | undefined;
+          const document = soupDocument(soup);
+          await document.transform(
+            weldByDistance({
+              tolerance: soup.tolerance,
+              ...(listed.includes('TEXCOORD_0') ? {} : { attributeTolerances: { TEXCOORD_0: soup.uvTolerance } }),
+              ignore: listed,
+              report: (r) => (ignored = r),
+            }),
+          );
+          expect(ignored).toEqual({ keptApart: {} });
+          const primitive = document.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
+          expect(primitive.getAttribute('POSITION')!.getCount()).toBe(byPosition.representatives.length);
+        },
+      ),
+      { seed: SEED + 9, numRuns: RUNS },
+    );
+  });
+});
+
 describe('weldByDistance on documents', () => {
   it('welds within the tolerance, keeps material, extras and names, and disposes the replaced accessors', async () => {
     const { document, primitive } = twoTriangles();
@@ -546,6 +661,7 @@ describe('weldByDistance on documents', () => {
       [{ tolerance: 0, ignore: 'NORMAL' }, 'options.ignore must be an array'],
       [{ tolerance: 0, ignore: ['NORMAL'], attributeTolerances: { NORMAL: 1 } }, 'also in options.ignore'],
       [{ tolerance: 0, removeDegenerate: 'yes' }, 'options.removeDegenerate must be a boolean'],
+      [{ tolerance: 0, report: {} }, 'options.report must be a function'],
     ];
     for (const [options, message] of bad) {
       expect(() => weldByDistance(options as WeldByDistanceOptions)).toThrow(message);

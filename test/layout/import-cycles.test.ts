@@ -2,9 +2,11 @@
  * The module graph of src/ has no cycles (type-only imports included): each
  * folder builds on core/ and on its own lower layers, never the reverse. A
  * cycle makes load order decide which module sees the other half-initialised.
+ * src/wasm (the kernels and their glue) imports from core/ and itself only:
+ * what it shares with a structure lives in core/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -13,8 +15,10 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    // src/wasm/assembly is AssemblyScript, compiled on its own into src/wasm/binary.ts (imports without .js).
-    if (entry.isDirectory()) return path.endsWith(join('wasm', 'assembly')) ? [] : sourceFiles(path);
+    // src/wasm/assembly is AssemblyScript, compiled on its own into src/wasm/binary.ts (imports without .js), and
+    // src/templates holds the templates its hot files and the JavaScript path's are generated from.
+    if (entry.isDirectory())
+      return path.endsWith(join('wasm', 'assembly')) || path.endsWith('templates') ? [] : sourceFiles(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
@@ -66,6 +70,20 @@ describe('src/ imports', () => {
 
   it('form no cycle', () => {
     expect(findCycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+
+  it('from src/wasm reach only src/wasm and src/core: the kernels serve the structures, never the reverse', () => {
+    const wasm = join(src, 'wasm');
+    const below = [wasm, join(src, 'core')];
+    const upward = [...graph]
+      .filter(([file]) => file.startsWith(wasm + sep))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => !below.some((folder) => target.startsWith(folder + sep)))
+          .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
+      );
+    expect(upward).toEqual([]);
+    expect([...graph.keys()].filter((file) => file.startsWith(wasm + sep)).length).toBeGreaterThan(3);
   });
 
   it('the cycle finder and the import reader see what they must (self-check)', () => {

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { NumericArray } from '../../src/core/validate.js';
 import { type NeighborLists, PointGrid2D, PointGrid3D, type PointGridOptions, setKernelMode } from '../../src/index.js';
-import { withinWindowForTests } from '../../src/wasm/grid-kernels.js';
+import { withinWindowForTests } from '../../src/wasm/within-kernels.js';
 import { pack, type Scenario, scenarios } from '../support/pointgrid-oracle.js';
 
 type Grid = PointGrid2D | PointGrid3D;

@@ -105,3 +105,30 @@ export function docBlocks(): { file: string; block: CodeBlock }[] {
     codeBlocks(readFileSync(join(repositoryRoot, file), 'utf8')).map((block) => ({ file, block })),
   );
 }
+
+/** A program block of the docs: TypeScript or JavaScript, not a `file=` block. */
+export interface ProgramBlock {
+  /** The Markdown file, repository-relative. */
+  file: string;
+  /** `README.md:12`: where the block opens. */
+  where: string;
+  /** A module file name for it, from its file and line: `README_md_L12.ts` (`.js` for JavaScript). */
+  module: string;
+  block: CodeBlock;
+}
+
+const PROGRAM_EXTENSIONS: Record<string, string> = { ts: 'ts', typescript: 'ts', js: 'js', javascript: 'js' };
+
+/**
+ * The program blocks of the docs: what test/docs/snippets.test.ts compiles and
+ * runs against src/, and scripts/test-package.mjs (through
+ * scripts/doc-programs.ts) typechecks against the packed tarball.
+ */
+export function programBlocks(): ProgramBlock[] {
+  return docBlocks().flatMap(({ file, block }) => {
+    const extension = PROGRAM_EXTENSIONS[block.lang];
+    if (extension === undefined || block.file !== undefined) return [];
+    const module = `${file.replace(/[^\w]/g, '_')}_L${block.line}.${extension}`;
+    return [{ file, where: `${file}:${block.line}`, module, block }];
+  });
+}

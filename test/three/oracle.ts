@@ -60,3 +60,8 @@ export function oracleWeld(
   }
   return { remap, representatives };
 }
+
+/** Whether two vertices' values of one channel are within its tolerance, by the rule oracleWeld applies. */
+export function channelWithin(p: readonly number[], q: readonly number[], tolerance: number): boolean {
+  return within(p, q, tolerance).ok;
+}

@@ -19,8 +19,8 @@ import {
   type PointGridOptions,
   setKernelMode,
 } from '../../src/index.js';
-import { FLAG_DENSE, H_CELL_TOTAL, H_FLAGS, H_POINTS, HEADER_BYTES, readGrid } from '../../src/pointgrid/grid-data.js';
-import { batchPairsForTests } from '../../src/wasm/grid-kernels.js';
+import { batchPairsForTests } from '../../src/wasm/pair-kernels.js';
+import { gridContents } from '../support/grid-twins.js';
 import { pack, type Scenario, scenarios } from '../support/pointgrid-oracle.js';
 
 type Grid = PointGrid2D | PointGrid3D;
@@ -35,26 +35,9 @@ function optionsOf(s: Scenario): PointGridOptions {
   return options;
 }
 
-/**
- * What a grid buffer holds: its header and the used part of each section. (The
- * room past them is never read; the JavaScript hashed build parks its sort keys
- * in the spare coordinates there.)
- */
+/** What a grid buffer holds (see gridContents). */
 function contents(grid: Grid): number[][] {
-  const d = grid instanceof PointGrid2D ? 2 : 3;
-  const v = readGrid('test', grid.data, d);
-  const h = v.header;
-  const n = h[H_POINTS];
-  const cells = h[H_CELL_TOTAL];
-  const hashed = (h[H_FLAGS] & FLAG_DENSE) === 0;
-  return [
-    Array.from(new Uint8Array(grid.data, 0, HEADER_BYTES)),
-    Array.from(v.coords.subarray(0, d * n)),
-    Array.from(v.sortedIndex.subarray(0, n)),
-    Array.from(v.cellStart.subarray(0, cells + 1)),
-    hashed ? Array.from(v.keys.subarray(0, d * cells)) : [],
-    hashed ? Array.from(v.slots) : [],
-  ];
+  return gridContents(grid.data, grid instanceof PointGrid2D ? 2 : 3);
 }
 
 /** Everything the batch paths answer for one grid and radius, in the order they answer it. */

@@ -23,12 +23,12 @@ describe('setKernelMode', () => {
     expect(kernelModule()).toBeInstanceOf(WebAssembly.Module);
   });
 
-  it('rejects anything but the three modes with a RangeError naming the value, and keeps the mode', () => {
+  it('rejects anything but the four modes with a RangeError naming the value, and keeps the mode', () => {
     setKernelMode('javascript');
     for (const bad of ['WASM', 'js', '', null, undefined, 1, {}]) {
       expect(() => setKernelMode(bad as never)).toThrow(RangeError);
     }
-    expect(() => setKernelMode('js' as never)).toThrow(/'auto', 'wasm' or 'javascript', got "js"/);
+    expect(() => setKernelMode('js' as never)).toThrow(/'auto', 'wasm', 'javascript' or 'verify', got "js"/);
     expect(activeKernels()).toBe('javascript');
   });
 

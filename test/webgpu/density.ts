@@ -2,8 +2,9 @@
  * The SPH density pass of docs/guides/gpu.md, word for word what a user
  * writes: their own bindings in group 0, the `wgsl` snippet's in group 1, one
  * invocation per sorted slot with nested loops over the cells. Runs in the
- * test page; test/docs/gpu-example.test.ts keeps the guide's block equal to
- * the text between the markers (with the import from 'spatialhash/webgpu').
+ * test page and in the demo's GPU page (demo/gpu.ts); test/docs/gpu-example.test.ts
+ * keeps the guide's block equal to the text between the markers (with the
+ * import from 'spatialhash/webgpu').
  *
  * @module
  */

@@ -29,3 +29,39 @@ export class InputError extends Error {
     super(where === '' ? `${file}: ${problem}` : `${file}: ${where}: ${problem}`);
   }
 }
+
+/** Node's file-system error codes in words. */
+const SYSTEM_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EEXIST: 'it exists already',
+  EMFILE: 'too many open files',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EBUSY: 'the file is busy',
+  EXDEV: 'it is on another file system',
+};
+
+/**
+ * An InputError (exit code 1, one line) for a failed file-system call on
+ * `file`: what was being done, and the system's reason in words with its
+ * code, never the temporary file's path or a stack.
+ *
+ * @param action e.g. `cannot read`, `cannot write`.
+ */
+export function systemError(file: string, action: string, error: unknown): InputError {
+  const code = (error as { code?: unknown }).code;
+  const reason =
+    typeof code === 'string' && code in SYSTEM_PROBLEMS
+      ? `${SYSTEM_PROBLEMS[code]} (${code})`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new InputError(file, '', `${action}: ${reason}`);
+}

@@ -6,12 +6,36 @@
  * so a failed run never leaves a half-written output (a rename within one
  * folder is atomic on the platforms Node runs on).
  *
+ * Temporary files are named `.<output name>.<pid>.<base36 ms><n>.tmp`, so
+ * that whoever finds one knows whose it is: a run removes its own on any
+ * error, the main thread (cli.ts) removes them on SIGINT, SIGTERM and SIGHUP,
+ * and the next run into a folder removes those of processes no longer alive
+ * (left by SIGKILL or a power cut). The replaced output keeps its mode, and
+ * an output that is a symbolic link has its target replaced, the link kept.
+ *
  * @module
  */
 
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { InputError } from './errors.js';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError, systemError } from './errors.js';
 
 const CHUNK = 4 << 20;
 
@@ -102,6 +126,114 @@ export class ChunkReader {
 }
 
 /**
+ * For the tests that signal or kill a running command: this many
+ * milliseconds of sleep once a temporary file is complete and before it is
+ * renamed, so that the test finds it there. 0 (no pause) unless the
+ * environment variable SPATIALHASH_TEST_HOLD_MS says otherwise.
+ */
+const HOLD_MS = Number(process.env.SPATIALHASH_TEST_HOLD_MS ?? 0) || 0;
+
+/** Temporary files of this tool: `.<name>.<pid>.<stamp>.tmp` (see the module notes). */
+const TEMPORARY = /^\..+\.(\d+)\.[0-9a-z]+\.tmp$/;
+
+let made = 0;
+
+/** A fresh temporary name beside `file`, for this process. */
+export function temporaryName(file: string): string {
+  return join(
+    dirname(file),
+    `.${basename(file)}.${process.pid}.${Date.now().toString(36)}${(made++).toString(36)}.tmp`,
+  );
+}
+
+/** Whether a process of this id exists (EPERM: it does, another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes this tool's temporary files in `folder` whose process is `pid`, or,
+ * without `pid`, whose process is no longer alive (runs killed by SIGKILL).
+ * Only regular files with the tool's name pattern; errors are ignored (a
+ * folder we cannot list holds nothing we could remove).
+ */
+export function removeTemporaries(folder: string, pid?: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = TEMPORARY.exec(name);
+    if (match === null) continue;
+    const owner = Number(match[1]);
+    if (pid === undefined ? owner === process.pid || alive(owner) : owner !== pid) continue;
+    const path = join(folder, name);
+    try {
+      if (lstatSync(path).isFile()) rmSync(path, { force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+/**
+ * Where writing `file` lands: the file itself, or for a symbolic link the
+ * file it points to (links followed to the end, dangling ones included), so
+ * that the link survives and its target is replaced.
+ */
+export function outputTarget(file: string): string {
+  let target = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    let link: Stats;
+    try {
+      link = lstatSync(target);
+    } catch {
+      return target;
+    }
+    if (!link.isSymbolicLink()) return target;
+    target = resolve(dirname(target), readlinkSync(target));
+  }
+  throw new InputError(file, '', 'cannot write: too many symbolic links');
+}
+
+/**
+ * Checks that `output` can be written before anything is read: not a folder,
+ * in a folder that exists and is writable. Throws an InputError naming the
+ * output (or its folder) and the reason.
+ */
+export function checkOutputPlace(output: string): void {
+  const target = outputTarget(output);
+  try {
+    if (statSync(target).isDirectory()) throw new InputError(output, '', 'cannot write: it is a folder, not a file');
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    // Missing: the usual case.
+  }
+  const folder = dirname(target);
+  let stats: Stats;
+  try {
+    stats = statSync(folder);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT') throw new InputError(output, '', `cannot write: the folder ${folder} does not exist`);
+    throw systemError(output, `cannot write in the folder ${folder}`, error);
+  }
+  if (!stats.isDirectory()) throw new InputError(output, '', `cannot write: ${folder} is not a folder`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw systemError(output, `cannot write in the folder ${folder}`, error);
+  }
+}
+
+/**
  * An output written to a temporary file beside it (same folder, so the final
  * rename stays on one file system) and renamed over it by {@link commit};
  * {@link abort} removes the temporary file.
@@ -114,13 +246,26 @@ export class AtomicOutput {
   /** Bytes written so far. */
   written = 0;
 
+  /** The file the rename replaces: `file`, or the target of the symbolic link `file` is. */
+  readonly target: string;
+
   constructor(readonly file: string) {
-    this.temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+    checkOutputPlace(file);
+    this.target = outputTarget(file);
+    removeTemporaries(dirname(this.target));
+    this.temporary = temporaryName(this.target);
+    let replaced: Stats | undefined;
     try {
-      this.fd = openSync(this.temporary, 'wx');
-    } catch (error) {
-      throw new InputError(file, '', `cannot write: ${(error as Error).message}`);
+      replaced = statSync(this.target);
+    } catch {
+      // A new file: the default mode (0666 less the umask).
     }
+    try {
+      this.fd = openSync(this.temporary, 'wx', replaced === undefined ? 0o666 : replaced.mode & 0o7777);
+    } catch (error) {
+      throw systemError(file, 'cannot write', error);
+    }
+    if (replaced !== undefined) keepOwnerAndMode(this.fd, replaced);
   }
 
   /** Writes raw bytes. */
@@ -168,17 +313,41 @@ export class AtomicOutput {
   }
 
   private writeAll(data: Uint8Array): void {
-    for (let done = 0; done < data.length; ) {
-      done += writeSync(this.fd, data, done, data.length - done);
+    try {
+      for (let done = 0; done < data.length; ) {
+        done += writeSync(this.fd, data, done, data.length - done);
+      }
+    } catch (error) {
+      throw systemError(this.file, 'cannot write', error);
+    }
+  }
+
+  /** Flushes and closes the temporary file: then only {@link rename} is left (for outputs of several files). */
+  finish(): void {
+    if (this.fd < 0) return;
+    this.flush();
+    try {
+      closeSync(this.fd);
+    } catch (error) {
+      throw systemError(this.file, 'cannot write', error);
+    }
+    this.fd = -1;
+  }
+
+  /** Renames the finished temporary file over the output (the link's target, for a symbolic link). */
+  rename(): void {
+    if (HOLD_MS > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, HOLD_MS);
+    try {
+      renameSync(this.temporary, this.target);
+    } catch (error) {
+      throw systemError(this.file, 'cannot replace', error);
     }
   }
 
   /** Flushes, closes and renames the temporary file over the output. */
   commit(): void {
-    this.flush();
-    closeSync(this.fd);
-    this.fd = -1;
-    renameSync(this.temporary, this.file);
+    this.finish();
+    this.rename();
   }
 
   /** Closes and removes the temporary file; the output is left as it was. */
@@ -205,5 +374,26 @@ export function writeAtomically<T>(file: string, write: (out: AtomicOutput) => T
   } catch (error) {
     out.abort();
     throw error;
+  }
+}
+
+/**
+ * Gives the temporary file the mode (and, where allowed, the owner) of the
+ * file it will replace: a 0600 output stays 0600. The mode given to open is
+ * cut by the umask, so it is set again here.
+ */
+function keepOwnerAndMode(fd: number, replaced: Stats): void {
+  try {
+    fchmodSync(fd, replaced.mode & 0o7777);
+  } catch {
+    // A file system without modes (FAT): nothing to keep.
+  }
+  const { uid, gid } = fstatSync(fd);
+  if (uid !== replaced.uid || gid !== replaced.gid) {
+    try {
+      fchownSync(fd, replaced.uid, replaced.gid);
+    } catch {
+      // Only root may give a file away: the output is then ours, as any new file is.
+    }
   }
 }

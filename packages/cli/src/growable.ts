@@ -1,11 +1,19 @@
-/** A Float64Array that doubles as values are pushed: text formats do not say how many numbers they hold. */
-export class Float64List {
-  array = new Float64Array(1024);
+/** Typed arrays that double as values are pushed: text formats do not say how many numbers they hold. */
+
+type Typed = Float64Array | Uint32Array | Uint8Array;
+
+/** A typed array that doubles when full. */
+class TypedList<T extends Typed> {
+  array: T;
   length = 0;
+
+  constructor(private readonly make: (length: number) => T) {
+    this.array = make(1024);
+  }
 
   push(value: number): void {
     if (this.length === this.array.length) {
-      const grown = new Float64Array(this.array.length * 2);
+      const grown = this.make(this.array.length * 2);
       grown.set(this.array);
       this.array = grown;
     }
@@ -13,7 +21,28 @@ export class Float64List {
   }
 
   /** The values pushed, trimmed to their length (a copy, so the spare room is freed). */
-  values(): Float64Array {
-    return this.array.slice(0, this.length);
+  values(): T {
+    return this.array.slice(0, this.length) as T;
+  }
+}
+
+/** A growable Float64Array. */
+export class Float64List extends TypedList<Float64Array> {
+  constructor() {
+    super((length) => new Float64Array(length));
+  }
+}
+
+/** A growable Uint32Array. */
+export class Uint32List extends TypedList<Uint32Array> {
+  constructor() {
+    super((length) => new Uint32Array(length));
+  }
+}
+
+/** A growable Uint8Array. */
+export class Uint8List extends TypedList<Uint8Array> {
+  constructor() {
+    super((length) => new Uint8Array(length));
   }
 }

@@ -6,8 +6,10 @@
  * @module
  */
 
-import { parseArgs } from 'node:util';
-import { InputError, UsageError } from './errors.js';
+import { type Stats, statSync } from 'node:fs';
+import { parseCommandLine, readDistance } from './args.js';
+import { InputError, systemError, UsageError } from './errors.js';
+import { checkOutputPlace } from './files.js';
 import { dedupeLas } from './formats/las.js';
 import { dedupeLaz } from './formats/laz.js';
 import { weldObj } from './formats/obj.js';
@@ -28,8 +30,10 @@ Usage:
 weld: merges the vertices of a mesh that lie within <t> of each other (each
 vertex, in file order, joins the nearest earlier welded vertex in reach, else
 starts one) and drops the triangles and faces that collapse.
-  Formats: .stl (binary, ASCII), .obj, .ply (binary, ASCII), .gltf, .glb;
-  the output has the input's format (.gltf and .glb may swap).
+  -t, --tolerance <t>       the distance, a decimal number >= 0
+  Formats: .stl (binary, ASCII), .obj, .ply (binary, ASCII), .gltf, .glb
+  (Draco and meshopt compression included); the output has the input's
+  format (.gltf and .glb may swap).
   STL comes out as triangles whose corners sit on their welded vertex, so
   seams close; the other formats come out indexed.
   --attribute-tolerance <name>=<t>  let a vertex attribute differ by up to <t>
@@ -37,9 +41,14 @@ starts one) and drops the triangles and faces that collapse.
                             color; glTF: NORMAL, TEXCOORD_0, ...); attributes
                             must otherwise be equal (repeatable)
   --ignore <name>           do not compare that attribute (repeatable)
+  --decompress              glTF: write the geometry uncompressed (a Draco or
+                            meshopt input is otherwise compressed again)
+  --force                   glTF: let a .gltf output's .bin and images replace
+                            files of those names (never without it)
 
 dedupe: merges the points of a cloud within <r> by the same rule; each kept
 point keeps its record (colour, intensity, ...).
+  -r, --radius <r>          the distance, a decimal number >= 0
   Formats: .ply, .xyz, .txt, .csv, .las, .laz (written as .las).
   --mean                    move each kept point to the mean of its cluster
 
@@ -48,8 +57,13 @@ Options:
                             when complete: a failure leaves no partial output)
   --json                    print the summary as JSON
   -q, --quiet               print no summary
+  --debug                   print the stack of an error
   -h, --help                this text
   --version                 the version
+
+An option that takes a value takes the next word; each is given once
+(--tolerance twice, or -t and --tolerance, is an error), except the two
+marked repeatable.
 
 Exit codes: 0 done, 1 an input could not be read or an output written,
 2 the command line was wrong.`;
@@ -61,6 +75,8 @@ const DEDUPE_FORMATS = ['.ply', '.xyz', '.txt', '.csv', '.las', '.laz'];
 export interface Streams {
   stdout: { write(text: string): unknown };
   stderr: ProgressSink;
+  /** Where the progress goes when another thread draws it (see cli.ts): shared memory instead of stderr. */
+  progress?: SharedArrayBuffer | undefined;
 }
 
 function extensionOf(file: string): string {
@@ -70,11 +86,7 @@ function extensionOf(file: string): string {
 
 function distance(name: string, text: string | undefined): number {
   if (text === undefined) throw new UsageError(`--${name} is required`);
-  const value = text.trim() === '' ? Number.NaN : Number(text);
-  if (!(Number.isFinite(value) && value >= 0)) {
-    throw new UsageError(`--${name} must be a finite number >= 0, got ${JSON.stringify(text)}`);
-  }
-  return value;
+  return readDistance(`--${name}`, text);
 }
 
 function attributeTolerances(pairs: string[]): Map<string, number> {
@@ -83,9 +95,29 @@ function attributeTolerances(pairs: string[]): Map<string, number> {
     const equals = pair.indexOf('=');
     if (equals <= 0)
       throw new UsageError(`--attribute-tolerance takes <name>=<tolerance>, got ${JSON.stringify(pair)}`);
-    map.set(pair.slice(0, equals), distance(`attribute-tolerance ${pair.slice(0, equals)}`, pair.slice(equals + 1)));
+    map.set(
+      pair.slice(0, equals),
+      readDistance(`--attribute-tolerance ${pair.slice(0, equals)}`, pair.slice(equals + 1)),
+    );
   }
   return map;
+}
+
+/**
+ * The input must be a file and the output's place a folder that exists: one
+ * line each, before any format is read (a folder given as input used to come
+ * out as EISDIR with a stack, a missing output folder as the temporary
+ * file's ENOENT).
+ */
+function checkPaths(input: string, output: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(input);
+  } catch (error) {
+    throw systemError(input, 'cannot read', error);
+  }
+  if (stats.isDirectory()) throw new InputError(input, '', 'cannot read: it is a folder, not a file');
+  checkOutputPlace(output);
 }
 
 /** Checks input and output formats for a command; returns the input's extension. */
@@ -124,30 +156,22 @@ export async function run(
 ): Promise<number> {
   const started = performance.now();
   let progress: Progress | undefined;
+  let debug = args.includes('--debug');
   try {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string', short: 'o' },
-        tolerance: { type: 'string', short: 't' },
-        radius: { type: 'string', short: 'r' },
-        'attribute-tolerance': { type: 'string', multiple: true },
-        ignore: { type: 'string', multiple: true },
-        mean: { type: 'boolean' },
-        json: { type: 'boolean' },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
-    if (values.help || (positionals.length === 0 && !values.version)) {
+    const { values, positionals } = parseCommandLine(args);
+    debug = values.debug === true;
+    if (values.help) {
       streams.stdout.write(`${USAGE}\n`);
-      return positionals.length === 0 && !values.help ? 2 : 0;
+      return 0;
     }
     if (values.version) {
       streams.stdout.write(`${VERSION}\n`);
       return 0;
+    }
+    if (positionals.length === 0) {
+      // Nothing asked: the usage, as for every other command-line error on stderr.
+      streams.stderr.write(`${USAGE}\n`);
+      return 2;
     }
     const [command, input, ...extra] = positionals;
     if (command !== 'weld' && command !== 'dedupe')
@@ -157,7 +181,7 @@ export async function run(
     if (extra.length > 0) throw new UsageError(`${command}: one input at a time, got also ${extra.join(' ')}`);
     const output = values.output;
     if (output === undefined) throw new UsageError(`${command}: -o <output> is required`);
-    progress = new Progress(streams.stderr);
+    progress = new Progress(streams.stderr, streams.progress);
     let counts: Counts;
     let reach: number;
     if (command === 'weld') {
@@ -167,7 +191,10 @@ export async function run(
       const tolerances = attributeTolerances(values['attribute-tolerance'] ?? []);
       const ignore = new Set(values.ignore ?? []);
       const from = formats(command, input, output, WELD_FORMATS);
+      checkPaths(input, output);
       const job: WeldJob = { input, output, tolerance: reach, tolerances, ignore, progress };
+      if (from !== '.gltf' && from !== '.glb' && (values.decompress || values.force))
+        throw new UsageError(`weld: --decompress and --force are for glTF and GLB (the input is ${from})`);
       if (from === '.stl') {
         if (tolerances.size > 0 || ignore.size > 0)
           throw new UsageError('weld: STL vertices have no attributes to compare');
@@ -176,16 +203,27 @@ export async function run(
       else if (from === '.ply') counts = weldPly(job);
       else {
         const { weldGltf } = await import('./formats/gltf.js');
-        counts = await weldGltf(job);
+        counts = await weldGltf(job, {
+          force: values.force === true,
+          decompress: values.decompress === true,
+          warn: (text) => streams.stderr.write(`spatialhash: warning: ${text}\n`),
+        });
       }
     } else {
-      if (values.tolerance !== undefined || values['attribute-tolerance'] || values.ignore) {
+      if (
+        values.tolerance !== undefined ||
+        values['attribute-tolerance'] ||
+        values.ignore ||
+        values.decompress ||
+        values.force
+      ) {
         throw new UsageError(
-          'dedupe takes --radius (and --mean); --tolerance, --attribute-tolerance and --ignore are for weld',
+          'dedupe takes --radius (and --mean); --tolerance, --attribute-tolerance, --ignore, --decompress and --force are for weld',
         );
       }
       reach = distance('radius', values.radius);
       const from = formats(command, input, output, DEDUPE_FORMATS);
+      checkPaths(input, output);
       const job: DedupeJob = { input, output, radius: reach, mean: values.mean ?? false, progress };
       if (from === '.ply') counts = dedupePly(job);
       else if (from === '.las') counts = dedupeLas(job);
@@ -206,17 +244,25 @@ export async function run(
     return 0;
   } catch (error) {
     progress?.done();
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      streams.stderr.write(`spatialhash: ${(error as Error).message}\nRun "spatialhash --help" for usage.\n`);
+    const stack = debug && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : '';
+    if (error instanceof UsageError) {
+      streams.stderr.write(`spatialhash: ${error.message}\nRun "spatialhash --help" for usage.${stack}\n`);
       return 2;
     }
     if (error instanceof InputError) {
-      streams.stderr.write(`spatialhash: error: ${error.message}\n`);
+      // One line, whatever a message quoted from the file holds.
+      streams.stderr.write(`spatialhash: error: ${error.message.replace(/\s*\n\s*/g, ' ')}${stack}\n`);
       return 1;
     }
-    // Anything else (a file system error, out of memory): its message, and the stack for a bug report.
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    streams.stderr.write(`spatialhash: error: ${message}\n`);
+    // A file-system error that no reader caught names its file; anything else (a bug, out of memory) its message,
+    // on one line: the stack only with --debug.
+    const path = (error as { path?: unknown }).path;
+    const line =
+      typeof path === 'string'
+        ? systemError(path, 'failed', error).message
+        : (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const hint = debug ? stack : ' (run again with --debug for the stack)';
+    streams.stderr.write(`spatialhash: error: ${line}${hint}\n`);
     return 1;
   }
 }

@@ -8,7 +8,7 @@
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,9 +66,44 @@ beforeAll(() => {
     library.files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+)$/.test(f.path)),
   ).toEqual([]);
   expect(cli.files.map((f) => f.path)).toContain('dist/cli.js');
-  expect(cli.files.filter((f) => !/^(package\.json|README\.md|LICENSE|dist\/.+\.js)$/.test(f.path))).toEqual([]);
+  expect(
+    cli.files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/spatialhash\.js|dist\/.+\.js)$/.test(f.path)),
+  ).toEqual([]);
   packages = [join(work, library.filename), join(work, cli.filename)];
 }, 120_000);
+
+describe('spatialhash-cli as the guide says to run it', () => {
+  it('npm install of the two tarballs into an empty folder, then npx spatialhash-cli and npx spatialhash', () => {
+    const project = join(work, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{"private": true}\n');
+    // The dependencies from npm's cache, where npm ci left them: no network beyond the registry's cache.
+    execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...packages], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const input = put(project, 'soup.stl', stlBinary(soupOf(bunnyMesh(), 2e-4, 3)));
+    for (const name of ['spatialhash-cli', 'spatialhash']) {
+      const out = execFileSync(
+        npm,
+        ['exec', '--no', '--', name, 'weld', input, '-o', join(project, `${name}.stl`), '-t', '0.001', '--json'],
+        {
+          cwd: project,
+          encoding: 'utf8',
+        },
+      );
+      expect(JSON.parse(out)).toMatchObject({ in: 11_022, out: 1839 });
+    }
+  }, 120_000);
+
+  it('npx spatialhash-cli in the checkout (after the build)', () => {
+    const out = execFileSync(npm, ['exec', '--no', '--', 'spatialhash-cli', '--version'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(out).toBe('0.1.0\n');
+  });
+});
 
 describe('spatialhash-cli from its tarball, through npm exec', () => {
   it('welds and dedupes every format; exit codes and messages survive npm exec', async () => {
@@ -113,7 +148,7 @@ describe('spatialhash-cli from its tarball, through npm exec', () => {
       summaries[welds.length + 4].out,
     ]);
     expect(lines.slice(-2)).toEqual(['exit 1', 'exit 2']);
-    expect(stderr).toMatch(/broken\.ply: offset \d+: truncated: the file ends inside vertex/);
+    expect(stderr).toMatch(/broken\.ply: line 4: element "vertex" announces 11,022 records of at least 12 bytes/);
     expect(stderr).toMatch(/must have the input's format \(\.stl\)/);
 
     // Read back independently.

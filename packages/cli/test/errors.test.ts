@@ -5,28 +5,18 @@
  * and no temporary file left, an existing output untouched.
  */
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bunnyMesh, glb, gridMesh, las, obj, ply, soupOf, stlAscii, stlBinary, xyz } from './fixtures.js';
-import { cli, put, temporaries, workspace } from './helpers.js';
+import { cli, put, rejects as rejectsIn, workspace } from './helpers.js';
 
 const dir = workspace();
 const mesh = gridMesh(2);
 const soup = soupOf(mesh, 0, 1);
 
-/** Runs `command` on a file made of `data` and expects exit code 1 with `pattern` in the message. */
-async function rejects(command: 'weld' | 'dedupe', name: string, data: string | Uint8Array, pattern: RegExp) {
-  const input = put(dir, name, data);
-  const output = `${dir}/out-${name.replace(/\.laz$/, '.las')}`;
-  writeFileSync(output, 'previous output');
-  const args = command === 'weld' ? ['--tolerance', '0.01'] : ['--radius', '0.01'];
-  const { code, stdout, stderr } = await cli(command, input, '-o', output, ...args);
-  expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
-  expect(stderr).toContain(`spatialhash: error: ${input}: `);
-  expect(stderr).toMatch(pattern);
-  expect(readFileSync(output, 'utf8')).toBe('previous output');
-  expect(temporaries(dir)).toEqual([]);
-}
+/** Expects `command` on a file of `data` to fail with `pattern` (see helpers.ts). */
+const rejects = (command: 'weld' | 'dedupe', name: string, data: string | Uint8Array, pattern: RegExp) =>
+  rejectsIn(dir, command, name, data, pattern);
 
 const cut = (data: string | Uint8Array, bytes: number) =>
   typeof data === 'string' ? data.slice(0, data.length - bytes) : data.subarray(0, data.length - bytes);
@@ -59,7 +49,7 @@ describe('malformed and truncated inputs', () => {
       'weld',
       'bad-ascii.stl',
       text.replace('vertex 1 0 0', 'vertex 1 zero 0'),
-      /line 5: vertex coordinate y is not a finite number: "zero"/,
+      /line 5: vertex coordinate y is not a finite decimal number: "zero"/,
     );
     await rejects(
       'weld',
@@ -75,7 +65,7 @@ describe('malformed and truncated inputs', () => {
       'weld',
       'bad.obj',
       text.replace('v 1 0 0', 'v 1 0 nope'),
-      /line 5: vertex z is not a finite number: "nope"/,
+      /line 5: vertex z is not a finite decimal number: "nope"/,
     );
     await rejects(
       'weld',
@@ -129,7 +119,7 @@ describe('malformed and truncated inputs', () => {
       'weld',
       'corner.ply',
       ascii.replace(/\n3 0 1 4\n/, '\n3 0 1 44\n'),
-      /face \d+: corner 44 is not a vertex \(the file has 9\)/,
+      /line \d+: face 0 \(property vertex_indices\) item 2: 44 is not a vertex index \(the file has 9 vertices: 0 to 8\)/,
     );
     await rejects(
       'weld',
@@ -143,8 +133,18 @@ describe('malformed and truncated inputs', () => {
 
   it('glTF and GLB', async () => {
     const data = await glb(soup, undefined);
-    await rejects('weld', 'cut.glb', cut(data, 20), /cannot read as glTF/);
-    await rejects('weld', 'bad.gltf', '{"asset": {"version": "2.0"}, "meshes": [', /cannot read as glTF/);
+    await rejects(
+      'weld',
+      'cut.glb',
+      cut(data, 20),
+      /offset \d+: truncated GLB: its header says [\d,]+ bytes, the file ends at [\d,]+/,
+    );
+    await rejects(
+      'weld',
+      'bad.gltf',
+      '{"asset": {"version": "2.0"}, "meshes": [}',
+      /line 1: the glTF JSON is not valid/,
+    );
   });
 
   it('XYZ and CSV', async () => {
@@ -153,11 +153,16 @@ describe('malformed and truncated inputs', () => {
       'dedupe',
       'bad.xyz',
       text.replace(/\n0 1 0 /, '\n0 one 0 '),
-      /line \d+: y is not a finite number: "one"/,
+      /line \d+: y is not a finite decimal number: "one"/,
     );
     await rejects('dedupe', 'short.xyz', `${text}1 2\n`, /line \d+: point has 2 columns, the z coordinate is column 3/);
     const csv = xyz(soup, ',', true);
-    await rejects('dedupe', 'bad.csv', csv.replace(/\n0,1,0,/, '\n0,1,,'), /line \d+: z is not a finite number: ""/);
+    await rejects(
+      'dedupe',
+      'bad.csv',
+      csv.replace(/\n0,1,0,/, '\n0,1,,'),
+      /line \d+: z is not a finite decimal number: ""/,
+    );
   });
 
   it('LAS and LAZ', async () => {
@@ -186,7 +191,7 @@ describe('malformed and truncated inputs', () => {
     await rejects('dedupe', 'plain.laz', data, /offset 104: not compressed/);
     const fake = Buffer.from(data);
     fake.writeUInt8(0x81, 104);
-    await rejects('dedupe', 'fake.laz', fake, /laz-perf cannot open it|cannot decompress/);
+    await rejects('dedupe', 'fake.laz', fake, /offset 100: no LASzip VLR: the compressed points cannot be read/);
   });
 });
 
@@ -198,9 +203,31 @@ describe('command lines', () => {
     [['weld'], /weld: which file\?/],
     [['weld', input, '--tolerance', '1'], /-o <output> is required/],
     [['weld', input, '-o', `${dir}/x.stl`], /--tolerance is required/],
-    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance=-1'], /--tolerance must be a finite number >= 0, got "-1"/],
-    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', '-1'], /Option '--tolerance' argument is ambiguous/],
-    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', 'abc'], /got "abc"/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance=-1'], /--tolerance must be >= 0, got -1\n/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', '-1'], /--tolerance must be >= 0, got -1\n/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '-1e-3'], /--tolerance must be >= 0, got -1e-3\n/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', 'abc'], /must be a decimal number >= 0 .*got "abc"/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', '0x10'], /must be a decimal number >= 0 .*got "0x10"/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', ' 1'], /must be a decimal number >= 0 .*got " 1"/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', 'Infinity'], /must be a decimal number/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tolerance', '1e999'], /--tolerance must be finite, got 1e999/],
+    [['weld', input, '-o', `${dir}/x.stl`, '--tol', '1'], /unknown option --tol; did you mean --tolerance\?\n/],
+    [
+      ['weld', input, '-o', `${dir}/x.stl`, '--tolerence', '1'],
+      /unknown option --tolerence; did you mean --tolerance\?/,
+    ],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '-x'], /unknown option -x\n/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t'], /-t needs a value/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '-t', '2'], /--tolerance is given twice \(-t 1, then -t 2\)/],
+    [
+      ['weld', input, '-o', `${dir}/x.stl`, '--tolerance=1', '-t0.5'],
+      /--tolerance is given twice \(--tolerance 1, then -t 0\.5\): give it once\n/,
+    ],
+    [['weld', input, '-o', `${dir}/x.stl`, '-o', `${dir}/y.stl`, '-t', '1'], /--output is given twice/],
+    [['dedupe', input, '-o', `${dir}/x.stl`, '-r', '1', '--radius', '1'], /--radius is given twice/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--quiet=yes'], /--quiet takes no value/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--force'], /--decompress and --force are for glTF/],
+    [['dedupe', input, '-o', `${dir}/x.stl`, '-r', '1', '--force'], /dedupe takes --radius/],
     [['weld', input, '-o', `${dir}/x.ply`, '--tolerance', '1'], /must have the input's format \(\.stl\)/],
     [
       ['weld', `${dir}/x.fbx`, '-o', `${dir}/y.fbx`, '--tolerance', '1'],
@@ -208,14 +235,18 @@ describe('command lines', () => {
     ],
     [['weld', input, '-o', `${dir}/x.stl`, '--radius', '1'], /weld takes --tolerance/],
     [['dedupe', `${dir}/p.laz`, '-o', `${dir}/q.laz`, '--radius', '1'], /LAZ is written as \.las/],
-    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--bogus'], /Unknown option '--bogus'/],
+    [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--bogus'], /unknown option --bogus\n/],
     [['weld', input, '-o', `${dir}/x.stl`, '-t', '1', '--ignore', 'color'], /STL vertices have no attributes/],
   ];
   for (const [args, pattern] of usage) {
     it(`exit code 2 for: spatialhash ${args.map((a) => a.replace(dir, '<dir>')).join(' ')}`, async () => {
       const { code, stdout, stderr } = await cli(...args);
       expect(code).toBe(2);
-      expect(`${stdout}${stderr}`).toMatch(pattern);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(pattern);
+      // One line of ours and the hint (the usage itself for no arguments): nothing of Node's parser.
+      if (args.length > 0) expect(stderr.trimEnd().split('\n')).toHaveLength(2);
+      expect(stderr).not.toMatch(/ERR_|TypeError|RangeError|\n\s+at /);
     });
   }
 
@@ -224,10 +255,10 @@ describe('command lines', () => {
     expect((await cli('--version')).stdout).toBe('0.1.0\n');
     const missing = await cli('weld', `${dir}/none.stl`, '-o', `${dir}/out.stl`, '-t', '1');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/none\.stl: cannot open/);
+    expect(missing.stderr).toMatch(/none\.stl: cannot read: no such file or folder \(ENOENT\)\n$/);
     const unwritable = await cli('weld', input, '-o', `${dir}/no/such/folder/out.stl`, '-t', '1');
     expect(unwritable.code).toBe(1);
-    expect(unwritable.stderr).toMatch(/out\.stl: cannot write/);
+    expect(unwritable.stderr).toMatch(/out\.stl: cannot write: the folder .*no\/such\/folder does not exist\n$/);
     expect(existsSync(`${dir}/out.stl`)).toBe(false);
   });
 });

@@ -249,36 +249,42 @@ export async function glb(positions: ArrayLike<number>, triangles: ArrayLike<num
 }
 
 /**
- * A LAZ file of points (LAS 1.2, point format 1) that laz-perf decodes, made
- * without a LAZ compressor: every chunk holds one point, and LASzip stores a
- * chunk's first point raw, followed by the 4 bytes its arithmetic decoder
- * starts from. The chunk table's offsets are zero bytes here: laz-perf decodes
- * them but reads the chunks in sequence, so the file tests the decoding path
- * (header, LASzip VLR, chunk table, one decompressor per chunk) without
- * holding compressed data. Readers that seek by the table would not read it.
+ * A LAZ file of points that laz-perf decodes, made without a LAZ compressor:
+ * every chunk holds one point, and LASzip stores a chunk's first point raw.
+ * LAS 1.2 (point format 1, pointwise chunks): the raw point is followed by the
+ * 4 bytes its arithmetic decoder starts from. LAS 1.4 (point format 6,
+ * layered chunks): the raw point, the chunk's point count (1) and its 9
+ * layers' sizes (all 0). The chunk table's offsets are zero bytes here:
+ * laz-perf decodes them but reads the chunks in sequence, so the file tests
+ * the decoding path (header, LASzip VLR, chunk table, one decompressor per
+ * chunk) without holding compressed data. Readers that seek by the table
+ * would not read it.
  */
-export function laz(points: ArrayLike<number>): Buffer {
-  const plain = las(points, '1.2');
+export function laz(points: ArrayLike<number>, version: '1.2' | '1.4' = '1.2'): Buffer {
+  const plain = las(points, version);
   const pointOffset = plain.readUInt32LE(96);
   const recordLength = plain.readUInt16LE(105);
   const n = points.length / 3;
-  const items = [
-    [6, 20, 2],
-    [7, 8, 2],
-  ];
+  const layered = version === '1.4';
+  const items = layered
+    ? [[10, 30, 3]]
+    : [
+        [6, 20, 2],
+        [7, 8, 2],
+      ];
   const payload = Buffer.alloc(34 + items.length * 6);
-  payload.writeUInt16LE(2, 0); // pointwise chunked compressor
+  payload.writeUInt16LE(layered ? 3 : 2, 0); // layered or pointwise chunked compressor
   payload.writeUInt16LE(0, 2); // arithmetic coder
-  payload.writeUInt8(2, 4);
-  payload.writeUInt8(2, 5);
+  payload.writeUInt8(layered ? 3 : 2, 4);
+  payload.writeUInt8(layered ? 4 : 2, 5);
   payload.writeUInt32LE(1, 12); // one point per chunk
   payload.writeBigInt64LE(-1n, 16);
   payload.writeBigInt64LE(-1n, 24);
   payload.writeUInt16LE(items.length, 32);
-  for (const [k, [type, size, version]] of items.entries()) {
+  for (const [k, [type, size, itemVersion]] of items.entries()) {
     payload.writeUInt16LE(type!, 34 + k * 6);
     payload.writeUInt16LE(size!, 36 + k * 6);
-    payload.writeUInt16LE(version!, 38 + k * 6);
+    payload.writeUInt16LE(itemVersion!, 38 + k * 6);
   }
   const vlr = Buffer.alloc(54);
   vlr.write('laszip encoded', 2, 'latin1');
@@ -288,10 +294,13 @@ export function laz(points: ArrayLike<number>): Buffer {
   const newOffset = pointOffset + vlr.length + payload.length;
   header.writeUInt32LE(newOffset, 96);
   header.writeUInt32LE(header.readUInt32LE(100) + 1, 100);
-  header.writeUInt8(0x80 | 1, 104);
-  const chunks = Buffer.alloc(n * (recordLength + 4));
-  for (let i = 0; i < n; i++)
-    plain.copy(chunks, i * (recordLength + 4), pointOffset + i * recordLength, pointOffset + (i + 1) * recordLength);
+  header.writeUInt8(0x80 | header.readUInt8(104), 104);
+  const chunkBytes = recordLength + (layered ? 4 + 9 * 4 : 4);
+  const chunks = Buffer.alloc(n * chunkBytes);
+  for (let i = 0; i < n; i++) {
+    plain.copy(chunks, i * chunkBytes, pointOffset + i * recordLength, pointOffset + (i + 1) * recordLength);
+    if (layered) chunks.writeUInt32LE(1, i * chunkBytes + recordLength);
+  }
   const tableOffset = Buffer.alloc(8);
   tableOffset.writeBigInt64LE(BigInt(newOffset + 8 + chunks.length));
   const table = Buffer.alloc(8 + n * 8 + 64);

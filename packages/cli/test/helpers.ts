@@ -3,7 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { run } from '../src/run.js';
 
 /** A fresh temporary folder, removed after the test file. */
@@ -28,6 +28,29 @@ export async function cli(...args: string[]): Promise<Outcome> {
     stderr: { isTTY: false, write: (text: string) => (stderr += text) },
   });
   return { code, stdout, stderr };
+}
+
+/**
+ * Runs `command` on a file `dir/name` holding `data` and expects what a rejected input gives: exit code 1, nothing on
+ * stdout, one line on stderr naming the input and matching `pattern`, the previous output kept, no temporary file.
+ */
+export async function rejects(
+  dir: string,
+  command: 'weld' | 'dedupe',
+  name: string,
+  data: string | Uint8Array,
+  pattern: RegExp,
+): Promise<void> {
+  const input = put(dir, name, data);
+  const output = join(dir, `out-${name.replace(/\.laz$/, '.las')}`);
+  writeFileSync(output, 'previous output');
+  const reach = command === 'weld' ? ['--tolerance', '0.001'] : ['--radius', '0.001'];
+  const { code, stdout, stderr } = await cli(command, input, '-o', output, ...reach);
+  expect({ code, stdout, lines: stderr.trimEnd().split('\n').length }).toEqual({ code: 1, stdout: '', lines: 1 });
+  expect(stderr.startsWith(`spatialhash: error: ${input}: `), stderr).toBe(true);
+  expect(stderr).toMatch(pattern);
+  expect(readFileSync(output, 'utf8')).toBe('previous output');
+  expect(temporaries(dir)).toEqual([]);
 }
 
 /** Writes `data` to `dir/name` and returns the path. */

@@ -1,13 +1,8 @@
-// The loops of a point grid build (see src/pointgrid/build-steps.ts, whose
-// results these reproduce bit for bit): bounds, count, prefix sums, scatter
-// and the per-cell sort by (x, index). Positions come packed (2 or 3 numbers
-// per point) as float64 (P = f64) or float32 (P = f32); coordinates are kept
-// as C. Every pointer is a byte offset into the imported memory.
+// The kernels' own parts of a point grid build: the SIMD bounds scan and the introsort of crowded cells'
+// records (see build-loops.ts, generated from src/templates/build.template.ts, for the loops both paths share
+// and why these two are the kernels' alone). Positions come packed (2 or 3 numbers per point) as float64 (P =
+// f64) or float32 (P = f32); coordinates are kept as C. Every pointer is a byte offset into the imported memory.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
-/** Cells up to this many points are insertion-sorted, larger ones heap-sorted (as sort-cells.ts). */
-const SMALL_CELL: i32 = 24;
 
 // Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
 // lanes' lows and highs (3 vectors each), then the bounds they make (min x, y, z, max x, y, z as f64).
@@ -164,76 +159,6 @@ export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
   return -1;
 }
 
-/**
- * Dense layout: each point's row-major cell into cellOf, and the count per
- * cell into cellStart (zeroed here, cells + 1 entries).
- */
-export function countDense<P>(
-  pos: usize, n: i32, d: i32,
-  originX: f64, originY: f64, originZ: f64, width: f64,
-  cellsX: i32, layer: i32, cells: i32,
-  cellOf: usize, cellStart: usize,
-): void {
-  memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
-  const size = sizeof<P>();
-  if (d == 2) {
-    for (let i = 0; i < n; i++) {
-      const p = pos + <usize>(2 * i) * size;
-      const c = <i32>(Math.floor((<f64>load<P>(p) - originX) / width) +
-        Math.floor((<f64>load<P>(p + size) - originY) / width) * <f64>cellsX);
-      store<i32>(cellOf + (<usize>i << 2), c);
-      const at = cellStart + (<usize>c << 2);
-      store<i32>(at, load<i32>(at) + 1);
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const p = pos + <usize>(3 * i) * size;
-      const c = <i32>(Math.floor((<f64>load<P>(p) - originX) / width) +
-        Math.floor((<f64>load<P>(p + size) - originY) / width) * <f64>cellsX +
-        Math.floor((<f64>load<P>(p + 2 * size) - originZ) / width) * <f64>layer);
-      store<i32>(cellOf + (<usize>i << 2), c);
-      const at = cellStart + (<usize>c << 2);
-      store<i32>(at, load<i32>(at) + 1);
-    }
-  }
-}
-
-/**
- * Inclusive prefix sums of the counts (entry c becomes the end of cell c),
- * entry `cells` = n. Returns the largest count: sortCells' scratch is sized
- * by it.
- */
-export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
-  let sum = 0;
-  let largest = 0;
-  for (let c = 0; c < cells; c++) {
-    const at = cellStart + (<usize>c << 2);
-    const count = load<i32>(at);
-    sum += count;
-    largest = max(largest, count);
-    store<i32>(at, sum);
-  }
-  store<i32>(cellStart + (<usize>cells << 2), n);
-  return largest;
-}
-
-/** Copies each point's index and coordinates to its place in cell order, from the last point back. */
-export function scatter<P, C>(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  const ps = sizeof<P>();
-  const cs = sizeof<C>();
-  for (let i = n - 1; i >= 0; i--) {
-    const at = cellStart + (<usize>load<i32>(cellOf + (<usize>i << 2)) << 2);
-    const s = load<i32>(at) - 1;
-    store<i32>(at, s);
-    store<u32>(sortedIndex + (<usize>s << 2), i);
-    const p = pos + <usize>(d * i) * ps;
-    const q = coords + <usize>(d * s) * cs;
-    store<C>(q, <C>load<P>(p));
-    store<C>(q + cs, <C>load<P>(p + ps));
-    if (d == 3) store<C>(q + 2 * cs, <C>load<P>(p + 2 * ps));
-  }
-}
-
 // Crowded cells are sorted through records of 16 bytes, one per point: x as f64, the point's index (u32), and
 // its slot in the cell (u32). A record is one v128, so a move is one load and one store, and a comparison reads
 // only the records, which lie together, rather than coordinates d apart.
@@ -349,7 +274,7 @@ function sortRecords(base: usize, from: i32, to: i32, depth: i32): void {
  * (x, index) through records at `scratch` (16 bytes a point), then the
  * cell's coordinates, copied after the records, back in that order.
  */
-function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end: i32, scratch: usize, perLevel: i32): void {
+export function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end: i32, scratch: usize, perLevel: i32): void {
   const cs = sizeof<C>();
   const size = end - start;
   for (let k = 0; k < size; k++) {
@@ -372,53 +297,5 @@ function sortCrowdedCell<C>(coords: usize, order: usize, d: i32, start: i32, end
     store<C>(to, load<C>(from));
     store<C>(to + cs, load<C>(from + cs));
     if (d == 3) store<C>(to + 2 * cs, load<C>(from + 2 * cs));
-  }
-}
-
-/**
- * Sorts every cell's points by (x, index), a total order, so the result is
- * the one sort-cells.ts and build-steps.ts give: insertion sort in place for
- * the usual handful, introsort of records for crowded cells (coincident
- * points stay O(k log k)). `scratch` holds (16 + d * sizeof<C>) bytes for
- * each point of the largest cell (see prefixSums), when that has more than
- * SMALL_CELL points. Introsort allows `perLevel` partitions per halving of
- * a cell's points (2; 0 in tests, to heapsort every crowded cell).
- */
-export function sortCells<C>(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  const cs = sizeof<C>();
-  for (let c = 0; c < cells; c++) {
-    const start = load<i32>(cellStart + (<usize>c << 2));
-    const end = load<i32>(cellStart + (<usize>c << 2), 4);
-    const size = end - start;
-    if (size < 2) continue;
-    if (size > SMALL_CELL) {
-      sortCrowdedCell<C>(coords, order, d, start, end, scratch, perLevel);
-      continue;
-    }
-    for (let s = start + 1; s < end; s++) {
-      const q = coords + <usize>(d * s) * cs;
-      const x = load<C>(q);
-      const y = load<C>(q + cs);
-      const z = d == 3 ? load<C>(q + 2 * cs) : <C>0;
-      const index = load<u32>(order + (<usize>s << 2));
-      let t = s;
-      for (; t > start; t--) {
-        const pq = coords + <usize>(d * (t - 1)) * cs;
-        const px = load<C>(pq);
-        if (px < x || (px == x && load<u32>(order + (<usize>(t - 1) << 2)) < index)) break;
-        const tq = coords + <usize>(d * t) * cs;
-        store<C>(tq, px);
-        store<C>(tq + cs, load<C>(pq + cs));
-        if (d == 3) store<C>(tq + 2 * cs, load<C>(pq + 2 * cs));
-        store<u32>(order + (<usize>t << 2), load<u32>(order + (<usize>(t - 1) << 2)));
-      }
-      if (t != s) {
-        const tq = coords + <usize>(d * t) * cs;
-        store<C>(tq, x);
-        store<C>(tq + cs, y);
-        if (d == 3) store<C>(tq + 2 * cs, z);
-        store<u32>(order + (<usize>t << 2), index);
-      }
-    }
   }
 }

@@ -1,8 +1,6 @@
 // The cell hash of src/core/cell-hash.ts, bit for bit (hashCell2 / hashCell3
 // for the grids' lookups, the multipliers and mix32 for weld's table).
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 /** Per-axis multipliers of the cell hash (CELL_HASH_X, _Y, _Z of core/cell-hash.ts). */
 export const CELL_HASH_X: u32 = 0x9e3779b1;
 export const CELL_HASH_Y: u32 = 0x7feb352d;

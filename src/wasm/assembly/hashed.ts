@@ -4,8 +4,6 @@
 // decides the result (ids are ranks in row-major order, the lookup is filled
 // in id order), so the table used to count them is this file's own.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 import { hashCell2, hashCell3 } from './cell-hash';
 
 // @ts-ignore: decorator

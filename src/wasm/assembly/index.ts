@@ -2,18 +2,20 @@
 // the concrete instances of the generic loops, one per coordinate type.
 // Positions P and coordinate copies C are float64 or float32.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
-import { bounds, countDense, prefixSums, scatter, sortCells } from './build';
-import { searchPairs2, searchPairs3 } from './pairs';
+import { bounds } from './build';
 import { countHashed } from './hashed';
-import { within2, within3, withinMany } from './within';
+import { withinMany } from './within';
 import { weldNear2, weldNear3 } from './weld';
 
-export { prefixSums } from './build';
-export { length, needed, setGrid, setOutput, startSearch } from './pairs';
+// The build's loops and their instances (generated from src/templates/build.template.ts).
+export * from './build-loops';
+export { setGrid } from './grid';
+// The pair search and its instances (generated from src/templates/pairs.template.ts).
+export * from './pair-search';
 export { fillRows, originalPairs, rowStarts } from './rows';
-export { gatherWindow, setQueryGrid, sortWindow, written } from './within';
+export { gatherWindow, sortWindow, written } from './within';
+// The within searches' instances (generated from src/templates/within.template.ts).
+export * from './within-rows';
 export { fillLookup, orderCells } from './hashed';
 export { setWeldTable, weldExact } from './weld';
 
@@ -22,48 +24,6 @@ export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
 }
 export function bounds32(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f32>(pos, n, d, out);
-}
-export function countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
-  countDense<f64>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
-}
-export function countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void {
-  countDense<f32>(pos, n, d, ox, oy, oz, w, cx, layer, cells, cellOf, cellStart);
-}
-export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  scatter<f64, f64>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
-}
-export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  scatter<f32, f32>(pos, n, d, cellOf, cellStart, coords, sortedIndex);
-}
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  sortCells<f64>(coords, order, cellStart, cells, d, scratch, perLevel);
-}
-export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  sortCells<f32>(coords, order, cellStart, cells, d, scratch, perLevel);
-}
-export function searchPairs2d64(): i32 {
-  return searchPairs2<f64>();
-}
-export function searchPairs2d32(): i32 {
-  return searchPairs2<f32>();
-}
-export function searchPairs3d64(): i32 {
-  return searchPairs3<f64>();
-}
-export function searchPairs3d32(): i32 {
-  return searchPairs3<f32>();
-}
-export function within2d64(x: f64, y: f64, radius: f64, target: usize): i32 {
-  return within2<f64>(x, y, radius, target);
-}
-export function within2d32(x: f64, y: f64, radius: f64, target: usize): i32 {
-  return within2<f32>(x, y, radius, target);
-}
-export function within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
-  return within3<f64>(x, y, z, radius, target);
-}
-export function within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32 {
-  return within3<f32>(x, y, z, radius, target);
 }
 export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
   return countHashed<f64>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);

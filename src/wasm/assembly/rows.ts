@@ -1,12 +1,10 @@
 // What pair-sink.ts does with a finished search's output, over the same
 // layouts: flat pairs of sorted positions into original indices (writePairs),
 // and partner runs into CSR rows (rowStarts, fillRows). As there, every index
-// handed over is clamped to the last point (see bounded.ts): a grid whose
+// handed over is clamped to the last point (see core/bounded.ts): a grid whose
 // sorted indices are not a permutation (a buffer opened unchecked, or copied
 // while another thread rewrote it) gives wrong rows, never an index past the
 // points, and no write lands outside the rows.
-
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
 
 // @ts-ignore: decorator
 @inline function at(base: usize, i: i32): usize {

@@ -5,13 +5,11 @@
 // weld-kernels.ts) lays the regions out and sizes them for the worst case:
 // the table starts small and doubles in place, as near.ts's does.
 
-// @ts-nocheck: AssemblyScript, compiled by asc (see scripts/build-wasm.mjs).
-
 import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, toInt32 } from './cell-hash';
 
 /** RECENT of near.ts: previous vertices whose representatives are tried before any lookup. */
 const RECENT: i32 = 4;
-/** REACH_SLACK of near.ts. */
+/** REACH_SLACK of src/core/weld-cells.ts. */
 const REACH_SLACK: f64 = 1 + 1.0 / 1099511627776.0; // 1 + 2^-40
 /** The 2^-1073 of nearerReach in near.ts. */
 const TINY_SQUARE: f64 = reinterpret<f64>(0x000000000000000e); // 2^-1073
@@ -264,7 +262,7 @@ export function weldNear3<C>(
     bestDistance2 = Infinity;
     if (i >= RECENT && sure2 > 0) {
       // All four at once, no branch per representative: the one found is the same (a representative within
-      // sure2 is the only one there, see SURE_FRACTION in near.ts), and which of them it is seldom follows a
+      // sure2 is the only one there, see SURE_FRACTION in src/core/weld-cells.ts), and which of them it is seldom follows a
       // pattern the branch predictor learns.
       const at = remap + (<usize>(i - RECENT) << 2);
       const r4 = load<i32>(at);
@@ -507,6 +505,18 @@ export function weldExact(coords: usize, n: i32, d: i32, remap: usize, represent
   let count = 0;
   for (let i = 0; i < n; i++) {
     const base = i * d;
+    // The recent representatives first, as exact.ts: equal coordinates there are the only representative with them.
+    let recent = -1;
+    for (let back = min(i, RECENT); back > 0 && recent < 0; back--) {
+      const r = i32At(remap, i - back);
+      let axis = 0;
+      while (axis < d && f64At(repCoords, r * d + axis) == f64At(coords, base + axis)) axis++;
+      if (axis == d) recent = r;
+    }
+    if (recent >= 0) {
+      setI32(remap, i, recent);
+      continue;
+    }
     let s = hashWords(coords + (<usize>base << 3), words) & mask;
     let found = -1;
     for (;;) {

@@ -1,7 +1,7 @@
 /**
- * Pull readers over a {@link ChunkReader}: bytes for binary formats (with the
- * file offset of every value, for error messages) and whitespace-separated
- * tokens for text formats whose records may span lines (ASCII PLY).
+ * A pull reader of bytes over a {@link ChunkReader} for binary formats, with
+ * the file offset of every value for error messages (text formats have
+ * scanner.ts).
  *
  * @module
  */
@@ -31,6 +31,16 @@ export class ByteCursor {
     this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
   }
 
+  /** Bytes of the window from `pos` that hold file data. */
+  get available(): number {
+    return this.end - this.pos;
+  }
+
+  /** The file being read (for error messages). */
+  get file(): string {
+    return this.reader.file;
+  }
+
   /** The file offset of the next byte. */
   get offset(): number {
     return this.base + this.pos;
@@ -39,6 +49,10 @@ export class ByteCursor {
   /** Makes `bytes` bytes available at `pos`, or throws naming what was being read. */
   ensure(bytes: number, what: () => string): void {
     if (this.end - this.pos >= bytes) return;
+    // A length read from the file is checked against the file before any memory is taken for it.
+    if (this.base + this.pos + bytes > this.reader.size) {
+      throw new InputError(this.reader.file, `offset ${this.reader.size}`, `truncated: the file ends inside ${what()}`);
+    }
     const left = this.end - this.pos;
     if (bytes > this.buffer.length) {
       const bigger = Buffer.allocUnsafe(Math.max(bytes, this.buffer.length * 2));
@@ -58,69 +72,5 @@ export class ByteCursor {
         `truncated: the file ends inside ${what()}`,
       );
     }
-  }
-}
-
-/** Whitespace-separated tokens from `start`, across lines, with the line each came from. */
-export class TokenCursor {
-  private tokens: string[] = [];
-  private next = 0;
-  /** Line of the last token handed out. */
-  line: number;
-  private readonly buffer = Buffer.allocUnsafe(WINDOW);
-  private offset: number;
-  private carry = '';
-  private lines: string[] = [];
-  private nextLine = 0;
-
-  constructor(
-    private readonly reader: ChunkReader,
-    start: number,
-    firstLine: number,
-  ) {
-    this.offset = start;
-    this.line = firstLine - 1;
-  }
-
-  /** The next token, or undefined at the end of the file. */
-  token(): string | undefined {
-    while (this.next === this.tokens.length) {
-      const line = this.readLine();
-      if (line === undefined) return undefined;
-      this.line++;
-      const trimmed = line.trim();
-      this.tokens = trimmed === '' ? [] : trimmed.split(/\s+/);
-      this.next = 0;
-    }
-    return this.tokens[this.next++];
-  }
-
-  /** Whether the current line has tokens left (a record that ends mid-line is followed by more). */
-  get restOfLine(): number {
-    return this.tokens.length - this.next;
-  }
-
-  private readLine(): string | undefined {
-    while (this.nextLine === this.lines.length) {
-      if (this.offset >= this.reader.size) {
-        if (this.carry === '') return undefined;
-        const last = this.carry;
-        this.carry = '';
-        return last;
-      }
-      const got = this.reader.readAt(this.buffer, this.offset, Math.min(WINDOW, this.reader.size - this.offset));
-      this.offset += got;
-      const text = this.carry + this.buffer.toString('latin1', 0, got);
-      const parts = text.split('\n');
-      this.carry = parts.pop()!;
-      this.lines = parts;
-      this.nextLine = 0;
-    }
-    return this.lines[this.nextLine++];
-  }
-
-  /** Bytes consumed from the file so far (whole chunks): for the progress bar. */
-  get position(): number {
-    return this.offset;
   }
 }

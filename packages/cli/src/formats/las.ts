@@ -12,12 +12,11 @@
  * @module
  */
 
-import { weld } from 'spatialhash';
+import { PointDedupe } from '../dedupe-points.js';
 import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import type { Progress } from '../progress.js';
-import type { Counts, DedupeJob } from '../summary.js';
-import { clusterMeans } from './ply.js';
+import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
 
 /** Smallest record size per point format (ASPRS LAS 1.4, table of point data record formats). */
 const MIN_RECORD = [20, 28, 26, 34, 57, 63, 30, 36, 38, 59, 67];
@@ -104,38 +103,85 @@ export function parseLasHeader(file: string, head: Buffer, size: number): LasHea
   };
 }
 
-/** Reads point i's coordinates and return number from its record at byte `at` of `bytes`. */
-export function readPoint(
-  header: LasHeader,
-  bytes: Uint8Array,
-  at: number,
-  i: number,
-  positions: Float64Array,
-  returnNumbers: Uint8Array,
-): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 15);
-  for (let axis = 0; axis < 3; axis++) {
-    positions[i * 3 + axis] = view.getInt32(axis * 4, true) * header.scale[axis]! + header.offset[axis]!;
-  }
-  // Formats 6 to 10 keep the return number in 4 bits, the older ones in 3.
-  returnNumbers[i] = view.getUint8(14) & (header.format >= 6 ? 0x0f : 0x07);
+/** Bytes of a VLR's header (LAS 1.0 to 1.4). */
+export const VLR_HEADER = 54;
+
+/** One variable-length record: where it starts, its user id and record id, its payload's length. */
+export interface Vlr {
+  offset: number;
+  user: string;
+  record: number;
+  length: number;
 }
 
-/** Points as the dedupe needs them: float64 positions and a way to copy record i. */
+/**
+ * The VLRs between the header and the points (`bytes` holds the file up to
+ * the offset to the points), checked as they are walked: their count against
+ * the room there before anything is read, each one's header and payload
+ * inside it. Bytes after the last one (padding, user data) are allowed.
+ */
+export function vlrsOf(file: string, bytes: Uint8Array, header: LasHeader): Vlr[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.readUInt32LE(100);
+  const room = header.pointOffset - header.headerSize;
+  if (count * VLR_HEADER > room) {
+    throw new InputError(
+      file,
+      'offset 100',
+      `${count} VLRs announced, but the ${room} bytes between the header and the points hold at most ${Math.floor(room / VLR_HEADER)}`,
+    );
+  }
+  const vlrs: Vlr[] = [];
+  let at = header.headerSize;
+  for (let k = 0; k < count; k++) {
+    if (at + VLR_HEADER > header.pointOffset) {
+      throw new InputError(
+        file,
+        `offset ${at}`,
+        `VLR ${k}'s header runs past the start of the points (offset ${header.pointOffset})`,
+      );
+    }
+    const length = view.readUInt16LE(at + 20);
+    if (at + VLR_HEADER + length > header.pointOffset) {
+      throw new InputError(
+        file,
+        `offset ${at + 20}`,
+        `VLR ${k} of ${length} bytes runs past the start of the points (offset ${header.pointOffset})`,
+      );
+    }
+    const user = view.toString('latin1', at + 2, at + 18).replace(/\0.*$/s, '');
+    vlrs.push({ offset: at, user, record: view.readUInt16LE(at + 18), length });
+    at += VLR_HEADER + length;
+  }
+  return vlrs;
+}
+
+/** Reads a point's coordinates and return number from its record at byte `at` of `bytes`, into `dedupe`. */
+export function readPoint(header: LasHeader, bytes: Uint8Array, at: number, dedupe: PointDedupe): void {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 15);
+  const { scale, offset } = header;
+  // Formats 6 to 10 keep the return number in 4 bits, the older ones in 3.
+  dedupe.push(
+    view.getInt32(0, true) * scale[0] + offset[0],
+    view.getInt32(4, true) * scale[1] + offset[1],
+    view.getInt32(8, true) * scale[2] + offset[2],
+    view.getUint8(14) & (header.format >= 6 ? 0x0f : 0x07),
+  );
+}
+
+/** A LAS or LAZ input as the writer needs it: its header, its records (read again) and what follows them. */
 export interface LasPoints {
   header: LasHeader;
-  positions: Float64Array;
-  /** Copies the record of point i into `target` (recordLength bytes). */
+  /** Calls `visit` with the record of every point in order (recordLength bytes, valid during the call). */
   forEachRecord: (visit: (i: number, record: Uint8Array) => void) => void;
-  /** Each point's return number (1 to 15; 0 when unset), for the header's counts per return. */
-  returnNumbers: Uint8Array;
   /** Bytes after the point records (EVLRs, waveform data), to copy to the end of the output. */
   tail: Uint8Array;
   /** Where the tail starts in the input: header offsets at or past it move with it. */
   tailStart: number;
 }
 
-function readLas(reader: ChunkReader, progress: Progress): LasPoints {
+/** Opens a LAS file: header and VLRs checked, the records' extent checked against the file's size. */
+function openLas(reader: ChunkReader): LasPoints {
   const file = reader.file;
   const head = Buffer.alloc(Math.min(reader.size, 1 << 16));
   reader.readAt(head, 0);
@@ -147,6 +193,7 @@ function readLas(reader: ChunkReader, progress: Progress): LasPoints {
     reader.readAt(bytes, 0);
     header.bytes = bytes;
   }
+  vlrsOf(file, header.bytes, header);
   const end = pointOffset + recordLength * count;
   if (end > reader.size) {
     const whole = Math.floor((reader.size - pointOffset) / recordLength);
@@ -156,20 +203,10 @@ function readLas(reader: ChunkReader, progress: Progress): LasPoints {
       `truncated: the header announces ${count} points of ${recordLength} bytes, the file holds ${whole} and part of point ${whole}`,
     );
   }
-  const positions = new Float64Array(count * 3);
-  const returnNumbers = new Uint8Array(count);
-  let i = 0;
-  reader.forEachChunk(pointOffset, end, recordLength, (chunk, offset) => {
-    for (let at = 0; at < chunk.length; at += recordLength, i++)
-      readPoint(header, chunk, at, i, positions, returnNumbers);
-    progress.update('reading', offset + chunk.length, reader.size);
-  });
   const tail = Buffer.alloc(reader.size - end);
   reader.readAt(tail, end);
   return {
     header,
-    positions,
-    returnNumbers,
     tail,
     tailStart: end,
     forEachRecord: (visit) => {
@@ -181,44 +218,43 @@ function readLas(reader: ChunkReader, progress: Progress): LasPoints {
   };
 }
 
-/** Writes the deduped LAS: header updated, VLRs, kept records (moved with `moved`), then the tail. */
+/**
+ * Writes the deduped LAS: header updated (counts, counts per return, bounds,
+ * offsets into the tail), VLRs, the kept records (moved to their cluster's
+ * mean with `moved`), then the tail.
+ */
 export function writeLas(
   out: AtomicOutput,
   points: LasPoints,
-  remap: Uint32Array,
-  representatives: Uint32Array,
-  count: number,
+  dedupe: PointDedupe,
   moved: Float64Array | undefined,
   progress: Progress,
 ): void {
   const { header } = points;
   const { recordLength, scale, offset } = header;
+  const { count } = dedupe;
+  const kept = dedupe.kept.array;
+  const coordinates = dedupe.coordinates.array;
   const headerBytes = Buffer.from(header.bytes);
   const newFormat = header.format >= 6;
   const returns = new Float64Array(15);
   const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
   const record = Buffer.alloc(recordLength);
-  // Bounds and returns first (the header comes before the points): one pass over the kept positions.
-  const coordinate = (r: number, axis: number, i: number) => {
-    if (moved === undefined) return points.positions[i * 3 + axis]!;
-    const stored = Math.round((moved[r * 3 + axis]! - offset[axis]!) / scale[axis]!);
-    return stored * scale[axis]! + offset[axis]!;
-  };
+  /** A kept point's stored coordinate: its own, or its cluster's mean rounded to the file's grid. */
+  const stored = (r: number, axis: number) => Math.round((moved![r * 3 + axis]! - offset[axis]!) / scale[axis]!);
+  // Bounds and returns first (the header comes before the points): one pass over the kept points.
   for (let r = 0; r < count; r++) {
-    const i = representatives[r]!;
     for (let axis = 0; axis < 3; axis++) {
-      const value = coordinate(r, axis, i);
+      const value = moved === undefined ? coordinates[r * 3 + axis]! : stored(r, axis) * scale[axis]! + offset[axis]!;
       if (value < min[axis]!) min[axis] = value;
       if (value > max[axis]!) max[axis] = value;
     }
+    const number = dedupe.returns.array[r]!;
+    if (number >= 1 && number <= 15) returns[number - 1]++;
   }
   // The tail follows the kept records: offsets into it move by as much as its start does.
   const shift = header.bytes.length + recordLength * count - points.tailStart;
-  for (let r = 0; r < count; r++) {
-    const number = points.returnNumbers[representatives[r]!]!;
-    if (number >= 1 && number <= 15) returns[number - 1]++;
-  }
   const minor = headerBytes.readUInt8(25);
   if (!newFormat && count <= 0xffffffff) {
     headerBytes.writeUInt32LE(count, 107);
@@ -242,38 +278,55 @@ export function writeLas(
     for (let k = 0; k < 15; k++) headerBytes.writeBigUInt64LE(BigInt(returns[k]!), 255 + k * 8);
   }
   out.bytes(headerBytes);
-  let written = 0;
+  let r = 0;
   points.forEachRecord((i, bytes) => {
-    const r = remap[i]!;
-    if (representatives[r] !== i) return;
+    if (kept[i] !== 1) return;
     if (moved === undefined) out.bytes(bytes);
     else {
       record.set(bytes);
       for (let axis = 0; axis < 3; axis++) {
-        const stored = Math.round((moved[r * 3 + axis]! - offset[axis]!) / scale[axis]!);
-        if (stored < -2147483648 || stored > 2147483647) {
+        const value = stored(r, axis);
+        if (value < -2147483648 || value > 2147483647) {
           throw new InputError(out.file, '', `the mean of cluster ${r} does not fit LAS's 32-bit coordinates`);
         }
-        record.writeInt32LE(stored, axis * 4);
+        record.writeInt32LE(value, axis * 4);
       }
       out.bytes(record);
     }
-    if ((++written & 0xffff) === 0) progress.update('writing', written, count);
+    if ((++r & 0xffff) === 0) progress.update('writing', r, count);
   });
   out.bytes(points.tail);
 }
 
-/** Dedupes a LAS file into `output` (LAS). */
+/** Dedupes a LAS file into `output` (LAS): pass 1 streams the points through the dedupe, pass 2 copies the kept records. */
 export function dedupeLas({ input, output, radius, mean, progress }: DedupeJob): Counts {
+  const clock = stopwatch();
   const reader = new ChunkReader(input);
   try {
-    const points = readLas(reader, progress);
+    const points = openLas(reader);
+    const { header } = points;
+    const dedupe = new PointDedupe(radius, mean);
+    reader.forEachChunk(header.pointOffset, points.tailStart, header.recordLength, (chunk, offset) => {
+      for (let at = 0; at < chunk.length; at += header.recordLength) readPoint(header, chunk, at, dedupe);
+      progress.update('reading', offset + chunk.length, reader.size);
+    });
+    dedupe.finish();
+    clock.lap('reading', dedupe.weldSeconds);
     progress.step('merging');
-    const { remap, representatives, count } = weld(points.positions, radius);
-    const moved = mean ? clusterMeans(points.positions, remap, count) : undefined;
-    writeAtomically(output, (out) => writeLas(out, points, remap, representatives, count, moved, progress));
-    const n = points.header.count;
-    return { format: `LAS ${points.header.version}`, in: n, out: count, merged: n - count, dropped: 0 };
+    const moved = mean ? dedupe.means() : undefined;
+    clock.lap('welding');
+    writeAtomically(output, (out) => writeLas(out, points, dedupe, moved, progress));
+    clock.lap('writing');
+    const n = header.count;
+    const count = dedupe.count;
+    return {
+      format: `LAS ${header.version}`,
+      in: n,
+      out: count,
+      merged: n - count,
+      dropped: 0,
+      timings: clock.timings,
+    };
   } finally {
     reader.close();
   }

@@ -8,7 +8,8 @@
 
 import { InputError } from '../errors.js';
 import type { ChunkReader } from '../files.js';
-import type { ByteCursor, TokenCursor } from './cursor.js';
+import type { ByteCursor } from './cursor.js';
+import type { TextScanner } from './scanner.js';
 
 export type ScalarType = 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float32' | 'float64';
 
@@ -84,14 +85,25 @@ export interface Header {
 /** A record: scalars as numbers, lists as arrays, in property order. */
 export type PlyRecord = (number | number[])[];
 
-/** Reads and checks a PLY header. */
+/** A count as PLY headers write it: decimal digits only. */
+const COUNT = /^\d{1,16}$/;
+
+/**
+ * Reads and checks a PLY header. Lines that are not PLY keywords are taken
+ * as comments while no element is declared yet (Blender 2.47 wrote a bare
+ * "Created by Blender3D 247 ..." line after `format`, and three's PLYLoader,
+ * Blender and trimesh read such files); among the declarations they are an
+ * error, since a misspelt `property` would change the layout.
+ */
 export function readHeader(reader: ChunkReader): Header {
   const file = reader.file;
   const head = Buffer.alloc(Math.min(reader.size, 1 << 20));
   reader.readAt(head, 0);
   const text = head.toString('latin1');
-  const end = /(^|\n)end_header\r?\n/.exec(text);
-  if (!text.startsWith('ply')) throw new InputError(file, 'offset 0', 'not a PLY file: it does not start with "ply"');
+  const end = /(^|\n)end_header[ \t]*\r?\n/.exec(text);
+  if (!/^ply[ \t]*\r?\n/.test(text)) {
+    throw new InputError(file, 'offset 0', 'not a PLY file: it does not start with a "ply" line');
+  }
   if (end === null) {
     throw new InputError(file, `offset ${head.length}`, 'truncated or malformed PLY header: no "end_header" line');
   }
@@ -118,11 +130,14 @@ export function readHeader(reader: ChunkReader): Header {
         format = words[1];
         break;
       case 'element': {
-        const count = Number(words[2]);
-        if (words.length !== 3 || !Number.isSafeInteger(count) || count < 0) {
-          throw new InputError(file, where, `malformed element line ${JSON.stringify(line)}`);
+        if (words.length !== 3 || !COUNT.test(words[2]!) || !Number.isSafeInteger(Number(words[2]))) {
+          throw new InputError(
+            file,
+            where,
+            `malformed element line ${JSON.stringify(line)} (a name and a decimal count)`,
+          );
         }
-        elements.push({ name: words[1]!, count, properties: [], headerLine: k, recordSize: 0 });
+        elements.push({ name: words[1]!, count: Number(words[2]), properties: [], headerLine: k, recordSize: 0 });
         break;
       }
       case 'property': {
@@ -147,11 +162,44 @@ export function readHeader(reader: ChunkReader): Header {
         break;
       }
       default:
-        throw new InputError(file, where, `unknown header line ${JSON.stringify(line)}`);
+        if (elements.length > 0 || k === 0) {
+          throw new InputError(file, where, `unknown header line ${JSON.stringify(line.slice(0, 80))}`);
+        }
     }
   }
   if (format === undefined) throw new InputError(file, 'line 2', 'the header has no "format" line');
-  return { format, elements, lines, dataStart, dataLine: lines.length + 1 };
+  const header = { format, elements, lines, dataStart, dataLine: lines.length + 1 };
+  checkCounts(file, header, reader.size);
+  return header;
+}
+
+/**
+ * Checks the elements' counts against the bytes after the header, before
+ * anything is allocated for them: a binary record takes at least its scalars'
+ * and list lengths' bytes, an ASCII one a character and a separator per value.
+ */
+function checkCounts(file: string, header: Header, size: number): void {
+  const data = size - header.dataStart;
+  const ascii = header.format === 'ascii';
+  let least = ascii ? -1 : 0;
+  for (const element of header.elements) {
+    const where = `line ${element.headerLine + 1}`;
+    if (element.count > 0 && element.properties.length === 0) {
+      throw new InputError(file, where, `element "${element.name}" has ${element.count} records but no properties`);
+    }
+    const perRecord = ascii
+      ? 2 * element.properties.length
+      : element.properties.reduce((sum, p) => sum + SIZE[p.countType ?? p.type], 0);
+    least += element.count * perRecord;
+    if (least > data) {
+      const unit = ascii ? 'characters' : 'bytes';
+      throw new InputError(
+        file,
+        where,
+        `element "${element.name}" announces ${element.count.toLocaleString('en-US')} records of at least ${perRecord} ${unit}, more than the ${data.toLocaleString('en-US')} bytes after the header hold`,
+      );
+    }
+  }
 }
 
 /** The header's text with each element's count replaced by `counts` (by element name). */
@@ -217,7 +265,7 @@ export function setScalar(view: DataView, at: number, type: ScalarType, value: n
 }
 
 /** Where record `index` of `element` is, for errors. */
-function recordName(element: Element, index: number, property: Property): string {
+export function recordName(element: Element, index: number, property: Property): string {
   return `${element.name} ${index} (property ${property.name})`;
 }
 
@@ -245,32 +293,38 @@ export function readBinaryRecord(cursor: ByteCursor, element: Element, index: nu
   return record;
 }
 
-/** One ASCII value of `type`, checked: integers for integer types, within their range; finite numbers for floats. */
-function asciiScalar(tokens: TokenCursor, type: ScalarType, file: string, what: () => string): number {
-  const token = tokens.token();
-  if (token === undefined)
-    throw new InputError(file, `line ${tokens.line}`, `truncated: the file ends inside ${what()}`);
-  const value = Number(token);
+/** Whether `value` can be stored as `type`: an integer in range for integer types, finite for floats. */
+export function fits(value: number, type: ScalarType): boolean {
   const range = RANGE[type];
-  if (
-    !Number.isFinite(value) ||
-    (range !== undefined && (!Number.isInteger(value) || value < range[0] || value > range[1]))
-  ) {
-    throw new InputError(file, `line ${tokens.line}`, `${what()}: ${JSON.stringify(token)} is not a valid ${type}`);
+  return range === undefined ? value - value === 0 : Number.isInteger(value) && value >= range[0] && value <= range[1];
+}
+
+/** One ASCII value of `type` (records may span lines), checked with {@link fits}. */
+export function asciiScalar(scanner: TextScanner, type: ScalarType, file: string, what: () => string): number {
+  const value = scanner.numberAcross();
+  if (Number.isNaN(value) || !fits(value, type)) {
+    if (scanner.tokenStart === scanner.tokenEnd)
+      throw new InputError(file, `line ${scanner.line}`, `truncated: the file ends inside ${what()}`);
+    const token = scanner.token;
+    throw new InputError(
+      file,
+      `line ${scanner.line}`,
+      `${what()}: ${JSON.stringify(token.length > 40 ? `${token.slice(0, 40)}...` : token)} is not a valid ${type}${RANGE[type] === undefined ? ' (a finite decimal number)' : ''}`,
+    );
   }
   return value;
 }
 
 /** Reads record `index` of `element` from ASCII data. */
-export function readAsciiRecord(tokens: TokenCursor, element: Element, index: number, file: string): PlyRecord {
+export function readAsciiRecord(scanner: TextScanner, element: Element, index: number, file: string): PlyRecord {
   const record: PlyRecord = [];
   for (const property of element.properties) {
     const what = () => recordName(element, index, property);
-    if (property.countType === undefined) record.push(asciiScalar(tokens, property.type, file, what));
+    if (property.countType === undefined) record.push(asciiScalar(scanner, property.type, file, what));
     else {
-      const length = asciiScalar(tokens, property.countType, file, what);
+      const length = asciiScalar(scanner, property.countType, file, what);
       const items: number[] = new Array(length);
-      for (let k = 0; k < length; k++) items[k] = asciiScalar(tokens, property.type, file, what);
+      for (let k = 0; k < length; k++) items[k] = asciiScalar(scanner, property.type, file, what);
       record.push(items);
     }
   }

@@ -19,8 +19,9 @@ import { InputError } from '../errors.js';
 import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
-import type { Counts, WeldJob } from '../summary.js';
-import { finiteNumber, numberText, tokens } from './text.js';
+import { type Counts, stopwatch, type WeldJob } from '../summary.js';
+import { type TextEncoding, TextScanner } from './scanner.js';
+import { numberText, readNumber, TextOutput } from './text.js';
 
 const HEADER = 80;
 const RECORD = 50;
@@ -34,46 +35,58 @@ interface Stl {
   /** Binary: the 80-byte header and each triangle's attribute bytes. */
   header?: Uint8Array;
   attributes?: Uint16Array;
-  /** ASCII: each solid's name line and its first triangle. */
-  solids?: { name: string; first: number }[];
+  /** ASCII: each solid's name line and its first triangle, and the text's encoding. */
+  solids?: { name: Buffer; first: number }[];
+  encoding?: TextEncoding;
 }
 
-/** Reads an STL (binary when its size matches the triangle count in its header, ASCII when it starts with `solid`). */
+/** Whether bytes look like text: no control characters but tab, line feed, carriage return, form feed. */
+function looksLikeText(bytes: Uint8Array): boolean {
+  for (const c of bytes) if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) return false;
+  return true;
+}
+
+/**
+ * Reads an STL. Binary when its size is what the triangle count in its header
+ * says (84 + 50 n bytes), whatever the header's text; otherwise ASCII when it
+ * starts with `solid` (any case, after an optional byte-order mark) and reads
+ * as text, else a binary file of the wrong size.
+ */
 export function readStl(file: string, progress: Progress): Stl {
   const reader = new ChunkReader(file);
   try {
-    const head = Buffer.alloc(Math.min(reader.size, 1024));
+    const head = Buffer.alloc(Math.min(reader.size, 512));
     reader.readAt(head, 0);
-    const startsSolid = /^\s*solid(\s|$)/.test(head.toString('latin1'));
     if (reader.size >= HEADER + 4) {
       const triangles = head.readUInt32LE(HEADER);
-      const expected = HEADER + 4 + RECORD * triangles;
-      if (expected === reader.size) return readBinary(reader, head, triangles, progress);
-      // "solid" opens many binary headers too: only text after it makes the file ASCII.
-      if (!(startsSolid && /\bfacet\b|\bendsolid\b/.test(head.toString('latin1')))) {
-        const whole = Math.floor((reader.size - HEADER - 4) / RECORD);
-        throw new InputError(
-          file,
-          `offset ${HEADER}`,
-          reader.size < expected
-            ? `truncated binary STL: the header announces ${triangles} triangles (${expected} bytes) but the file has ${reader.size} bytes; triangle ${whole} is incomplete at offset ${HEADER + 4 + RECORD * whole}`
-            : `binary STL with ${reader.size - expected} bytes after the ${triangles} triangles its header announces (ends at offset ${expected})`,
-        );
-      }
-    } else if (!startsSolid) {
+      if (HEADER + 4 + RECORD * triangles === reader.size) return readBinary(reader, head, triangles, progress);
+    }
+    const ascii = /^(\xef\xbb\xbf)?\s*solid(\s|$)/i.test(head.toString('latin1')) && looksLikeText(head);
+    if (ascii) return readAscii(reader, progress);
+    if (reader.size < HEADER + 4) {
       throw new InputError(
         file,
         `offset ${reader.size}`,
-        `truncated: ${reader.size} bytes is too short for a binary STL (84-byte header) and it does not start with "solid"`,
+        `truncated: ${reader.size} bytes is too short for a binary STL (84-byte header) and it is not ASCII STL (starting with "solid")`,
       );
     }
-    return readAscii(reader, progress);
+    const triangles = head.readUInt32LE(HEADER);
+    const expected = HEADER + 4 + RECORD * triangles;
+    const whole = Math.floor((reader.size - HEADER - 4) / RECORD);
+    throw new InputError(
+      file,
+      `offset ${HEADER}`,
+      reader.size < expected
+        ? `truncated binary STL: the header announces ${triangles} triangles (${expected} bytes) but the file has ${reader.size} bytes; triangle ${whole} is incomplete at offset ${HEADER + 4 + RECORD * whole}`
+        : `binary STL with ${reader.size - expected} bytes after the ${triangles} triangles its header announces (ends at offset ${expected})`,
+    );
   } finally {
     reader.close();
   }
 }
 
 function readBinary(reader: ChunkReader, head: Buffer, triangles: number, progress: Progress): Stl {
+  // The count matches the file's size (checked by the caller), so this is bounded by it.
   const positions = new Float32Array(triangles * 9);
   const attributes = new Uint16Array(triangles);
   let t = 0;
@@ -100,60 +113,94 @@ function readBinary(reader: ChunkReader, head: Buffer, triangles: number, progre
   return { binary: true, positions, triangles, header: head.subarray(0, HEADER), attributes };
 }
 
+/** The grammar of ASCII STL, one line at a time: what the next line must be. */
+type State = 'solid' | 'facet' | 'loop' | 'vertex' | 'endloop' | 'endfacet';
+
+const EXPECTED: Record<State, string> = {
+  solid: '"solid"',
+  facet: '"facet normal" and its 3 values, or "endsolid"',
+  loop: '"outer loop"',
+  vertex: '"vertex" and 3 numbers',
+  endloop: '"endloop" (a facet has 3 vertices)',
+  endfacet: '"endfacet"',
+};
+
+/**
+ * ASCII STL: keywords in any case (some exporters write `SOLID`, `FACET`),
+ * one statement a line, nothing after it; facet normals not read (they are
+ * recomputed, and some exporters write `nan`), coordinates decimal numbers.
+ */
 function readAscii(reader: ChunkReader, progress: Progress): Stl {
   const file = reader.file;
+  const scanner = new TextScanner(reader);
   const positions = new Float64List();
-  const solids: { name: string; first: number }[] = [];
-  // What the next line must be: the grammar of one facet, in order.
-  type State = 'solid' | 'facet' | 'loop' | 'vertex' | 'endloop' | 'endfacet';
+  const solids: { name: Buffer; first: number }[] = [];
   let state: State = 'solid';
   let corners = 0;
-  let lines = 0;
   let lastLine = 0;
-  reader.forEachLine(0, 1, (line, number) => {
-    lastLine = number;
-    if ((++lines & 0xffff) === 0) progress.update('reading', reader.position, reader.size);
-    const words = tokens(line);
-    if (words.length === 0) return;
-    const keyword = words[0]!.toLowerCase();
-    const expect = (what: string) =>
-      new InputError(file, `line ${number}`, `expected ${what}, found ${JSON.stringify(line.trim().slice(0, 60))}`);
+  while (scanner.nextLine()) {
+    if ((scanner.line & 0xffff) === 0) progress.update('reading', scanner.position, reader.size);
+    if (scanner.atLineEnd()) continue;
+    lastLine = scanner.line;
+    const was = state;
+    let ok: boolean;
     switch (state) {
       case 'solid':
-        if (keyword !== 'solid') throw expect('"solid"');
-        solids.push({ name: line.trim().slice(5).trim(), first: positions.length / 9 });
-        state = 'facet';
-        return;
-      case 'facet':
-        if (keyword === 'endsolid') {
-          state = 'solid';
-          return;
+        ok = scanner.keyword('solid', true);
+        if (ok) {
+          scanner.atLineEnd();
+          // The name's bytes as they are (it may be UTF-8 or, read from UTF-16, re-encoded), trailing blanks off.
+          let end = scanner.lineEnd;
+          while (end > scanner.pos && (scanner.buffer[end - 1] === 32 || scanner.buffer[end - 1] === 9)) end--;
+          solids.push({ name: Buffer.from(scanner.buffer.subarray(scanner.pos, end)), first: positions.length / 9 });
+          state = 'facet';
         }
-        if (keyword !== 'facet') throw expect('"facet normal" or "endsolid"');
-        state = 'loop';
-        return;
+        break;
+      case 'facet':
+        ok = true;
+        if (scanner.keyword('endsolid', true)) state = 'solid';
+        else if (scanner.keyword('facet', true) && scanner.keyword('normal', true)) {
+          // The normal's three values are not read (they are recomputed; some exporters write nan), but they are there.
+          for (let k = 0; k < 3 && ok; k++) {
+            ok = !scanner.atLineEnd();
+            scanner.skipToken();
+          }
+          ok &&= scanner.atLineEnd();
+          state = 'loop';
+        } else ok = false;
+        break;
       case 'loop':
-        if (keyword !== 'outer') throw expect('"outer loop"');
+        ok = scanner.keyword('outer', true) && scanner.keyword('loop', true) && scanner.atLineEnd();
         state = 'vertex';
         corners = 0;
-        return;
+        break;
       case 'vertex':
-        if (keyword !== 'vertex') throw expect(`"vertex" (corner ${corners + 1} of 3)`);
-        for (let axis = 1; axis <= 3; axis++) {
-          positions.push(finiteNumber(words[axis], file, number, `vertex coordinate ${'xyz'[axis - 1]}`));
+        ok = scanner.keyword('vertex', true);
+        if (ok) {
+          for (let axis = 0; axis < 3; axis++)
+            positions.push(readNumber(scanner, file, `vertex coordinate ${'xyz'[axis]}`));
+          ok = scanner.atLineEnd();
         }
-        if (++corners === 3) state = 'endloop';
-        return;
+        if (ok && ++corners === 3) state = 'endloop';
+        break;
       case 'endloop':
-        if (keyword !== 'endloop') throw expect('"endloop" (a facet has 3 vertices)');
+        ok = scanner.keyword('endloop', true) && scanner.atLineEnd();
         state = 'endfacet';
-        return;
+        break;
       case 'endfacet':
-        if (keyword !== 'endfacet') throw expect('"endfacet"');
+        ok = scanner.keyword('endfacet', true) && scanner.atLineEnd();
         state = 'facet';
-        return;
+        break;
     }
-  });
+    if (!ok) {
+      const expected = was === 'vertex' ? `"vertex" and 3 numbers (corner ${corners + 1} of 3)` : EXPECTED[was];
+      throw new InputError(
+        file,
+        `line ${scanner.line}`,
+        `expected ${expected}, found ${JSON.stringify(scanner.lineText().trim().slice(0, 60))}`,
+      );
+    }
+  }
   if (state !== 'solid') {
     throw new InputError(
       file,
@@ -162,12 +209,20 @@ function readAscii(reader: ChunkReader, progress: Progress): Stl {
     );
   }
   if (solids.length === 0) throw new InputError(file, 'line 1', 'empty file: expected "solid"');
-  return { binary: false, positions: positions.values(), triangles: positions.length / 9, solids };
+  return {
+    binary: false,
+    positions: positions.values(),
+    triangles: positions.length / 9,
+    solids,
+    encoding: scanner.encoding,
+  };
 }
 
 /** Welds an STL file into `output` (same encoding). */
 export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts {
+  const clock = stopwatch();
   const stl = readStl(input, progress);
+  clock.lap('reading');
   progress.step('welding');
   const { remap, representatives, count } = weld(stl.positions, tolerance);
   const keep = new Uint8Array(stl.triangles);
@@ -181,10 +236,12 @@ export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts
       kept++;
     }
   }
+  clock.lap('welding');
   writeAtomically(output, (out) => {
     if (stl.binary) writeBinary(out, stl, remap, representatives, keep, kept, progress);
     else writeAscii(out, stl, remap, representatives, keep, progress);
   });
+  clock.lap('writing');
   const vertices = stl.triangles * 3;
   return {
     format: stl.binary ? 'binary STL' : 'ASCII STL',
@@ -192,6 +249,7 @@ export function weldStl({ input, output, tolerance, progress }: WeldJob): Counts
     out: count,
     merged: vertices - count,
     dropped: stl.triangles - kept,
+    timings: clock.timings,
   };
 }
 
@@ -273,19 +331,25 @@ function writeAscii(
   const corner = new Float64Array(9);
   const normal = new Float64Array(3);
   const solids = stl.solids!;
+  const text = new TextOutput(out, stl.encoding!);
+  const named = (keyword: string, name: Buffer) => {
+    text.text(name.length === 0 ? keyword : `${keyword} `);
+    text.copy(name, 0, name.length, true);
+  };
   for (const [s, solid] of solids.entries()) {
     const end = s + 1 < solids.length ? solids[s + 1]!.first : stl.triangles;
-    out.text(solid.name === '' ? 'solid\n' : `solid ${solid.name}\n`);
+    named('solid', solid.name);
     for (let t = solid.first; t < end; t++) {
       if (keep[t] === 0) continue;
       weldedTriangle(stl, remap, representatives, t, corner, normal);
       const v = (k: number) =>
         `${numberText(corner[k * 3]!)} ${numberText(corner[k * 3 + 1]!)} ${numberText(corner[k * 3 + 2]!)}`;
-      out.text(
+      text.text(
         `  facet normal ${numberText(normal[0]!)} ${numberText(normal[1]!)} ${numberText(normal[2]!)}\n    outer loop\n      vertex ${v(0)}\n      vertex ${v(1)}\n      vertex ${v(2)}\n    endloop\n  endfacet\n`,
       );
       if ((t & 0xffff) === 0) progress.update('writing', t, stl.triangles);
     }
-    out.text(solid.name === '' ? 'endsolid\n' : `endsolid ${solid.name}\n`);
+    named('endsolid', solid.name);
   }
+  text.flush();
 }

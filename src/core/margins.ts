@@ -2,6 +2,10 @@
  * Rounding margins that keep cell stencils exact: how much wider a cell is
  * than `cellSize`, and how far a query or pair search must reach beyond the
  * radius so float rounding can never hide a point the distance test accepts.
+ * The point grids' (src/pointgrid/) and their kernels' glue's (src/wasm/):
+ * the AssemblyScript kernels hold copies of SLACK and UNDERFLOW
+ * (generated into src/wasm/assembly/within-rows.ts and pair-search.ts from
+ * src/templates/), which must stay equal to these.
  *
  * @module
  */

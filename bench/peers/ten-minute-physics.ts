@@ -1,6 +1,6 @@
 /**
- * The neighbour search of article 002 (Müller, "Blazing Fast Neighbor Search
- * with Spatial Hashing", Ten Minute Physics), reimplemented as the slides
+ * The neighbour search of Matthias Müller's "Blazing Fast Neighbor Search
+ * with Spatial Hashing" (Ten Minute Physics), reimplemented as the slides
  * describe it, as the baseline PointGrid3D must beat:
  *
  * - a dense hash table of `2 * maxNumObjects` buckets (the slides' table of
@@ -17,8 +17,8 @@
  * @module
  */
 
-/** Counting-sort hash over 3D points, as in article 002. */
-export class Article002Hash {
+/** Counting-sort hash over 3D points, as in Müller's slides. */
+export class TenMinutePhysicsHash {
   readonly spacing: number;
   readonly tableSize: number;
   /** Start of each bucket's entries in `cellEntries`; `tableSize + 1` values. */
@@ -111,9 +111,9 @@ export interface Csr {
  * way the article's simulation loop gets them: one hash built with spacing =
  * radius, one query per point, a distance filter on the candidates.
  */
-export function neighbors002(pos: Float64Array, radius: number): Csr {
+export function tenMinutePhysicsNeighbors(pos: Float64Array, radius: number): Csr {
   const n = pos.length / 3;
-  const hash = new Article002Hash(radius, n);
+  const hash = new TenMinutePhysicsHash(radius, n);
   hash.create(pos);
   const r2 = radius * radius;
   const offsets = new Uint32Array(n + 1);
@@ -148,9 +148,9 @@ export function neighbors002(pos: Float64Array, radius: number): Csr {
  * method. An oracle independent of the library, used to count the pairs a
  * weld left unmerged. `visit` sees each pair once.
  */
-export function forEachPair002(pos: Float64Array, radius: number, visit: (i: number, j: number) => void): void {
+export function tenMinutePhysicsPairs(pos: Float64Array, radius: number, visit: (i: number, j: number) => void): void {
   const n = pos.length / 3;
-  const hash = new Article002Hash(radius, n);
+  const hash = new TenMinutePhysicsHash(radius, n);
   hash.create(pos);
   const r2 = radius * radius;
   const ids = hash.queryIds;

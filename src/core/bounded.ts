@@ -11,6 +11,8 @@
  * (possibly wrong), never a hang, and never an index past the points. A
  * grid built here, or opened from a checked ArrayBuffer, holds a permutation
  * that no other thread writes, and its visitors and within() skip the clamp.
+ * Here, below both, because the point grids (src/pointgrid/) and the
+ * kernels' glue (src/wasm/) clamp alike.
  *
  * @module
  */

@@ -1,0 +1,235 @@
+// Generated from src/templates/build.template.ts by scripts/expand-templates.mjs (npm run build): edit the template, not this file.
+// The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
+// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
+// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
+// (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
+//
+// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
+// arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
+// SIMD scan in the kernels: each path's data structure, the same cells.
+
+// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
+
+/**
+ * The loops of a PointGrid build on the JavaScript path that the kernels
+ * run too (src/wasm/assembly/build-loops.ts, from the same template), one
+ * function a loop: see build-steps.ts for why a build's loops are functions
+ * of their own.
+ *
+ * @module
+ */
+import { SMALL_CELL } from '../core/sort-keys.js';
+import type { NumericArray } from '../core/validate.js';
+
+/**
+ * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
+ * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
+ * crowded cells' scratch by it).
+ */
+export function prefixSums(cellStart: Int32Array, cells: number, n: number): number {
+  let sum = 0;
+  let largest = 0;
+  for (let c = 0; c < cells; c++) {
+    const count = cellStart[c];
+    sum = (sum + count) | 0;
+    if (count > largest) largest = count;
+    cellStart[c] = sum;
+  }
+  cellStart[cells] = n;
+  return largest;
+}
+
+/**
+ * Dense layout: writes each point's cell (row-major in the box of cells,
+ * which has fewer than 2^31) into `cellOf` and counts the points per cell
+ * into `cellStart`, which must be zero.
+ */
+export function countDense2(
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  originX: number,
+  originY: number,
+  width: number,
+  cellsX: number,
+  cellOf: Uint32Array,
+  cellStart: Int32Array,
+): void {
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const cellX = Math.floor((positions[p] - originX) / width);
+    const cellY = Math.floor((positions[p + 1] - originY) / width);
+    const c = (cellX + cellY * cellsX) | 0;
+    cellOf[i] = c;
+    cellStart[c] = cellStart[c] + 1;
+  }
+}
+
+/**
+ * Copies each point's index and coordinates to its place in cell order,
+ * turning the cell ends of {@link prefixSums} into cell starts. Filling from
+ * the last point keeps each cell in ascending index order. `first` is the
+ * index of the first point: 0 for a whole build, a slice's start for a
+ * thread of PointGridWorkers (whose `cellStart` then holds where its own
+ * points of each cell end).
+ */
+export function scatter2(
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  cellOf: Uint32Array,
+  cellStart: Int32Array,
+  coords: Float32Array | Float64Array,
+  sortedIndex: Uint32Array,
+  first: number,
+): void {
+  for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
+    const c = cellOf[i];
+    const s = cellStart[c] - 1;
+    cellStart[c] = s;
+    sortedIndex[s] = first + i;
+    coords[2 * s] = positions[p];
+    coords[2 * s + 1] = positions[p + 1];
+  }
+}
+
+/**
+ * Sorts each cell `from` to `to - 1` of 2 to SMALL_CELL points by x, ties by
+ * index (see sortCellsByX, which takes the crowded ones): insertion sort with
+ * the moving point held in locals. The order is the same whatever the cell
+ * ranges, as (x, index) pairs are distinct: threads may sort ranges apart.
+ */
+export function sortSmallCells2(
+  coords: Float32Array | Float64Array,
+  sortedIndex: Uint32Array,
+  cellStart: Int32Array,
+  from: number,
+  to: number,
+): void {
+  for (let c = from; c < to; c++) {
+    const start = cellStart[c];
+    const end = cellStart[c + 1];
+    if (end - start < 2 || end - start > SMALL_CELL) continue;
+    for (let s = start + 1; s < end; s++) {
+      const x = coords[2 * s];
+      const y = coords[2 * s + 1];
+      const index = sortedIndex[s];
+      let t = s;
+      for (; t > start; t--) {
+        const px = coords[2 * t - 2];
+        if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
+        coords[2 * t] = px;
+        coords[2 * t + 1] = coords[2 * t - 1];
+        sortedIndex[t] = sortedIndex[t - 1];
+      }
+      if (t !== s) {
+        coords[2 * t] = x;
+        coords[2 * t + 1] = y;
+        sortedIndex[t] = index;
+      }
+    }
+  }
+}
+
+/**
+ * Dense layout: writes each point's cell (row-major in the box of cells,
+ * which has fewer than 2^31) into `cellOf` and counts the points per cell
+ * into `cellStart`, which must be zero.
+ */
+export function countDense3(
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  originX: number,
+  originY: number,
+  originZ: number,
+  width: number,
+  cellsX: number,
+  layer: number,
+  cellOf: Uint32Array,
+  cellStart: Int32Array,
+): void {
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const cellX = Math.floor((positions[p] - originX) / width);
+    const cellY = Math.floor((positions[p + 1] - originY) / width);
+    const c = (cellX + cellY * cellsX + Math.floor((positions[p + 2] - originZ) / width) * layer) | 0;
+    cellOf[i] = c;
+    cellStart[c] = cellStart[c] + 1;
+  }
+}
+
+/**
+ * Copies each point's index and coordinates to its place in cell order,
+ * turning the cell ends of {@link prefixSums} into cell starts. Filling from
+ * the last point keeps each cell in ascending index order. `first` is the
+ * index of the first point: 0 for a whole build, a slice's start for a
+ * thread of PointGridWorkers (whose `cellStart` then holds where its own
+ * points of each cell end).
+ */
+export function scatter3(
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  cellOf: Uint32Array,
+  cellStart: Int32Array,
+  coords: Float32Array | Float64Array,
+  sortedIndex: Uint32Array,
+  first: number,
+): void {
+  for (let i = n - 1, p = offset + (n - 1) * stride; i >= 0; i--, p -= stride) {
+    const c = cellOf[i];
+    const s = cellStart[c] - 1;
+    cellStart[c] = s;
+    sortedIndex[s] = first + i;
+    coords[3 * s] = positions[p];
+    coords[3 * s + 1] = positions[p + 1];
+    coords[3 * s + 2] = positions[p + 2];
+  }
+}
+
+/**
+ * Sorts each cell `from` to `to - 1` of 2 to SMALL_CELL points by x, ties by
+ * index (see sortCellsByX, which takes the crowded ones): insertion sort with
+ * the moving point held in locals. The order is the same whatever the cell
+ * ranges, as (x, index) pairs are distinct: threads may sort ranges apart.
+ */
+export function sortSmallCells3(
+  coords: Float32Array | Float64Array,
+  sortedIndex: Uint32Array,
+  cellStart: Int32Array,
+  from: number,
+  to: number,
+): void {
+  for (let c = from; c < to; c++) {
+    const start = cellStart[c];
+    const end = cellStart[c + 1];
+    if (end - start < 2 || end - start > SMALL_CELL) continue;
+    for (let s = start + 1; s < end; s++) {
+      const x = coords[3 * s];
+      const y = coords[3 * s + 1];
+      const z = coords[3 * s + 2];
+      const index = sortedIndex[s];
+      let t = s;
+      for (; t > start; t--) {
+        const px = coords[3 * t - 3];
+        if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
+        coords[3 * t] = px;
+        coords[3 * t + 1] = coords[3 * t - 2];
+        coords[3 * t + 2] = coords[3 * t - 1];
+        sortedIndex[t] = sortedIndex[t - 1];
+      }
+      if (t !== s) {
+        coords[3 * t] = x;
+        coords[3 * t + 1] = y;
+        coords[3 * t + 2] = z;
+        sortedIndex[t] = index;
+      }
+    }
+  }
+}

@@ -1,0 +1,508 @@
+// Generated from src/templates/within.template.ts by scripts/expand-templates.mjs (npm run build): edit the template, not this file.
+// within: the points of a grid within a radius of a query point, written once for 2D and 3D and for both paths
+// (scripts/expand-templates.mjs explains the directives). The JavaScript path reads the grid's typed arrays,
+// the kernels the same sections in their memory, through the accessors below; everything else is one text, so
+// both paths find the same points in the same order, by construction.
+//
+// The algorithm, for an ordinary radius over a grid of at least one point: the cell range of the ball padded by
+// the rounding margins (core/margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
+// 3D) in batches: each row's bounds first (its gap to the query, the chord it cuts, and for a hashed grid its
+// first occupied cell), then the scans, so that the look-ups of different rows overlap their cache misses
+// instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
+// positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
+// left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
+// occupied cell instead (withinEveryCell).
+//
+// countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
+
+// The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
+// A batch's row bounds, ROW_NUMBERS a row: a Float64Array here, the kernels' scratch at address 0.
+// The query's coordinates after x, and their squared distances after dx's.
+
+/**
+ * within on the JavaScript path (PointGrid2D / PointGrid3D's within,
+ * withinInto, withinMany and countWithin for an ordinary radius, see
+ * query2d.ts / query3d.ts): the same points in the same order as the
+ * kernels (src/wasm/assembly/within-rows.ts, from the same template).
+ *
+ * Every loop is bounded by the header's numbers (read once per build),
+ * whatever the buffer's sections hold: cell runs are clamped to the points
+ * and indices to the count, so a buffer that another thread rewrites
+ * mid-query gives a wrong answer at worst, never a hang.
+ *
+ * @module
+ */
+import { clampIndices } from '../core/bounded.js';
+import { paddedRadius, SLACK } from '../core/margins.js';
+import type { Grid2D } from './grid2d.js';
+import type { Grid3D } from './grid3d.js';
+
+/** Rows a query looks up before scanning them. */
+const ROW_BATCH = 32;
+/** Numbers per row in a batch: the row's squared gap, then where its run starts and ends (see the template). */
+const ROW_NUMBERS = 5;
+/** Per-row bounds of a batch (a query calls nothing while it uses them). */
+const ROWS = new Float64Array(ROW_NUMBERS * ROW_BATCH);
+
+// The range of cells along an axis that holds every point within `padded` (the radius with its rounding
+// margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
+// when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
+/** The first cell of the range (see the template). */
+export function lowCell(relative: number, padded: number, width: number): number {
+  return Math.max(Math.floor((relative - padded) / width), 0);
+}
+
+/** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
+export function highCell(relative: number, padded: number, width: number, cells: number): number {
+  return Math.min(Math.floor((relative + padded) / width), cells - 1);
+}
+
+/**
+ * The points of `g` within `radius` of the query, written into `target` as
+ * far as it fits; returns how many there are (for a grid of at least one
+ * point and an ordinary radius).
+ */
+export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
+  const n = g.points;
+  const width = g.width;
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const dense = g.dense;
+  const rows = ROWS;
+  const originX = g.originX;
+  const originY = g.originY;
+  const capacity = target.length;
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+  // (See the 3D instance.)
+  if (rx - rx !== 0 || ry - ry !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
+  const lz: number = 0;
+  const hz: number = 0;
+  const margin = (Math.abs(ry) + width) * SLACK;
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) > cells) {
+    const everyCell = withinEveryCell2D(g, x, y, r2, lx, hx, ly, hy, target);
+    if (g.clampsIndices) clampIndices(target, Math.min(everyCell, capacity), n);
+    return everyCell;
+  }
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: number = 0; batch < rowTotal; batch += ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+      const gap = gy - (cy + 1) * margin;
+      let floor2: number = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        rows[at] = floor2;
+        rows[at + 1] = (cy + cz * cellsY) * cellsX + cx0;
+        rows[at + 2] = cx1 - cx0;
+        rows[at + 3] = cx0;
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = g.findCell(cx, cy);
+        if (id < 0) continue;
+        rows[at] = floor2;
+        rows[at + 1] = id;
+        rows[at + 2] = cx1;
+        rows[at + 3] = cy;
+        rows[at + 4] = cz;
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = rows[at];
+      let first: number;
+      let last: number;
+      let s: number;
+      let end: number;
+      if (dense) {
+        const cell = rows[at + 1];
+        const span = rows[at + 2];
+        s = cellStart[cell];
+        end = cellStart[cell + span + 1];
+        first = rows[at + 3];
+        last = first + span;
+      } else {
+        const id = rows[at + 1];
+        const cx1 = rows[at + 2];
+        const cy = rows[at + 3];
+        let lastId = id;
+        while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= cx1) lastId++;
+        s = cellStart[id];
+        end = cellStart[lastId + 1];
+        first = keys[2 * id];
+        last = keys[2 * lastId];
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+          for (; t < end; t++) {
+            const dx = coords[2 * t] - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = coords[2 * t - 2] - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      if (found + end - s <= capacity) {
+        for (let t = s; t < end; t++) {
+          const dx = coords[2 * t] - x;
+          const dx2 = dx * dx;
+          // Past the chord's right end nothing more can be in.
+          if (dx > 0 && dx2 + floor2 > r2) break;
+          const dy = coords[2 * t + 1] - y;
+          // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
+          // an if on cache-resident data).
+          target[found] = sortedIndex[t];
+          found += +(dx2 + dy * dy <= r2);
+        }
+        continue;
+      }
+      for (let t = s; t < end; t++) {
+        const dx = coords[2 * t] - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = coords[2 * t + 1] - y;
+        if (dx2 + dy * dy <= r2) {
+          if (found < capacity) target[found] = sortedIndex[t];
+          found++;
+        }
+      }
+    }
+  }
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/** {@link withinRows2D} of a hashed grid whose cell range spans more cells than it holds: every occupied cell in the box. */
+function withinEveryCell2D(
+  g: Grid2D,
+  x: number,
+  y: number,
+  r2: number,
+  lx: number,
+  hx: number,
+  ly: number,
+  hy: number,
+  target: Uint32Array,
+): number {
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const n = g.points;
+  const capacity = target.length;
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = keys[2 * id];
+    const ky = keys[2 * id + 1];
+    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
+    const end = Math.min(cellStart[id + 1], n);
+    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
+      const dx = coords[2 * t] - x;
+      const dy = coords[2 * t + 1] - y;
+      if (dx * dx + dy * dy <= r2) {
+        if (found < capacity) target[found] = sortedIndex[t];
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/**
+ * The points of `g` within `radius` of the query, written into `target` as
+ * far as it fits; returns how many there are (for a grid of at least one
+ * point and an ordinary radius).
+ */
+export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
+  const n = g.points;
+  const width = g.width;
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const dense = g.dense;
+  const rows = ROWS;
+  const originX = g.originX;
+  const originY = g.originY;
+  const cellsZ = g.cellsZ;
+  const originZ = g.originZ;
+  const capacity = target.length;
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+  const rz = z - originZ;
+  // More than Number.MAX_VALUE from the origin along an axis, the query is over 2^918 (~1e276) from every
+  // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
+  if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, cellsZ);
+  // Rows along x: one per (cy, cz); their margin grows with both.
+  const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > cells) {
+    const everyCell = withinEveryCell3D(g, x, y, z, r2, lx, hx, ly, hy, lz, hz, target);
+    if (g.clampsIndices) clampIndices(target, Math.min(everyCell, capacity), n);
+    return everyCell;
+  }
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: number = 0; batch < rowTotal; batch += ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+      const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+      const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+      let floor2: number = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        rows[at] = floor2;
+        rows[at + 1] = (cy + cz * cellsY) * cellsX + cx0;
+        rows[at + 2] = cx1 - cx0;
+        rows[at + 3] = cx0;
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = g.findCell(cx, cy, cz);
+        if (id < 0) continue;
+        rows[at] = floor2;
+        rows[at + 1] = id;
+        rows[at + 2] = cx1;
+        rows[at + 3] = cy;
+        rows[at + 4] = cz;
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = rows[at];
+      let first: number;
+      let last: number;
+      let s: number;
+      let end: number;
+      if (dense) {
+        const cell = rows[at + 1];
+        const span = rows[at + 2];
+        s = cellStart[cell];
+        end = cellStart[cell + span + 1];
+        first = rows[at + 3];
+        last = first + span;
+      } else {
+        const id = rows[at + 1];
+        const cx1 = rows[at + 2];
+        const cy = rows[at + 3];
+        let lastId = id;
+        const cz = rows[at + 4];
+        while (
+          lastId + 1 < cells &&
+          keys[3 * lastId + 5] === cz &&
+          keys[3 * lastId + 4] === cy &&
+          keys[3 * lastId + 3] <= cx1
+        )
+          lastId++;
+        s = cellStart[id];
+        end = cellStart[lastId + 1];
+        first = keys[3 * id];
+        last = keys[3 * lastId];
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+          for (; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = coords[3 * t - 3] - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      if (found + end - s <= capacity) {
+        for (let t = s; t < end; t++) {
+          const dx = coords[3 * t] - x;
+          const dx2 = dx * dx;
+          // Past the chord's right end nothing more can be in.
+          if (dx > 0 && dx2 + floor2 > r2) break;
+          const dy = coords[3 * t + 1] - y;
+          const dz = coords[3 * t + 2] - z;
+          // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
+          // an if on cache-resident data).
+          target[found] = sortedIndex[t];
+          found += +(dx2 + dy * dy + dz * dz <= r2);
+        }
+        continue;
+      }
+      for (let t = s; t < end; t++) {
+        const dx = coords[3 * t] - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = coords[3 * t + 1] - y;
+        const dz = coords[3 * t + 2] - z;
+        if (dx2 + dy * dy + dz * dz <= r2) {
+          if (found < capacity) target[found] = sortedIndex[t];
+          found++;
+        }
+      }
+    }
+  }
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/** {@link withinRows3D} of a hashed grid whose cell range spans more cells than it holds: every occupied cell in the box. */
+function withinEveryCell3D(
+  g: Grid3D,
+  x: number,
+  y: number,
+  z: number,
+  r2: number,
+  lx: number,
+  hx: number,
+  ly: number,
+  hy: number,
+  lz: number,
+  hz: number,
+  target: Uint32Array,
+): number {
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const n = g.points;
+  const capacity = target.length;
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = keys[3 * id];
+    const ky = keys[3 * id + 1];
+    const kz = keys[3 * id + 2];
+    if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
+    const end = Math.min(cellStart[id + 1], n);
+    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
+      const dx = coords[3 * t] - x;
+      const dy = coords[3 * t + 1] - y;
+      const dz = coords[3 * t + 2] - z;
+      if (dx * dx + dy * dy + dz * dz <= r2) {
+        if (found < capacity) target[found] = sortedIndex[t];
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}

@@ -1,0 +1,275 @@
+// The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
+// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
+// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
+// (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
+//
+// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
+// arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
+// SIMD scan in the kernels: each path's data structure, the same cells.
+
+//#output js src/pointgrid/build-loops.ts
+//#output as src/wasm/assembly/build-loops.ts
+
+//#macro js pos(p) = positions[p]
+//#macro as pos(p) = <f64>load<P>(pos + <usize>(p) * ps)
+//#macro js first() = offset
+//#macro as first() = 0
+//#macro js stride() = stride
+//#macro as stride() = ${D}
+//#macro js cellOf(i) = cellOf[i]
+//#macro as cellOf(i) = load<i32>(cellOf + (<usize>(i) << 2))
+//#macro js setCellOf(i, c) = cellOf[i] = c
+//#macro as setCellOf(i, c) = store<i32>(cellOf + (<usize>(i) << 2), c)
+//#macro js start(c) = cellStart[c]
+//#macro as start(c) = load<i32>(cellStart + (<usize>(c) << 2))
+//#macro js setStart(c, v) = cellStart[c] = v
+//#macro as setStart(c, v) = store<i32>(cellStart + (<usize>(c) << 2), v)
+//#macro js coord(i) = coords[i]
+//#macro as coord(i) = load<C>(coords + <usize>(i) * cs)
+//#macro js setCoord(i, v) = coords[i] = v
+//#macro as setCoord(i, v) = store<C>(coords + <usize>(i) * cs, v)
+//#macro js index(s) = sortedIndex[s]
+//#macro as index(s) = load<u32>(sortedIndex + (<usize>(s) << 2))
+//#macro js setIndex(s, v) = sortedIndex[s] = v
+//#macro as setIndex(s, v) = store<u32>(sortedIndex + (<usize>(s) << 2), v)
+// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
+//#macro js cell(x) = (x) | 0
+//#macro as cell(x) = <i32>(x)
+//#macro js narrow(v) = v
+//#macro as narrow(v) = <C>(v)
+
+//#if TARGET === 'js'
+/**
+ * The loops of a PointGrid build on the JavaScript path that the kernels
+ * run too (src/wasm/assembly/build-loops.ts, from the same template), one
+ * function a loop: see build-steps.ts for why a build's loops are functions
+ * of their own.
+ *
+ * @module
+ */
+import { SMALL_CELL } from '../core/sort-keys.js';
+import type { NumericArray } from '../core/validate.js';
+//#else
+// The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
+// from the same template). Every pointer is a byte offset into the imported memory.
+
+import { sortCrowdedCell } from './build';
+
+/** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
+export const SMALL_CELL: i32 = 24;
+//#endif
+
+/**
+ * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
+ * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
+ * crowded cells' scratch by it).
+ */
+//#if TARGET === 'js'
+export function prefixSums(cellStart: Int32Array, cells: i32, n: i32): i32 {
+//#else
+export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
+//#endif
+  let sum = 0;
+  let largest = 0;
+  for (let c = 0; c < cells; c++) {
+    const count = @start(c);
+    sum = @cell(sum + count);
+    if (count > largest) largest = count;
+    @setStart(c, sum);
+  }
+  @setStart(cells, n);
+  return largest;
+}
+
+//#for D of 2 3
+//#if TARGET === 'js'
+/**
+ * Dense layout: writes each point's cell (row-major in the box of cells,
+ * which has fewer than 2^31) into `cellOf` and counts the points per cell
+ * into `cellStart`, which must be zero.
+ */
+export function countDense${D}(
+  positions: NumericArray,
+  n: i32,
+  stride: i32,
+  offset: i32,
+  originX: f64,
+  originY: f64,
+//#if D === 3
+  originZ: f64,
+//#endif
+  width: f64,
+  cellsX: f64,
+//#if D === 3
+  layer: f64,
+//#endif
+  cellOf: Uint32Array,
+  cellStart: Int32Array,
+): void {
+//#else
+/** countDense${D} of the JavaScript path (cellStart zeroed here: `cells` + 1 entries). */
+export function countDense${D}<P>(
+  pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32,
+  cellOf: usize, cellStart: usize,
+): void {
+  memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
+  const ps = sizeof<P>();
+//#endif
+  for (let i = 0, p = @first(); i < n; i++, p += @stride()) {
+    const cellX = Math.floor((@pos(p) - originX) / width);
+    const cellY = Math.floor((@pos(p + 1) - originY) / width);
+//#if D === 3
+    const c = @cell(cellX + cellY * cellsX + Math.floor((@pos(p + 2) - originZ) / width) * layer);
+//#else
+    const c = @cell(cellX + cellY * cellsX);
+//#endif
+    @setCellOf(i, c);
+    @setStart(c, @start(c) + 1);
+  }
+}
+
+//#if TARGET === 'js'
+/**
+ * Copies each point's index and coordinates to its place in cell order,
+ * turning the cell ends of {@link prefixSums} into cell starts. Filling from
+ * the last point keeps each cell in ascending index order. `first` is the
+ * index of the first point: 0 for a whole build, a slice's start for a
+ * thread of PointGridWorkers (whose `cellStart` then holds where its own
+ * points of each cell end).
+ */
+export function scatter${D}(
+  positions: NumericArray,
+  n: i32,
+  stride: i32,
+  offset: i32,
+  cellOf: Uint32Array,
+  cellStart: Int32Array,
+  coords: Float32Array | Float64Array,
+  sortedIndex: Uint32Array,
+  first: i32,
+): void {
+//#else
+/** scatter${D} of the JavaScript path, for a whole build (first = 0). */
+export function scatter${D}<P, C>(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  const ps = sizeof<P>();
+  const cs = sizeof<C>();
+  const first = 0;
+//#endif
+  for (let i = n - 1, p = @first() + (n - 1) * @stride(); i >= 0; i--, p -= @stride()) {
+    const c = @cellOf(i);
+    const s = @start(c) - 1;
+    @setStart(c, s);
+    @setIndex(s, first + i);
+    @setCoord(${D} * s, @narrow(@pos(p)));
+    @setCoord(${D} * s + 1, @narrow(@pos(p + 1)));
+//#if D === 3
+    @setCoord(3 * s + 2, @narrow(@pos(p + 2)));
+//#endif
+  }
+}
+
+//#if TARGET === 'js'
+/**
+ * Sorts each cell `from` to `to - 1` of 2 to SMALL_CELL points by x, ties by
+ * index (see sortCellsByX, which takes the crowded ones): insertion sort with
+ * the moving point held in locals. The order is the same whatever the cell
+ * ranges, as (x, index) pairs are distinct: threads may sort ranges apart.
+ */
+export function sortSmallCells${D}(
+  coords: Float32Array | Float64Array,
+  sortedIndex: Uint32Array,
+  cellStart: Int32Array,
+  from: i32,
+  to: i32,
+): void {
+//#else
+/**
+ * sortSmallCells${D} of the JavaScript path over every cell, crowded cells (more than SMALL_CELL points) sorted
+ * by introsort of records at `scratch` (see build.ts).
+ */
+export function sortCells${D}<C>(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void {
+  const cs = sizeof<C>();
+  const from = 0;
+  const to = cells;
+//#endif
+  for (let c = from; c < to; c++) {
+    const start = @start(c);
+    const end = @start(c + 1);
+//#if TARGET === 'as'
+    if (end - start > SMALL_CELL) {
+      sortCrowdedCell<C>(coords, sortedIndex, ${D}, start, end, scratch, perLevel);
+      continue;
+    }
+//#endif
+    if (end - start < 2 || end - start > SMALL_CELL) continue;
+    for (let s = start + 1; s < end; s++) {
+      const x = @coord(${D} * s);
+      const y = @coord(${D} * s + 1);
+//#if D === 3
+      const z = @coord(3 * s + 2);
+//#endif
+      const index = @index(s);
+      let t = s;
+      for (; t > start; t--) {
+        const px = @coord(${D} * t - ${D});
+        if (px < x || (px === x && @index(t - 1) < index)) break;
+        @setCoord(${D} * t, px);
+//#if D === 3
+        @setCoord(3 * t + 1, @coord(3 * t - 2));
+        @setCoord(3 * t + 2, @coord(3 * t - 1));
+//#else
+        @setCoord(2 * t + 1, @coord(2 * t - 1));
+//#endif
+        @setIndex(t, @index(t - 1));
+      }
+      if (t !== s) {
+        @setCoord(${D} * t, x);
+        @setCoord(${D} * t + 1, y);
+//#if D === 3
+        @setCoord(3 * t + 2, z);
+//#endif
+        @setIndex(t, index);
+      }
+    }
+  }
+}
+
+//#endfor
+//#if TARGET === 'as'
+// The instances the module exports (see src/wasm/kernels.ts), by the positions' and coordinates' types, with
+// the dimension as an argument as the glue passes it.
+
+export function countDense64(
+  pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
+  cellStart: usize,
+): void {
+  if (d === 2) countDense2<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  else countDense3<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+}
+export function countDense32(
+  pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
+  cellStart: usize,
+): void {
+  if (d === 2) countDense2<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  else countDense3<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+}
+export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+}
+export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
+}
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
+}
+export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f32>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f32>(coords, order, cellStart, cells, scratch, perLevel);
+}
+//#endif

@@ -1,0 +1,462 @@
+// within: the points of a grid within a radius of a query point, written once for 2D and 3D and for both paths
+// (scripts/expand-templates.mjs explains the directives). The JavaScript path reads the grid's typed arrays,
+// the kernels the same sections in their memory, through the accessors below; everything else is one text, so
+// both paths find the same points in the same order, by construction.
+//
+// The algorithm, for an ordinary radius over a grid of at least one point: the cell range of the ball padded by
+// the rounding margins (core/margins.ts), then rows of cells along x (a row is one cy in 2D, one (cy, cz) in
+// 3D) in batches: each row's bounds first (its gap to the query, the chord it cuts, and for a hashed grid its
+// first occupied cell), then the scans, so that the look-ups of different rows overlap their cache misses
+// instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
+// positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
+// left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
+// occupied cell instead (withinEveryCell).
+//
+// countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
+
+//#output js src/pointgrid/within-rows.ts
+//#output as src/wasm/assembly/within-rows.ts
+
+// The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
+//#macro js coord(i) = coords[i]
+//#macro as coord(i) = <f64>load<C>(coords + <usize>(i) * cs)
+//#macro js start(c) = cellStart[c]
+//#macro as start(c) = load<i32>(cellStart + (<usize>(c) << 2))
+//#macro js key(i) = keys[i]
+//#macro as key(i) = load<f64>(keys + (<usize>(i) << 3))
+//#macro js index(t) = sortedIndex[t]
+//#macro as index(t) = load<u32>(sortedIndex + (<usize>(t) << 2))
+//#macro js put(k, v) = target[k] = v
+//#macro as put(k, v) = store<u32>(target + (<usize>(k) << 2), v)
+// A batch's row bounds, ROW_NUMBERS a row: a Float64Array here, the kernels' scratch at address 0.
+//#macro js row(k) = rows[k]
+//#macro as row(k) = load<f64>(<usize>(k) << 3)
+//#macro js setRow(k, v) = rows[k] = v
+//#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
+//#macro js int(b) = +(b)
+//#macro as int(b) = i32(b)
+//#macro js min(a, b) = Math.min(a, b)
+//#macro as min(a, b) = min(a, b)
+//#macro js max(a, b) = Math.max(a, b)
+//#macro as max(a, b) = max(a, b)
+//#macro js2 find(x, y, z) = g.findCell(x, y)
+//#macro js3 find(x, y, z) = g.findCell(x, y, z)
+//#macro as2 find(x, y, z) = findCell(x, y)
+//#macro as3 find(x, y, z) = findCell3(x, y, z)
+// The query's coordinates after x, and their squared distances after dx's.
+//#macro all2 rest() = y: f64
+//#macro all3 rest() = y: f64, z: f64
+//#macro all2 restArgs() = y
+//#macro all3 restArgs() = y, z
+//#macro all2 far(t) = dy * dy
+//#macro all3 far(t) = dy * dy + dz * dz
+//#macro all2 offsets(t) = const dy = @coord(2 * t + 1) - y
+//#macro all3 offsets(t) = const dy = @coord(3 * t + 1) - y; const dz = @coord(3 * t + 2) - z
+//#macro all2 box() = lx: f64, hx: f64, ly: f64, hy: f64
+//#macro all3 box() = lx: f64, hx: f64, ly: f64, hy: f64, lz: f64, hz: f64
+//#macro all2 boxArgs() = lx, hx, ly, hy
+//#macro all3 boxArgs() = lx, hx, ly, hy, lz, hz
+//#macro all2 boxCells() = (hx - lx + 1) * (hy - ly + 1)
+//#macro all3 boxCells() = (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1)
+
+//#if TARGET === 'js'
+/**
+ * within on the JavaScript path (PointGrid2D / PointGrid3D's within,
+ * withinInto, withinMany and countWithin for an ordinary radius, see
+ * query2d.ts / query3d.ts): the same points in the same order as the
+ * kernels (src/wasm/assembly/within-rows.ts, from the same template).
+ *
+ * Every loop is bounded by the header's numbers (read once per build),
+ * whatever the buffer's sections hold: cell runs are clamped to the points
+ * and indices to the count, so a buffer that another thread rewrites
+ * mid-query gives a wrong answer at worst, never a hang.
+ *
+ * @module
+ */
+import { clampIndices } from '../core/bounded.js';
+import { paddedRadius, SLACK } from '../core/margins.js';
+import type { Grid2D } from './grid2d.js';
+import type { Grid3D } from './grid3d.js';
+
+/** Rows a query looks up before scanning them. */
+const ROW_BATCH = 32;
+/** Numbers per row in a batch: the row's squared gap, then where its run starts and ends (see the template). */
+const ROW_NUMBERS = 5;
+/** Per-row bounds of a batch (a query calls nothing while it uses them). */
+const ROWS = new Float64Array(ROW_NUMBERS * ROW_BATCH);
+//#else
+// within on the WebAssembly kernels: PointGrid2D / PointGrid3D's within, withinMany and countWithin for an
+// ordinary radius, the same points in the same order as the JavaScript path (src/pointgrid/within-rows.ts,
+// from the same template). The grid is the one setGrid read (grid.ts); a result goes to `target`, with room
+// for every point.
+
+import {
+  cellStart,
+  cells,
+  cellsX,
+  cellsY,
+  cellsZ,
+  coords,
+  dense,
+  keys,
+  originX,
+  originY,
+  originZ,
+  points,
+  sortedIndex,
+  width,
+} from './grid';
+import { paddedRadius, SLACK } from './margins';
+import { findCell, findCell3 } from './within';
+
+/**
+ * Rows looked up before they are scanned; their bounds live at address 0, ROW_NUMBERS f64 a row: 1,280 bytes,
+ * below KERNEL_BASE (src/wasm/records.ts), where the records and then the mirror start.
+ */
+const ROW_BATCH: i32 = 32;
+const ROW_NUMBERS: i32 = 5;
+//#endif
+
+// The range of cells along an axis that holds every point within `padded` (the radius with its rounding
+// margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
+// when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
+//#if TARGET === 'as'
+// @ts-ignore: decorator
+@inline
+//#endif
+/** The first cell of the range (see the template). */
+export function lowCell(relative: f64, padded: f64, width: f64): f64 {
+  return Math.max(Math.floor((relative - padded) / width), 0);
+}
+
+//#if TARGET === 'as'
+// @ts-ignore: decorator
+@inline
+//#endif
+/** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
+export function highCell(relative: f64, padded: f64, width: f64, cells: f64): f64 {
+  return Math.min(Math.floor((relative + padded) / width), cells - 1);
+}
+
+//#for VARIANT of rows
+//#for D of 2 3
+//#if TARGET === 'js' && VARIANT === 'rows'
+/**
+ * The points of `g` within `radius` of the query, written into `target` as
+ * far as it fits; returns how many there are (for a grid of at least one
+ * point and an ordinary radius).
+ */
+export function withinRows${D}D(g: Grid${D}D, x: f64, @rest(), radius: f64, target: Uint32Array): i32 {
+//#elif TARGET === 'js'
+/** How many points of `g` lie within `radius` of the query (for a grid of at least one point and an ordinary radius). */
+export function countWithin${D}D(g: Grid${D}D, x: f64, @rest(), radius: f64): i32 {
+//#endif
+//#if TARGET === 'js'
+  const n = g.points;
+  const width = g.width;
+  const coords = g.coords;
+//#if VARIANT === 'rows'
+  const sortedIndex = g.sortedIndex;
+//#endif
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const dense = g.dense;
+  const rows = ROWS;
+  const originX = g.originX;
+  const originY = g.originY;
+//#if D === 3
+  const cellsZ = g.cellsZ;
+  const originZ = g.originZ;
+//#endif
+//#if VARIANT === 'rows'
+  const capacity = target.length;
+//#endif
+//#elif VARIANT === 'rows'
+/** withinRows${D}D of the JavaScript path (see the module notes). */
+export function within${D}<C>(x: f64, @rest(), radius: f64, target: usize): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+  const capacity = points;
+//#else
+/** countWithin${D}D of the JavaScript path. */
+export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+//#endif
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+//#if D === 3
+  const rz = z - originZ;
+  // More than Number.MAX_VALUE from the origin along an axis, the query is over 2^918 (~1e276) from every
+  // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
+  if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, <f64>cellsZ);
+  // Rows along x: one per (cy, cz); their margin grows with both.
+  const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
+//#else
+  // (See the 3D instance.)
+  if (rx - rx !== 0 || ry - ry !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
+  const lz: f64 = 0;
+  const hz: f64 = 0;
+  const margin = (Math.abs(ry) + width) * SLACK;
+//#endif
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, <f64>cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, <f64>cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+//#if VARIANT === 'rows' && TARGET === 'js'
+  if (!dense && @boxCells() > <f64>cells) {
+    const everyCell = withinEveryCell${D}D(g, x, @restArgs(), r2, @boxArgs(), target);
+    if (g.clampsIndices) clampIndices(target, Math.min(everyCell, capacity), n);
+    return everyCell;
+  }
+//#elif VARIANT === 'rows'
+  if (!dense && @boxCells() > <f64>cells) return withinEveryCell${D}<C>(x, @restArgs(), r2, @boxArgs(), target);
+//#elif TARGET === 'js'
+  if (!dense && @boxCells() > <f64>cells) return countEveryCell${D}D(g, x, @restArgs(), r2, @boxArgs());
+//#else
+  if (!dense && @boxCells() > <f64>cells) return countEveryCell${D}<C>(x, @restArgs(), r2, @boxArgs());
+//#endif
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+//#if D === 3
+      const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+      const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+//#else
+      const gap = gy - (cy + 1) * margin;
+//#endif
+      let floor2: f64 = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        @setRow(at, floor2);
+        @setRow(at + 1, (cy + cz * cellsY) * cellsX + cx0);
+        @setRow(at + 2, cx1 - cx0);
+        @setRow(at + 3, cx0);
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = @find(cx, cy, cz);
+        if (id < 0) continue;
+        @setRow(at, floor2);
+        @setRow(at + 1, <f64>id);
+        @setRow(at + 2, cx1);
+        @setRow(at + 3, cy);
+        @setRow(at + 4, cz);
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = @row(at);
+      let first: f64;
+      let last: f64;
+      let s: i32;
+      let end: i32;
+      if (dense) {
+        const cell = <i32>@row(at + 1);
+        const span = <i32>@row(at + 2);
+        s = @start(cell);
+        end = @start(cell + span + 1);
+        first = @row(at + 3);
+        last = first + <f64>span;
+      } else {
+        const id = <i32>@row(at + 1);
+        const cx1 = @row(at + 2);
+        const cy = @row(at + 3);
+        let lastId = id;
+//#if D === 3
+        const cz = @row(at + 4);
+        while (lastId + 1 < cells && @key(3 * lastId + 5) === cz && @key(3 * lastId + 4) === cy && @key(3 * lastId + 3) <= cx1) lastId++;
+//#else
+        while (lastId + 1 < cells && @key(2 * lastId + 3) === cy && @key(2 * lastId + 2) <= cx1) lastId++;
+//#endif
+        s = @start(id);
+        end = @start(lastId + 1);
+        first = @key(${D} * id);
+        last = @key(${D} * lastId);
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+          for (; t < end; t++) {
+            const dx = @coord(${D} * t) - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = @coord(${D} * t - ${D}) - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+//#if VARIANT === 'rows'
+      if (found + end - s <= capacity) {
+        for (let t = s; t < end; t++) {
+          const dx = @coord(${D} * t) - x;
+          const dx2 = dx * dx;
+          // Past the chord's right end nothing more can be in.
+          if (dx > 0 && dx2 + floor2 > r2) break;
+          @offsets(t);
+          // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
+          // an if on cache-resident data).
+          @put(found, @index(t));
+          found += @int(dx2 + @far(t) <= r2);
+        }
+        continue;
+      }
+//#endif
+      for (let t = s; t < end; t++) {
+        const dx = @coord(${D} * t) - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        @offsets(t);
+        if (dx2 + @far(t) <= r2) {
+//#if VARIANT === 'rows'
+          if (found < capacity) @put(found, @index(t));
+//#endif
+          found++;
+        }
+      }
+    }
+  }
+//#if TARGET === 'js' && VARIANT === 'rows'
+  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+//#endif
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return @min(found, n);
+}
+
+//#if TARGET === 'as' && VARIANT === 'rows'
+// The instances the module exports (see src/wasm/kernels.ts), by the coordinate copy's type.
+export function within${D}d64(x: f64, @rest(), radius: f64, target: usize): i32 {
+  return within${D}<f64>(x, @restArgs(), radius, target);
+}
+export function within${D}d32(x: f64, @rest(), radius: f64, target: usize): i32 {
+  return within${D}<f32>(x, @restArgs(), radius, target);
+}
+//#elif TARGET === 'as'
+export function countWithin${D}d64(x: f64, @rest(), radius: f64): i32 {
+  return countWithin${D}<f64>(x, @restArgs(), radius);
+}
+export function countWithin${D}d32(x: f64, @rest(), radius: f64): i32 {
+  return countWithin${D}<f32>(x, @restArgs(), radius);
+}
+//#endif
+
+//#if TARGET === 'js' && VARIANT === 'rows'
+/** {@link withinRows${D}D} of a hashed grid whose cell range spans more cells than it holds: every occupied cell in the box. */
+function withinEveryCell${D}D(
+  g: Grid${D}D, x: f64, @rest(), r2: f64, @box(), target: Uint32Array,
+): i32 {
+  const coords = g.coords;
+  const sortedIndex = g.sortedIndex;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const n = g.points;
+  const capacity = target.length;
+//#elif TARGET === 'js'
+/** {@link countWithin${D}D} over every occupied cell in the box (see withinEveryCell${D}D). */
+function countEveryCell${D}D(
+  g: Grid${D}D, x: f64, @rest(), r2: f64, @box(),
+): i32 {
+  const coords = g.coords;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const n = g.points;
+//#elif VARIANT === 'rows'
+/** withinEveryCell${D}D of the JavaScript path. */
+function withinEveryCell${D}<C>(
+  x: f64, @rest(), r2: f64, @box(), target: usize,
+): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+  const capacity = points;
+//#else
+/** countEveryCell${D}D of the JavaScript path. */
+function countEveryCell${D}<C>(x: f64, @rest(), r2: f64, @box()): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+//#endif
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = @key(${D} * id);
+    const ky = @key(${D} * id + 1);
+//#if D === 3
+    const kz = @key(3 * id + 2);
+    if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
+//#else
+    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
+//#endif
+    const end = @min(@start(id + 1), n);
+    for (let t = @max(@start(id), 0); t < end; t++) {
+      const dx = @coord(${D} * t) - x;
+      @offsets(t);
+      if (dx * dx + @far(t) <= r2) {
+//#if VARIANT === 'rows'
+        if (found < capacity) @put(found, @index(t));
+//#endif
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return @min(found, n);
+}
+
+//#endfor
+//#endfor

@@ -1,0 +1,214 @@
+// Generated from src/templates/build.template.ts by scripts/expand-templates.mjs (npm run build): edit the template, not this file.
+// The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
+// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
+// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
+// (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
+//
+// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
+// arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
+// SIMD scan in the kernels: each path's data structure, the same cells.
+
+// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
+
+// The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
+// from the same template). Every pointer is a byte offset into the imported memory.
+
+import { sortCrowdedCell } from './build';
+
+/** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
+export const SMALL_CELL: i32 = 24;
+
+/**
+ * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
+ * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
+ * crowded cells' scratch by it).
+ */
+export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
+  let sum = 0;
+  let largest = 0;
+  for (let c = 0; c < cells; c++) {
+    const count = load<i32>(cellStart + (<usize>(c) << 2));
+    sum = <i32>(sum + count);
+    if (count > largest) largest = count;
+    store<i32>(cellStart + (<usize>(c) << 2), sum);
+  }
+  store<i32>(cellStart + (<usize>(cells) << 2), n);
+  return largest;
+}
+
+/** countDense2 of the JavaScript path (cellStart zeroed here: `cells` + 1 entries). */
+export function countDense2<P>(
+  pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32,
+  cellOf: usize, cellStart: usize,
+): void {
+  memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
+  const ps = sizeof<P>();
+  for (let i = 0, p = 0; i < n; i++, p += 2) {
+    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
+    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
+    const c = <i32>(cellX + cellY * cellsX);
+    store<i32>(cellOf + (<usize>(i) << 2), c);
+    store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
+  }
+}
+
+/** scatter2 of the JavaScript path, for a whole build (first = 0). */
+export function scatter2<P, C>(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  const ps = sizeof<P>();
+  const cs = sizeof<C>();
+  const first = 0;
+  for (let i = n - 1, p = 0 + (n - 1) * 2; i >= 0; i--, p -= 2) {
+    const c = load<i32>(cellOf + (<usize>(i) << 2));
+    const s = load<i32>(cellStart + (<usize>(c) << 2)) - 1;
+    store<i32>(cellStart + (<usize>(c) << 2), s);
+    store<u32>(sortedIndex + (<usize>(s) << 2), first + i);
+    store<C>(coords + <usize>(2 * s) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps)));
+    store<C>(coords + <usize>(2 * s + 1) * cs, <C>(<f64>load<P>(pos + <usize>(p + 1) * ps)));
+  }
+}
+
+/**
+ * sortSmallCells2 of the JavaScript path over every cell, crowded cells (more than SMALL_CELL points) sorted
+ * by introsort of records at `scratch` (see build.ts).
+ */
+export function sortCells2<C>(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void {
+  const cs = sizeof<C>();
+  const from = 0;
+  const to = cells;
+  for (let c = from; c < to; c++) {
+    const start = load<i32>(cellStart + (<usize>(c) << 2));
+    const end = load<i32>(cellStart + (<usize>(c + 1) << 2));
+    if (end - start > SMALL_CELL) {
+      sortCrowdedCell<C>(coords, sortedIndex, 2, start, end, scratch, perLevel);
+      continue;
+    }
+    if (end - start < 2 || end - start > SMALL_CELL) continue;
+    for (let s = start + 1; s < end; s++) {
+      const x = load<C>(coords + <usize>(2 * s) * cs);
+      const y = load<C>(coords + <usize>(2 * s + 1) * cs);
+      const index = load<u32>(sortedIndex + (<usize>(s) << 2));
+      let t = s;
+      for (; t > start; t--) {
+        const px = load<C>(coords + <usize>(2 * t - 2) * cs);
+        if (px < x || (px === x && load<u32>(sortedIndex + (<usize>(t - 1) << 2)) < index)) break;
+        store<C>(coords + <usize>(2 * t) * cs, px);
+        store<C>(coords + <usize>(2 * t + 1) * cs, load<C>(coords + <usize>(2 * t - 1) * cs));
+        store<u32>(sortedIndex + (<usize>(t) << 2), load<u32>(sortedIndex + (<usize>(t - 1) << 2)));
+      }
+      if (t !== s) {
+        store<C>(coords + <usize>(2 * t) * cs, x);
+        store<C>(coords + <usize>(2 * t + 1) * cs, y);
+        store<u32>(sortedIndex + (<usize>(t) << 2), index);
+      }
+    }
+  }
+}
+
+/** countDense3 of the JavaScript path (cellStart zeroed here: `cells` + 1 entries). */
+export function countDense3<P>(
+  pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32,
+  cellOf: usize, cellStart: usize,
+): void {
+  memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
+  const ps = sizeof<P>();
+  for (let i = 0, p = 0; i < n; i++, p += 3) {
+    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
+    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
+    const c = <i32>(cellX + cellY * cellsX + Math.floor((<f64>load<P>(pos + <usize>(p + 2) * ps) - originZ) / width) * layer);
+    store<i32>(cellOf + (<usize>(i) << 2), c);
+    store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
+  }
+}
+
+/** scatter3 of the JavaScript path, for a whole build (first = 0). */
+export function scatter3<P, C>(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  const ps = sizeof<P>();
+  const cs = sizeof<C>();
+  const first = 0;
+  for (let i = n - 1, p = 0 + (n - 1) * 3; i >= 0; i--, p -= 3) {
+    const c = load<i32>(cellOf + (<usize>(i) << 2));
+    const s = load<i32>(cellStart + (<usize>(c) << 2)) - 1;
+    store<i32>(cellStart + (<usize>(c) << 2), s);
+    store<u32>(sortedIndex + (<usize>(s) << 2), first + i);
+    store<C>(coords + <usize>(3 * s) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps)));
+    store<C>(coords + <usize>(3 * s + 1) * cs, <C>(<f64>load<P>(pos + <usize>(p + 1) * ps)));
+    store<C>(coords + <usize>(3 * s + 2) * cs, <C>(<f64>load<P>(pos + <usize>(p + 2) * ps)));
+  }
+}
+
+/**
+ * sortSmallCells3 of the JavaScript path over every cell, crowded cells (more than SMALL_CELL points) sorted
+ * by introsort of records at `scratch` (see build.ts).
+ */
+export function sortCells3<C>(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void {
+  const cs = sizeof<C>();
+  const from = 0;
+  const to = cells;
+  for (let c = from; c < to; c++) {
+    const start = load<i32>(cellStart + (<usize>(c) << 2));
+    const end = load<i32>(cellStart + (<usize>(c + 1) << 2));
+    if (end - start > SMALL_CELL) {
+      sortCrowdedCell<C>(coords, sortedIndex, 3, start, end, scratch, perLevel);
+      continue;
+    }
+    if (end - start < 2 || end - start > SMALL_CELL) continue;
+    for (let s = start + 1; s < end; s++) {
+      const x = load<C>(coords + <usize>(3 * s) * cs);
+      const y = load<C>(coords + <usize>(3 * s + 1) * cs);
+      const z = load<C>(coords + <usize>(3 * s + 2) * cs);
+      const index = load<u32>(sortedIndex + (<usize>(s) << 2));
+      let t = s;
+      for (; t > start; t--) {
+        const px = load<C>(coords + <usize>(3 * t - 3) * cs);
+        if (px < x || (px === x && load<u32>(sortedIndex + (<usize>(t - 1) << 2)) < index)) break;
+        store<C>(coords + <usize>(3 * t) * cs, px);
+        store<C>(coords + <usize>(3 * t + 1) * cs, load<C>(coords + <usize>(3 * t - 2) * cs));
+        store<C>(coords + <usize>(3 * t + 2) * cs, load<C>(coords + <usize>(3 * t - 1) * cs));
+        store<u32>(sortedIndex + (<usize>(t) << 2), load<u32>(sortedIndex + (<usize>(t - 1) << 2)));
+      }
+      if (t !== s) {
+        store<C>(coords + <usize>(3 * t) * cs, x);
+        store<C>(coords + <usize>(3 * t + 1) * cs, y);
+        store<C>(coords + <usize>(3 * t + 2) * cs, z);
+        store<u32>(sortedIndex + (<usize>(t) << 2), index);
+      }
+    }
+  }
+}
+
+// The instances the module exports (see src/wasm/kernels.ts), by the positions' and coordinates' types, with
+// the dimension as an argument as the glue passes it.
+
+export function countDense64(
+  pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
+  cellStart: usize,
+): void {
+  if (d === 2) countDense2<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  else countDense3<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+}
+export function countDense32(
+  pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
+  cellStart: usize,
+): void {
+  if (d === 2) countDense2<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  else countDense3<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+}
+export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+}
+export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
+}
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
+}
+export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f32>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f32>(coords, order, cellStart, cells, scratch, perLevel);
+}

@@ -1,0 +1,393 @@
+/**
+ * What the kernels remember between calls, and each way it went stale (one
+ * test per defect class found in frame loops): the copy of a grid they hold
+ * and the query state set for it must follow every rebuild, from() view,
+ * fallback, trap and memory release, and queries far outside a grid, or over
+ * an unchecked buffer, must stay inside it. Each answer is checked against
+ * the JavaScript path and brute force. The model-based suites (stateful*.test.ts)
+ * run long random sequences of all of this; these are the named cases.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  activeKernels,
+  PointGrid2D,
+  PointGrid3D,
+  type PointGridOptions,
+  releaseKernelMemory,
+  setKernelMode,
+  weld,
+  weldMesh,
+} from '../../src/index.js';
+import { readGrid } from '../../src/pointgrid/grid-data.js';
+import { kernelMemoryLimitForTests } from '../../src/wasm/kernels.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+afterEach(() => setKernelMode('auto'));
+
+type Grid = PointGrid2D | PointGrid3D;
+
+function make(d: 2 | 3, positions: ArrayLike<number>, options: PointGridOptions): Grid {
+  const p = positions as Float64Array;
+  return d === 2 ? new PointGrid2D(p, options) : new PointGrid3D(p, options);
+}
+
+/** Indices of the points of `positions` (packed, d per point) within `radius` of `q`, ascending. */
+function bruteWithin(positions: ArrayLike<number>, d: number, q: number[], radius: number): number[] {
+  const found: number[] = [];
+  for (let i = 0; i * d < positions.length; i++) {
+    let s = 0;
+    for (let a = 0; a < d; a++) {
+      const delta = positions[i * d + a] - q[a];
+      s += delta * delta;
+    }
+    if (s <= radius * radius) found.push(i);
+  }
+  return found;
+}
+
+/** Every pair i < j within `radius`, as "i,j" strings, sorted. */
+function brutePairs(positions: ArrayLike<number>, d: number, radius: number): string[] {
+  const out: string[] = [];
+  const n = positions.length / d;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      let s = 0;
+      for (let a = 0; a < d; a++) {
+        const delta = positions[i * d + a] - positions[j * d + a];
+        s += delta * delta;
+      }
+      if (s <= radius * radius) out.push(`${i},${j}`);
+    }
+  return out.sort();
+}
+
+function pairStrings(pairs: Uint32Array): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < pairs.length; k += 2) out.push(`${pairs[k]},${pairs[k + 1]}`);
+  return out.sort();
+}
+
+function within(grid: Grid, q: number[], radius: number): number[] {
+  const found = grid instanceof PointGrid2D ? grid.within(q[0], q[1], radius) : grid.within(q[0], q[1], q[2], radius);
+  return found.sort((a, b) => a - b);
+}
+
+function withinInto(grid: Grid, q: number[], radius: number): number[] {
+  const out = new Uint32Array(grid.count);
+  const found =
+    grid instanceof PointGrid2D
+      ? grid.withinInto(q[0], q[1], radius, out)
+      : grid.withinInto(q[0], q[1], q[2], radius, out);
+  return [...out.subarray(0, found)].sort((a, b) => a - b);
+}
+
+function withinManyRow(grid: Grid, q: number[], radius: number): number[] {
+  const rows = grid.withinMany(q, radius);
+  return [...rows.indices.subarray(rows.offsets[0], rows.offsets[1])].sort((a, b) => a - b);
+}
+
+/** `n` points in [0, side) per axis, deterministic. */
+function points(n: number, d: number, side: number, seed: number): Float64Array {
+  let state = seed;
+  return Float64Array.from({ length: d * n }, () => {
+    state = (state * 48271) % 2147483647;
+    return (state / 2147483647) * side;
+  });
+}
+
+const layouts: [string, PointGridOptions][] = [
+  ['dense', { cellSize: 1 }],
+  ['hashed', { cellSize: 1, maxDenseCells: 0 }],
+];
+
+describe('a rebuild on the kernels after a query (defect class 1: the query state kept the old grid)', () => {
+  for (const d of [2, 3] as const)
+    for (const [layout, options] of layouts)
+      for (const float32 of [false, true]) {
+        const label = `${d}D ${layout} ${float32 ? 'Float32Array' : 'Float64Array'}`;
+
+        it(`${label}: within, withinInto and withinMany answer the new build (the smallest case, moved +10 in x)`, () => {
+          const base = d === 2 ? [0, 0, 1, 0, 2, 0, 3, 0] : [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0];
+          const positions = float32 ? Float32Array.from(base) : Float64Array.from(base);
+          const grid = make(d, positions, options);
+          const q = d === 2 ? [1, 0] : [1, 0, 0];
+          expect(within(grid, q, 1.5)).toEqual([0, 1, 2]);
+          for (let i = 0; i < positions.length; i += d) positions[i] += 10;
+          grid.rebuild();
+          const moved = d === 2 ? [11, 0] : [11, 0, 0];
+          expect(within(grid, moved, 1.5)).toEqual([0, 1, 2]);
+          expect(withinInto(grid, moved, 1.5)).toEqual([0, 1, 2]);
+          expect(withinManyRow(grid, moved, 1.5)).toEqual([0, 1, 2]);
+        });
+
+        it(`${label}: a query between two rebuilds leaves the grid's pairs whole (it wrote into the new copy)`, () => {
+          for (let trial = 0; trial < 20; trial++) {
+            const n = 40 + trial * 7;
+            const positions = points(n, d, 6, 1000 + trial);
+            const grid = make(d, float32 ? Float32Array.from(positions) : positions, options);
+            const q = Array.from({ length: d }, () => 3);
+            within(grid, q, 2);
+            const next = points(n + (trial % 3) - 1, d, 6, 5000 + trial);
+            const input = float32 ? Float32Array.from(next) : next;
+            grid.rebuild(input);
+            expect(within(grid, q, 2)).toEqual(bruteWithin(input, d, q, 2));
+            expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(input, d, 1));
+          }
+        });
+      }
+
+  it('still holds after releaseKernelMemory() and a mode switch and back before the rebuild', () => {
+    for (const between of ['release', 'switch'] as const) {
+      const positions = new Float64Array([0, 0, 1, 0, 2, 0, 3, 0]);
+      const grid = new PointGrid2D(positions, { cellSize: 1 });
+      grid.within(1, 0, 1.5);
+      if (between === 'release') releaseKernelMemory();
+      else {
+        setKernelMode('javascript');
+        setKernelMode('auto');
+      }
+      for (let i = 0; i < positions.length; i += 2) positions[i] += 10;
+      grid.rebuild();
+      expect(within(grid, [11, 0], 1.5)).toEqual([0, 1, 2]);
+    }
+  });
+
+  it('a frame loop (move, rebuild, a within per point, a pair search every other frame) agrees with brute force', () => {
+    const n = 300;
+    const positions = Float32Array.from(points(n, 2, 20, 77));
+    const grid = new PointGrid2D(positions, { cellSize: 1 });
+    const out = new Uint32Array(n);
+    for (let frame = 0; frame < 12; frame++) {
+      for (let i = 0; i < positions.length; i++) positions[i] += Math.sin(i + frame) * 0.3;
+      grid.rebuild();
+      for (let i = 0; i < n; i += 17) {
+        const q = [positions[2 * i], positions[2 * i + 1]];
+        const found = grid.withinInto(q[0], q[1], 1, out);
+        expect([...out.subarray(0, found)].sort((a, b) => a - b)).toEqual(bruteWithin(positions, 2, q, 1));
+      }
+      if (frame % 2 === 1) {
+        let count = 0;
+        grid.forEachPair(1, () => {
+          count++;
+        });
+        expect(count).toBe(brutePairs(positions, 2, 1).length);
+      }
+    }
+  });
+});
+
+describe('queries whose x lies far outside a dense grid (defect class 2: a chord past the cells)', () => {
+  it('the 10x10 lattice: within(28, -7, 21) finds 9 and 19 once each, on both paths', () => {
+    const lattice = Float64Array.from({ length: 200 }, (_, k) => (k % 2 === 0 ? (k / 2) % 10 : Math.floor(k / 20)));
+    for (const mode of ['wasm', 'javascript'] as const) {
+      setKernelMode(mode);
+      const grid = new PointGrid2D(lattice, { cellSize: 1 });
+      expect(within(grid, [28, -7], 21)).toEqual([9, 19]);
+      expect(withinInto(grid, [28, -7], 21)).toEqual([9, 19]);
+      expect(withinManyRow(grid, [28, -7], 21)).toEqual([9, 19]);
+    }
+  });
+
+  for (const d of [2, 3] as const)
+    it(`${d}D: queries up to 1e6 away, on both sides, agree with brute force and never trap`, () => {
+      const positions = points(3000, d, 80, 99).map((v) => v - 40);
+      const grid = make(d, positions, { cellSize: 1, maxDenseCells: 1e6 });
+      expect(grid.layout).toBe('dense');
+      for (const far of [9e5, -9e5, 41, -41, 100])
+        for (const radius of [1e6, far > 0 ? far : -far, 45, 60]) {
+          const q = Array.from({ length: d }, (_, a) => (a === 0 ? far : a === 1 ? -far / 3 : 0));
+          const want = bruteWithin(positions, d, q, radius);
+          expect(within(grid, q, radius)).toEqual(want);
+          expect(withinInto(grid, q, radius)).toEqual(want);
+          expect(withinManyRow(grid, q, radius)).toEqual(want);
+        }
+    });
+});
+
+describe('a build that falls back to JavaScript part-way (defect class 3: the copy the kernels held was overwritten)', () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: another grid's pairs stay right after a build could not reserve its crowded-cell scratch`, () => {
+      releaseKernelMemory();
+      const small = points(200, d, 8, 3);
+      const grid = make(d, small, { cellSize: 1 });
+      const want = brutePairs(small, d, 1);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      // 100,000 coincident points but one: the count fits under the limit, the crowded cell's scratch does not.
+      const n = 100000;
+      const crowded = new Float64Array(d * n);
+      crowded[0] = 0.5;
+      const last = kernelMemoryLimitForTests(1024 + 60 * n);
+      try {
+        const other = make(d, crowded, { cellSize: 1 });
+        expect(other.count).toBe(n);
+        other.validate();
+      } finally {
+        kernelMemoryLimitForTests(last);
+      }
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      let visited = 0;
+      grid.forEachPair(1, () => {
+        visited++;
+      });
+      expect(visited).toBe(want.length);
+    });
+});
+
+describe('an in-place rebuild the kernels did not make (the mirror is told from the buffer by its build count)', () => {
+  for (const d of [2, 3] as const)
+    for (const [layout, options] of layouts)
+      it(`${d}D ${layout}: a JavaScript rebuild into the mirrored buffer, then every query on the kernels again`, () => {
+        const first = points(300, d, 8, 31);
+        const grid = make(d, first, options);
+        const q = Array.from({ length: d }, () => 4);
+        // The kernels built the grid and hold it; a pair search and a query read that copy.
+        expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(first, d, 1));
+        expect(within(grid, q, 2)).toEqual(bruteWithin(first, d, q, 2));
+        // The same points in reverse order (the same cells, other indices): the build goes in place, while the
+        // kernels' memory still holds the first build of that very buffer.
+        const second = new Float64Array(first.length);
+        for (let i = 0, n = first.length / d; i < n; i++)
+          for (let a = 0; a < d; a++) second[(n - 1 - i) * d + a] = first[i * d + a];
+        const data = grid.data;
+        setKernelMode('javascript');
+        grid.rebuild(second);
+        setKernelMode('auto');
+        expect(grid.data).toBe(data);
+        expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(second, d, 1));
+        expect(within(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+        expect(withinManyRow(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+      });
+});
+
+describe('grids over one buffer see each other rebuilds (defect class 4: a from() view kept its header)', () => {
+  for (const d of [2, 3] as const)
+    for (const shared of [true, false])
+      for (const check of ['full', 'header'] as const)
+        it(`${d}D ${shared ? 'SharedArrayBuffer' : 'ArrayBuffer'}, check '${check}': the view answers the owner's in-place rebuild, and the owner the view's`, () => {
+          const n = 500;
+          const first = points(n, d, 12, 11);
+          const owner = make(d, first, { cellSize: 1, shared });
+          const view = (d === 2 ? PointGrid2D : PointGrid3D).from(owner.data, { check });
+          const q = Array.from({ length: d }, () => 6);
+          expect(within(view, q, 2)).toEqual(bruteWithin(first, d, q, 2));
+          // Fewer points that fit in the same buffer: an in-place rebuild, with other bounds and counts.
+          const second = points(n - 100, d, 9, 12).map((v) => v + 1);
+          owner.rebuild(second);
+          expect(owner.data).toBe(view.data);
+          expect(view.count).toBe(n - 100);
+          expect(within(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+          expect(withinInto(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+          expect(withinManyRow(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+          expect(pairStrings(view.pairs(1))).toEqual(brutePairs(second, d, 1));
+          view.validate();
+          // And the other way round: the view rebuilds the buffer from positions of its own.
+          const third = points(n - 200, d, 10, 13);
+          view.rebuild(third);
+          expect(view.data).toBe(owner.data);
+          expect(within(owner, q, 2)).toEqual(bruteWithin(third, d, q, 2));
+          expect(pairStrings(owner.pairs(1))).toEqual(brutePairs(third, d, 1));
+          owner.validate();
+        });
+});
+
+describe("from(data, { check: 'header' }) over a body it did not check (defect class 5)", () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: cell starts of -2^31 and 2^31 - 1 after ordinary ones give indices below the count, and no trap`, () => {
+      for (const layout of ['dense', 'hashed'] as const) {
+        const positions = points(400, d, 10, 21);
+        const grid = make(d, positions, { cellSize: 1, maxDenseCells: layout === 'dense' ? undefined : 0 });
+        const data = grid.data.slice(0);
+        const { cellStart } = readGrid(`PointGrid${d}D`, data, d);
+        const cells = new Float64Array(data, 0, 32)[5];
+        for (let c = 1; c <= cells; c += 3) cellStart[c] = c % 2 === 0 ? -(2 ** 31) : 2 ** 31 - 1;
+        const opened = (d === 2 ? PointGrid2D : PointGrid3D).from(data, { check: 'header' });
+        for (const radius of [0.5, 3, 30]) {
+          const q = Array.from({ length: d }, () => 5);
+          for (const found of [
+            within(opened, q, radius),
+            withinInto(opened, q, radius),
+            withinManyRow(opened, q, radius),
+          ])
+            for (const i of found) expect(i).toBeLessThan(400);
+          // (Pairs only at small radii: over cell starts like these every cell's run is every point, so a pair search
+          // finds a multiple of all n^2 pairs, bounded but slow at a large radius.)
+          if (radius < 10) for (const i of opened.pairs(radius)) expect(i).toBeLessThan(400);
+        }
+      }
+    });
+});
+
+describe('detached positions (defect class 6)', () => {
+  function detached(values: number[]): Float64Array {
+    const array = Float64Array.from(values);
+    structuredClone(array.buffer, { transfer: [array.buffer] });
+    return array;
+  }
+
+  for (const mode of ['auto', 'javascript'] as const)
+    it(`${mode}: rebuild(), new PointGrid2D/3D, weld and weldMesh refuse a detached array with an Error naming it, changing nothing`, () => {
+      setKernelMode(mode);
+      const positions = Float64Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+      const grid = new PointGrid3D(positions, { cellSize: 1 });
+      const before = new Uint8Array(grid.data.slice(0));
+      structuredClone(positions.buffer, { transfer: [positions.buffer] });
+      expect(() => grid.rebuild()).toThrow(/positions is a Float64Array whose buffer was transferred/);
+      expect(new Uint8Array(grid.data.slice(0))).toEqual(before);
+      expect(grid.count).toBe(3);
+      expect(grid.within(1, 1, 1, 0.1)).toEqual([1]);
+      expect(() => new PointGrid2D(detached([0, 0]), { cellSize: 1 })).toThrow(
+        /positions is a Float64Array whose buffer/,
+      );
+      expect(() => weld(detached([0, 0, 0]), 0.1)).toThrow(/positions is a Float64Array whose buffer/);
+      expect(() => weldMesh(detached([0, 0, 0]), undefined, 0.1)).toThrow(/positions is a Float64Array whose buffer/);
+      // An array that is simply empty is still an empty grid.
+      expect(new PointGrid2D(new Float64Array(0), { cellSize: 1 }).count).toBe(0);
+    });
+});
+
+describe('the kernels cannot allocate their memory at start-up (defect class 7)', () => {
+  it('under an address-space limit, a program using the library runs on the JavaScript path and exits 0', () => {
+    // The library bundled from src/ by esbuild here (tsx itself compiles WebAssembly, which the limit refuses).
+    const dir = mkdtempSync(join(tmpdir(), 'spatialhash-ulimit-'));
+    try {
+      const bundle = join(dir, 'library.mjs');
+      buildSync({
+        entryPoints: [join(root, 'src/index.ts')],
+        bundle: true,
+        format: 'esm',
+        outfile: bundle,
+        logLevel: 'silent',
+      });
+      const program = join(dir, 'program.mjs');
+      writeFileSync(
+        program,
+        [
+          "import * as M from './library.mjs';",
+          'const grid = new M.PointGrid2D(new Float64Array([0, 0, 1, 0, 2, 0]), { cellSize: 1 });',
+          'const welded = M.weld(new Float64Array([0, 0, 0, 0, 0, 0.01]), 0.1).count;',
+          'console.log(JSON.stringify([M.activeKernels(), grid.within(0, 0, 1.5), welded]));',
+        ].join('\n'),
+      );
+      const run = spawnSync('bash', ['-c', 'ulimit -v 8000000 && exec "$0" "$1"', process.execPath, program], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.stderr).not.toMatch(/could not allocate|Unhandled|RangeError/);
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout.trim())).toEqual(['javascript', [0, 1], 1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+it('activeKernels() is wasm in this test process (the tests above ran on the kernels)', () => {
+  expect(activeKernels()).toBe('wasm');
+});
