@@ -94,7 +94,12 @@ function simulate(nodes: Bubble[], dims: Dims, layout: Layout, side: number, col
   if (dims === 2) {
     const simulation = d3ForceSimulation(nodes).stop();
     if (layout === 'beeswarm') {
-      simulation.force('x', d3ForceX<Bubble>((d) => d.value)).force('y', d3ForceY<Bubble>(0));
+      simulation
+        .force(
+          'x',
+          d3ForceX<Bubble>((d) => d.value),
+        )
+        .force('y', d3ForceY<Bubble>(0));
     } else {
       simulation.force('walls', walls(side, 2));
     }
@@ -105,7 +110,10 @@ function simulate(nodes: Bubble[], dims: Dims, layout: Layout, side: number, col
   const simulation = d3ForceSimulation3(nodes, 3).stop();
   if (layout === 'beeswarm') {
     simulation
-      .force('x', d3ForceX3<Bubble>((d) => d.value))
+      .force(
+        'x',
+        d3ForceX3<Bubble>((d) => d.value),
+      )
       .force('y', d3ForceY3<Bubble>(0))
       .force('z', d3ForceZ3<Bubble>(0));
   } else {
@@ -116,7 +124,13 @@ function simulate(nodes: Bubble[], dims: Dims, layout: Layout, side: number, col
 }
 
 /** The nodes of a layout, relaxed with our force where the layout says so (it is d3's rule, only faster). */
-function makeLayout(n: number, dims: Dims, kind: Radii, layout: Layout, seed: number): { nodes: Bubble[]; side: number } {
+function makeLayout(
+  n: number,
+  dims: Dims,
+  kind: Radii,
+  layout: Layout,
+  seed: number,
+): { nodes: Bubble[]; side: number } {
   const r = radii(n, kind, seed);
   const side = sideFor(r, dims, 0.7);
   const rand = random(seed + 1);
@@ -149,34 +163,57 @@ function makeLayout(n: number, dims: Dims, kind: Radii, layout: Layout, seed: nu
   return { nodes, side };
 }
 
-/** Overlapping pairs per node and their mean depth (overlap over the smaller radius), by a grid scan. */
+/**
+ * Overlapping pairs per node and their mean depth (overlap over the smaller radius), counted exactly with a grid
+ * per radius class (radii within a factor of 4, as the force's classes): one grid with cells of the largest radius
+ * puts hundreds of small nodes in every cell of a power-law layout (3e9 distance tests at 1e5 nodes in 3D, most of
+ * that case's 13 minutes before its first timed tick).
+ */
 function overlapFigures(nodes: readonly Bubble[], dims: Dims): { perNode: number; depth: number } {
-  const cell = 2 * Math.max(...nodes.map((d) => d.r));
-  const cells = new Map<string, number[]>();
-  const key = (d: Bubble) =>
-    `${Math.floor(d.x / cell)},${Math.floor(d.y / cell)},${dims === 3 ? Math.floor(d.z / cell) : 0}`;
+  let largest = 0;
+  for (const d of nodes) if (d.r > largest) largest = d.r;
+  const classOf = (r: number) => (r > 0 ? Math.min(7, Math.floor(Math.log(largest / r) / Math.log(4))) : 7);
+  // Per class: its cell width (twice its largest radius) and its cells, keyed by cell coordinates wrapped to 15
+  // bits per axis in 2D and 10 in 3D (small integers make fast Map keys): cells that share a key only add
+  // candidates, and no scan spans that many cells along an axis, so none is scanned twice.
+  const grids = Array.from({ length: 8 }, () => ({ width: 0, cells: new Map<number, number[]>() }));
+  for (const d of nodes) {
+    const grid = grids[classOf(d.r)] as (typeof grids)[number];
+    grid.width = Math.max(grid.width, 2 * d.r);
+  }
+  const key =
+    dims === 2
+      ? (cx: number, cy: number) => ((cx & 0x7fff) << 15) | (cy & 0x7fff)
+      : (cx: number, cy: number, cz: number) => ((cx & 0x3ff) << 20) | ((cy & 0x3ff) << 10) | (cz & 0x3ff);
   nodes.forEach((d, i) => {
-    const k = key(d);
-    const list = cells.get(k);
+    const grid = grids[classOf(d.r)] as (typeof grids)[number];
+    const w = grid.width || 1;
+    const k = key(Math.floor(d.x / w), Math.floor(d.y / w), dims === 3 ? Math.floor(d.z / w) : 0);
+    const list = grid.cells.get(k);
     if (list) list.push(i);
-    else cells.set(k, [i]);
+    else grid.cells.set(k, [i]);
   });
   let pairs = 0;
   let depth = 0;
   nodes.forEach((a, i) => {
-    const cx = Math.floor(a.x / cell);
-    const cy = Math.floor(a.y / cell);
-    const cz = dims === 3 ? Math.floor(a.z / cell) : 0;
-    for (let dx = -1; dx <= 1; dx++) {
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dz = dims === 3 ? -1 : 0; dz <= (dims === 3 ? 1 : 0); dz++) {
-          for (const j of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
-            if (j <= i) continue;
-            const b = nodes[j] as Bubble;
-            const d = Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
-            if (d < a.r + b.r) {
-              pairs++;
-              depth += (a.r + b.r - d) / Math.min(a.r, b.r);
+    for (const grid of grids) {
+      if (grid.cells.size === 0) continue;
+      const w = grid.width || 1;
+      // Every node of this class within a.r + its largest radius of a.
+      const reach = a.r + grid.width / 2;
+      const z0 = dims === 3 ? Math.floor((a.z - reach) / w) : 0;
+      const z1 = dims === 3 ? Math.floor((a.z + reach) / w) : 0;
+      for (let cx = Math.floor((a.x - reach) / w); cx <= Math.floor((a.x + reach) / w); cx++) {
+        for (let cy = Math.floor((a.y - reach) / w); cy <= Math.floor((a.y + reach) / w); cy++) {
+          for (let cz = z0; cz <= z1; cz++) {
+            for (const j of grid.cells.get(key(cx, cy, cz)) ?? []) {
+              if (j <= i) continue;
+              const b = nodes[j] as Bubble;
+              const d = Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+              if (d < a.r + b.r) {
+                pairs++;
+                depth += (a.r + b.r - d) / Math.min(a.r, b.r);
+              }
             }
           }
         }
@@ -275,7 +312,17 @@ function timeCase(n: number, dims: Dims, kind: Radii, layout: Layout, d3Reps: nu
   // Ours answers with its pairs, the same every run from the same layout; d3's pairs differ where its
   // quadtree prunes or hides one (see the notes), so its row is unchecked here and compared below.
   const contenders = [
-    contender(OURS, saved, nodes, dims, layout, side, ours as AnyForce, () => fingerprint(ours.stats().pairs, 0), false),
+    contender(
+      OURS,
+      saved,
+      nodes,
+      dims,
+      layout,
+      side,
+      ours as AnyForce,
+      () => fingerprint(ours.stats().pairs, 0),
+      false,
+    ),
     contender(
       dims === 2 ? 'd3-force forceCollide' : 'd3-force-3d forceCollide',
       saved,
@@ -306,9 +353,12 @@ function timeCase(n: number, dims: Dims, kind: Radii, layout: Layout, d3Reps: nu
 export function d3Bench(quick: boolean): string {
   const parts = [
     '## 14. forceCollide (spatialhash/d3) vs d3-force and d3-force-3d',
-    "One `simulation.tick()` of d3-force's simulation (2D) or d3-force-3d's (3D) with either collision force, iterations 1, strength 1, everything else the same. Layouts: **random start** (uniform in a square or cube that the discs would cover to 70%, at rest), **converged** (the same after 40 ticks inside walls: still 70% covered, barely overlapping), **beeswarm** (forceX to a normal value + forceY (+ forceZ) + collide, 80 ticks from d3's start). Radii: **uniform** (1) or a **power law** ((1 - u)^-0.5 capped at 40). A run restores the layout (untimed) and times the tick; ours is checked to give the same pairs every run, d3's row is unchecked because its pairs differ where its quadtree prunes on start positions or hides coincident nodes (test/d3 replays every one of its passes and explains each difference); the share of nodes with d3's velocities after one tick is given per case. Slow contenders (a run over 1.5 s) get fewer timed runs after their check run.",
+    "One `simulation.tick()` of d3-force's simulation (2D) or d3-force-3d's (3D) with either collision force, iterations 1, strength 1, everything else the same. Layouts: **random start** (uniform in a square or cube that the discs would cover to 70%, at rest), **converged** (the same after 40 ticks inside walls: still 70% covered, barely overlapping), **beeswarm** (forceX to a normal value + forceY (+ forceZ) + collide, 80 ticks from d3's start). Radii: **uniform** (1) or a **power law** ((1 - u)^-0.5 capped at 40). A run restores the layout (untimed) and times the tick; ours is checked to give the same pairs every run, d3's row is unchecked because its pairs differ where its quadtree prunes on start positions or hides coincident nodes (test/d3 replays every one of its passes and explains each difference); the share of nodes with d3's velocities after one tick is given per case. A contender whose check run takes over 1.5 s (d3's, mostly) gets 3 timed runs after it at 1e4 nodes and 1 at 1e5 and 1e6, ours 5 after a warm-up.",
   ];
-  const sizes = quick ? [1e4, 1e5] : [1e4, 1e5, 1e6];
+  // SPATIALHASH_BENCH_SIZES=1e6 (sizes, comma-separated) runs those only: a whole run of this workload takes over
+  // an hour on a loaded 2-core machine, most of it in d3's ticks and in relaxing the layouts.
+  const only = process.env.SPATIALHASH_BENCH_SIZES?.split(',').map(Number);
+  const sizes = only ?? (quick ? [1e4, 1e5] : [1e4, 1e5, 1e6]);
   for (const n of sizes) {
     for (const dims of [2, 3] as const) {
       for (const kind of ['uniform', 'power law'] as const) {
@@ -316,7 +366,10 @@ export function d3Bench(quick: boolean): string {
           // At 1e6 d3's tick takes tens of seconds (minutes in 3D): the converged layouts only, one timed run.
           if (n >= 1e6 && (layout !== 'converged' || kind !== 'uniform')) continue;
           if (quick && n >= 1e5 && layout !== 'converged') continue;
-          parts.push(...timeCase(n, dims, kind, layout, n >= 1e6 ? 1 : 3));
+          const part = timeCase(n, dims, kind, layout, n >= 1e5 ? 1 : 3);
+          // Each case's tables as soon as they are made: a full run takes over an hour on a loaded 2-core machine.
+          console.log(`\n${part.join('\n\n')}\n`);
+          parts.push(...part);
         }
       }
     }
