@@ -2,11 +2,12 @@
  * The README's benchmark table, made from bench/RESULTS.md so that it quotes
  * no figure by hand: each row is one workload of the last full run, our time
  * and the peers' and the C floor's times as ratios to it, with the machine
- * and date of that run. test/docs/bench-table.test.ts fails when the README's
- * table differs from what this makes.
+ * and date of that run; and the d3 guide's speed table, every case of
+ * workload 14. test/docs/bench-table.test.ts fails when either differs from
+ * what this makes.
  *
- *   npx tsx scripts/bench-table.ts           print the table
- *   npx tsx scripts/bench-table.ts --write   write it into README.md, between its markers
+ *   npx tsx scripts/bench-table.ts           print the tables
+ *   npx tsx scripts/bench-table.ts --write   write them into README.md and docs/guides/d3.md, between their markers
  *
  * After `npm run bench -- --save` rewrites bench/RESULTS.md, run it with
  * --write. A row whose section, table or contender is gone fails loudly,
@@ -45,10 +46,26 @@ interface Row {
   c?: Pick;
 }
 
+/**
+ * The line of a section that says it comes from a run of its own
+ * (`Run: ...`), when a workload was timed apart from the last full run;
+ * undefined when the section is the full run's.
+ */
+export function ownRun(markdown: string, section: string): string | undefined {
+  let inside = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('## ')) inside = line.slice(3).startsWith(section);
+    else if (inside && line.startsWith('Run: ')) return line.slice('Run: '.length).trim();
+  }
+  return undefined;
+}
+
 const W1 = { section: '1.', subsection: '1e6' };
 const W2 = { section: '2.', subsection: '1e6' };
 const CITIES = { section: '2.', subsection: '135,233' };
 const W3 = { section: '3.', subsection: '1e6' };
+const D3_2D = { section: '14.', subsection: '1e5 nodes, 2D, uniform radii, beeswarm' };
+const D3_3D = { section: '14.', subsection: '1e5 nodes, 3D, uniform radii, beeswarm' };
 
 /** The workloads of the README table, in order. Each peer is its fastest variant (kdbush's `within`, not `withinInto`). */
 const ROWS: Row[] = [
@@ -114,6 +131,16 @@ const ROWS: Row[] = [
     workload: 'Weld a 480,000-vertex three.js geometry',
     ours: { section: '7.', subsection: 'weldGeometry', name: 'weldGeometry', label: '`weldGeometry`' },
     peers: [{ section: '7.', subsection: 'weldGeometry', name: 'three mergeVertices', label: 'mergeVertices' }],
+  },
+  {
+    workload: 'd3-force beeswarm, 100,000 nodes, one tick (forceX + forceY + collide)',
+    ours: { ...D3_2D, name: 'spatialhash/d3 forceCollide', label: '`forceCollide` (`spatialhash/d3`)' },
+    peers: [{ ...D3_2D, name: 'd3-force forceCollide', label: "d3-force's forceCollide" }],
+  },
+  {
+    workload: 'The same in 3D, d3-force-3d (forceX + forceY + forceZ + collide)',
+    ours: { ...D3_3D, name: 'spatialhash/d3 forceCollide', label: '`forceCollide` (`spatialhash/d3`)' },
+    peers: [{ ...D3_3D, name: 'd3-force-3d forceCollide', label: "d3-force-3d's forceCollide" }],
   },
 ];
 
@@ -185,35 +212,92 @@ export function benchTable(results: string): string {
     '| workload | this library | peers, times slower | C floor (gcc -O3), times faster |',
     '| --- | --- | --- | --- |',
   ];
+  const notes: string[] = [];
   for (const row of ROWS) {
     const ours = median(tables, row.ours);
     const peers = row.peers.map((peer) => `${peer.label} ${times(median(tables, peer) / ours)}`).join(', ');
     const c = row.c === undefined ? '-' : times(ours / median(tables, row.c));
-    lines.push(`| ${row.workload} | ${row.ours.label} ${ms(ours)} | ${peers} | ${c} |`);
+    // A row from a workload timed on its own says so, with that run's machine, date and load.
+    const run = ownRun(results, row.ours.section);
+    const mark = run === undefined ? '' : ' (*)';
+    if (run !== undefined && !notes.includes(run)) notes.push(run);
+    lines.push(`| ${row.workload}${mark} | ${row.ours.label} ${ms(ours)} | ${peers} | ${c} |`);
   }
+  for (const run of notes) lines.push('', `(*) Not from that run: ${run}`);
   return lines.join('\n');
 }
+
+/** The layouts of workload 14, as its headings end, in the guide's column order. */
+const D3_LAYOUTS = ['converged', 'random start', 'beeswarm'];
+
+/**
+ * The d3 guide's speed table: every case of workload 14 (bench/d3-collide.ts),
+ * a row per node count, simulation and radii, a column per layout, each cell
+ * our tick's median and how many times d3's own force is slower. Its caption
+ * is the section's own run line when it has one, else the full run's.
+ */
+export function d3Table(results: string): string {
+  const tables = parseTables(results).filter((t) => t.section.startsWith('14.'));
+  if (tables.length === 0) throw new Error('bench/RESULTS.md: no section "14."');
+  const rows = new Map<string, Map<string, string>>();
+  for (const table of tables) {
+    const heading = /^(\S+) nodes, ([23])D, (.+) radii, (.+)$/.exec(table.subsection);
+    if (heading === null) throw new Error(`bench/RESULTS.md: section 14: unexpected heading "${table.subsection}"`);
+    const [, size, dims, radii, layout] = heading as unknown as [string, string, string, string, string];
+    if (!D3_LAYOUTS.includes(layout)) throw new Error(`bench/RESULTS.md: section 14: unknown layout "${layout}"`);
+    const pick = { section: '14.', subsection: table.subsection, label: '' };
+    const ours = median(tables, { ...pick, name: 'spatialhash/d3 forceCollide' });
+    const theirs = median(tables, {
+      ...pick,
+      name: dims === '2' ? 'd3-force forceCollide' : 'd3-force-3d forceCollide',
+    });
+    const key = `| ${size} | ${dims === '2' ? 'd3-force, 2D' : 'd3-force-3d, 3D'} | ${radii} |`;
+    const cells = rows.get(key) ?? new Map<string, string>();
+    cells.set(layout, `${ms(ours)}, ${times(theirs / ours)}`);
+    rows.set(key, cells);
+  }
+  const own = ownRun(results, '14.');
+  const run = own === undefined ? `\`npm run bench\` on ${/^Machine and runtime: (.*)$/m.exec(results)?.[1]}` : own;
+  const lines = [
+    `Our tick's median, and how many times slower d3's own \`forceCollide\` is in the same simulation`,
+    `([bench/RESULTS.md](../../bench/RESULTS.md), workload 14), from ${run}`,
+    '',
+    `| nodes | simulation | radii | ${D3_LAYOUTS.join(' | ')} |`,
+    `| --- | --- | --- |${' --- |'.repeat(D3_LAYOUTS.length)}`,
+  ];
+  for (const [key, cells] of rows) lines.push(`${key} ${D3_LAYOUTS.map((l) => cells.get(l) ?? '-').join(' | ')} |`);
+  return lines.join('\n');
+}
+
+/** Where the d3 guide's table goes (docs/guides/d3.md). */
+export const D3_START = '<!-- d3 table: made by scripts/bench-table.ts from bench/RESULTS.md -->';
 
 export const START = '<!-- bench table: made by scripts/bench-table.ts from bench/RESULTS.md -->';
 export const END = '<!-- end of bench table -->';
 
-/** `readme` with the text between the markers replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md: no "${START}" ... "${END}" markers`);
-  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+/** `readme` with the text between the markers (`start` and END) replaced by `table`. */
+export function withTable(readme: string, table: string, start = START): string {
+  const from = readme.indexOf(start);
+  const end = readme.indexOf(END, from);
+  if (from < 0 || end < from) throw new Error(`no "${start}" ... "${END}" markers`);
+  return `${readme.slice(0, from + start.length)}\n${table}\n${readme.slice(end)}`;
 }
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const table = benchTable(readFileSync(join(root, 'bench/RESULTS.md'), 'utf8'));
-  if (process.argv.includes('--write')) {
-    const path = join(root, 'README.md');
-    writeFileSync(path, withTable(readFileSync(path, 'utf8'), table));
-    console.log('README.md: benchmark table written from bench/RESULTS.md');
-  } else {
-    console.log(table);
+  const results = readFileSync(join(root, 'bench/RESULTS.md'), 'utf8');
+  const written: [string, string, string][] = [
+    ['README.md', benchTable(results), START],
+    ['docs/guides/d3.md', d3Table(results), D3_START],
+  ];
+  for (const [file, table, start] of written) {
+    if (process.argv.includes('--write')) {
+      const path = join(root, file);
+      writeFileSync(path, withTable(readFileSync(path, 'utf8'), table, start));
+      console.log(`${file}: benchmark table written from bench/RESULTS.md`);
+    } else {
+      console.log(`${file}:\n${table}\n`);
+    }
   }
 }
