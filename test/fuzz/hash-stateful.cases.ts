@@ -45,7 +45,7 @@ import {
   makeHash,
   visible,
 } from './hash-model.js';
-import { fuzz } from './support.js';
+import { commandSequences, fuzz } from './support.js';
 
 /** One hash of the world and what it should hold. */
 interface Slot {
@@ -328,7 +328,7 @@ function runSequences(): void {
     'hashes stateful: several hashes, interleaved calls, snapshots',
     fc.tuple(
       fc.array(slotArb, { minLength: 2, maxLength: 4 }),
-      fc.commands(hashCommands(), { maxCommands: 60, size: 'max' }),
+      commandSequences(hashCommands(), { maxCommands: 60, size: 'max' }),
     ),
     ([settings, commands]) => {
       const world = new HashWorld();
