@@ -434,14 +434,17 @@ export abstract class GridBase {
       table.clear();
       const counts = this.cellCounts;
       cells = this.countHashed(positions, n);
+      // Now that the cells are known, make room for their starts, keys and lookup in the buffer, before anything
+      // is written into it: a build that outgrows the buffer moves to a new one and must leave the old one as it
+      // was, since grids over it (a from() view, another thread's grid) keep answering the build it holds.
+      this.reserveCells(cells);
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
       const order = this.cellOrder!;
-      // The coordinate copy is filled only below, so the sort may keep its keys there.
+      // The coordinate copy (of the buffer the build ends in) is filled only below, so the sort may keep its
+      // keys there.
       const spare = this.coords instanceof Float64Array ? this.coords : undefined;
       order.byRow(table, counts, cells, cellsY, cellsZ, spare);
       renumber(scratch, order.rank, n);
-      // Now that the cells are known, make room for their starts, keys and lookup in the buffer.
-      this.reserveCells(cells);
       this.cellStart.set(counts.subarray(0, cells));
       this.keys.set(table.keys.subarray(0, d * cells));
     }
@@ -519,7 +522,10 @@ export abstract class GridBase {
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
-    this.attached('validate');
+    // What the buffer holds now, as every query reads it: another grid over the buffer may have rebuilt it since
+    // this one last read the header (checking the new body against the old header's bounds would report a broken
+    // grid that is not).
+    this.sync('validate');
     const body = this.body();
     const positions = this.positions;
     const problem =

@@ -107,9 +107,12 @@ const PAGE = 65536;
 let memoryLimit = 2 ** 32 - PAGE;
 
 /**
- * Sets the most bytes the kernels' memory may grow to (default 4 GiB less a
- * page) and returns the last limit, so that tests can make a reservation
- * fail part-way through a call, as one at the 4 GiB limit would. Internal.
+ * Sets the most bytes the kernels may reserve (default 4 GiB less a page, the
+ * most their memory may grow to) and returns the last limit, so that tests
+ * can make a reservation fail part-way through a call, as one at the 4 GiB
+ * limit would. A limit below the memory's size holds too (see
+ * Kernels.reserve): the memory is at least 1 MiB, past any small grid's
+ * needs. Internal.
  *
  * @internal
  */
@@ -237,9 +240,12 @@ export class Kernels {
    * afresh after calling this.
    */
   reserve(bytes: number): boolean {
+    // The limit first, though the memory may hold the bytes already: tests lower it below the memory's size (see
+    // kernelMemoryLimitForTests), so that a small grid's reservation fails part-way through a call as a large one's
+    // does at 4 GiB. (The memory never grows past the default limit, so the order changes nothing outside tests.)
+    if (!(bytes <= memoryLimit)) return false;
     const have = this.memory.buffer.byteLength;
     if (bytes <= have) return true;
-    if (!(bytes <= memoryLimit)) return false;
     const pages = Math.ceil((bytes - have) / PAGE);
     // Grow by at least an eighth, so a result growing step by step does not regrow every call.
     const grow = Math.max(pages, Math.min(Math.ceil(have / PAGE / 8), 65535 - have / PAGE));
