@@ -41,6 +41,7 @@ const WORKLOADS: Workload[] = [
   { id: 11, name: 'cli', run: async (quick) => (await import('./cli.js')).cliBench(quick) },
   { id: 12, name: 'gpu-dawn', run: async (quick) => (await import('./gpu-dawn.js')).gpuDawnBench(quick) },
   { id: 13, name: 'from', run: async (quick) => (await import('./from-check.js')).fromCheck(quick) },
+  { id: 14, name: 'd3', run: async (quick) => (await import('./d3-collide.js')).d3Bench(quick) },
 ];
 
 function usage(): string {

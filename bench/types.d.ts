@@ -39,3 +39,33 @@ declare module 'box-intersect' {
   function boxIntersect(boxes: Box[]): [number, number][];
   export default boxIntersect;
 }
+
+// d3-force-3d (no @types package): what the d3 workload and test/d3 call. Its forces are d3-force's, with a
+// third axis and the simulation's numDimensions passed to each force's initialize.
+declare module 'd3-force-3d' {
+  type Accessor<T> = number | ((node: T, i: number, nodes: T[]) => number);
+  export interface Force3D<T> {
+    (alpha: number): void;
+    initialize?(nodes: T[], ...args: unknown[]): void;
+  }
+  export interface ForceCollide3D<T> extends Force3D<T> {
+    initialize(nodes: T[], ...args: unknown[]): void;
+    radius(radius: Accessor<T>): this;
+    strength(strength: number): this;
+    iterations(iterations: number): this;
+  }
+  export interface Simulation3D<T> {
+    tick(iterations?: number): this;
+    stop(): this;
+    force(name: string, force: unknown): this;
+    numDimensions(dims: number): this;
+    nodes(): T[];
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: the peer is untyped; a node is whatever the caller's objects are.
+  export function forceCollide<T = any>(radius?: Accessor<T>): ForceCollide3D<T>;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  export function forceSimulation<T = any>(nodes?: T[], numDimensions?: number): Simulation3D<T>;
+  export function forceX<T>(x?: Accessor<T>): Force3D<T>;
+  export function forceY<T>(y?: Accessor<T>): Force3D<T>;
+  export function forceZ<T>(z?: Accessor<T>): Force3D<T>;
+}

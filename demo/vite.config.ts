@@ -34,6 +34,7 @@ export default defineConfig({
         grid: page('grid'),
         fluid: page('fluid'),
         gpu: page('gpu'),
+        d3: page('d3'),
       },
     },
   },

@@ -611,6 +611,54 @@ async function testFluid(page: Page, origin: string): Promise<void> {
   await page.screenshot({ path: join(outputDir, 'fluid.png') });
 }
 
+/**
+ * d3 page: both simulations of the 100,000-node beeswarm advance in their
+ * workers, and after the same ticks ours leaves no more overlapping pairs
+ * than d3-force's own forceCollide. The workers count the pairs with a grid;
+ * the grid count must equal brute force on a smaller beeswarm, counted both
+ * ways in the page. d3's two ticks take a few seconds at 100,000 nodes.
+ */
+async function testD3(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/d3.html`);
+  await waitForFrames(page, 2);
+  const count = await hook<number>(page, 'h.count');
+  check(count === 100_000, `d3: the page lays out ${count} nodes, expected 100,000`);
+  const counter = await hook<{ grid: number; brute: number }>(page, 'h.verifyCounter(3000, 2)');
+  check(
+    counter.grid === counter.brute && counter.brute > 0,
+    `d3: the grid counted ${counter.grid} overlapping pairs where brute force counts ${counter.brute}`,
+  );
+  await page.waitForFunction('window.__demo.ticks.ours >= 1', undefined, { timeout: WAIT_MS, polling: 50 });
+  const before = await hook<number[]>(page, 'h.positions(32)');
+  await page.waitForFunction(
+    'window.__demo.overlaps.ours !== undefined && window.__demo.overlaps.d3 !== undefined',
+    undefined,
+    { timeout: WAIT_MS, polling: 100 },
+  );
+  const { overlaps, ticks, checkTick } = await hook<{
+    overlaps: { ours: number; d3: number };
+    ticks: { ours: number; d3: number };
+    checkTick: number;
+  }>(page, '({ overlaps: h.overlaps, ticks: h.ticks, checkTick: h.checkTick })');
+  check(
+    overlaps.d3 > 0,
+    `d3: d3's forceCollide left no overlapping pair after tick ${checkTick}: the comparison says nothing`,
+  );
+  check(
+    overlaps.ours <= overlaps.d3,
+    `d3: after tick ${checkTick} ours leaves ${overlaps.ours} overlapping pairs, d3's forceCollide ${overlaps.d3}`,
+  );
+  check(ticks.ours >= checkTick && ticks.d3 >= checkTick, `d3: ticks ${JSON.stringify(ticks)}`);
+  const after = await hook<number[]>(page, 'h.positions(32)');
+  check(
+    before.length === 64 && after.some((value, i) => value !== before[i]) && after.every(Number.isFinite),
+    'd3: the nodes did not move, or a position is not finite',
+  );
+  const rates = await hook<{ ours: number; d3: number }>(page, 'h.rates');
+  check(rates.ours > 0 && rates.d3 > 0, `d3: ticks per second not shown: ${JSON.stringify(rates)}`);
+  await page.screenshot({ path: join(outputDir, 'd3.png') });
+}
+
 const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
   ['index', testIndex],
   ['particles', testParticles],
@@ -619,6 +667,7 @@ const TESTS: Array<[string, (page: Page, origin: string) => Promise<void>]> = [
   ['screenshot', testScreenshot],
   ['fluid', testFluid],
   ['gpu', testGpu],
+  ['d3', testD3],
 ];
 
 /**

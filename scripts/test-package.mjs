@@ -69,6 +69,9 @@ const CLAIMS = {
   'spatialhash/workers': { versions: ['TS 5.0', 'TS 5.9', 'TS 7'], file: 'workers.ts' },
   'spatialhash/webgpu': { versions: ['TS 5.0', 'TS 5.9', 'TS 7'], file: 'webgpu-plain.ts' },
   'spatialhash/three': { versions: ['TS 5.9', 'TS 7'], file: 'three.ts' },
+  // spatialhash/d3 declares its node and force shapes itself; the app checks them against @types/d3-force
+  // (typeScriptVersion 4.7) and runs them in d3-force's simulation.
+  'spatialhash/d3': { versions: ['TS 5.0', 'TS 5.9', 'TS 7'], file: 'd3.ts' },
   // @gltf-transform/core's own types need TypeScript 5.8 or later and ESNext.Float16 in the lib: checked on
   // its own (tsconfig.gltf-transform.json) rather than in the shared browser app.
   'spatialhash/gltf-transform': { versions: ['TS 5.9', 'TS 7'], own: 'tsconfig.gltf-transform.json' },
@@ -136,8 +139,10 @@ step('install the tarball into the consumer app, with no install-script warning'
   const printed = install(['--no-save', '--no-package-lock', '--offline', tarball], app);
   if (/install.?scripts|allowScripts/i.test(printed)) fail(`npm warned:\n${printed}`);
 });
-// Peers that subpaths need (three; WebGPU's types; glTF-Transform) come from this repository's dev dependencies.
-for (const peer of ['three', '@types/three', '@webgpu/types', '@gltf-transform/core']) {
+// Peers that subpaths need (three; WebGPU's types; glTF-Transform; d3-force and its types, d3-force-3d, which has
+// none: the d3 guide's block imports it from JavaScript) come from this repository's dev dependencies.
+const peers = ['three', '@types/three', '@webgpu/types', '@gltf-transform/core', 'd3-force', '@types/d3-force'];
+for (const peer of [...peers, 'd3-force-3d']) {
   const source = join(root, 'node_modules', peer);
   const target = join(app, 'node_modules', peer);
   if (existsSync(source) && !existsSync(target)) {
@@ -262,7 +267,8 @@ for (const [version, tsc] of Object.entries(compilers)) {
       types: ['node'],
       typeRoots: [nodeTypes(version)],
     },
-    files: modules(false, dom),
+    // d3-force-3d has no declarations: the d3 guide's block of it compiles with the file the guide shows.
+    files: modules(false, dom).length > 0 ? ['d3-force-3d.d.ts', ...modules(false, dom)] : [],
   });
   // Node blocks with a Node app's resolution and a bundler's (node16 resolves the exports map as nodenext does: the
   // app above checks it); browser blocks with a bundler's. Each tsc run of TypeScript 5.x costs seconds.
@@ -295,7 +301,8 @@ for (const [version, tsc] of Object.entries(compilers)) {
       { ...setup.options, moduleDetection: 'force', allowJs: true, checkJs: true },
       setup.files,
     );
-    step(`${version} typechecks the docs' ${setup.files.length} ${setup.name} blocks`, () => {
+    const blocks = setup.files.filter((f) => f.startsWith('docs/')).length;
+    step(`${version} typechecks the docs' ${blocks} ${setup.name} blocks`, () => {
       try {
         run(process.execPath, [tsc, '-p', file, '--pretty', 'false'], app);
       } catch (error) {
@@ -329,6 +336,11 @@ step('runs as ES module (import)', () => run(process.execPath, ['out/main.js'], 
 step('runs the compiled .cts (require)', () => run(process.execPath, ['out/require.cjs'], app));
 step('runs test.cjs (require, the pool included)', () => run(process.execPath, ['test.cjs'], app));
 step('runs the pool from the installed package (import)', () => run(process.execPath, ['out/workers.js'], app));
+step("runs spatialhash/d3 in d3-force's simulation (import)", () => run(process.execPath, ['out/d3.js'], app));
+step('runs spatialhash/d3 (require)', () => {
+  const script = `const { forceCollide } = require('spatialhash/d3'); const nodes = [{ x: 0, y: 0, vx: 0, vy: 0 }, { x: 1, y: 0, vx: 0, vy: 0 }]; const force = forceCollide(1); force.initialize(nodes, () => 0.5); force(1); if (!(nodes[0].vx === -0.5 && nodes[1].vx === 0.5)) throw new Error('forceCollide: ' + JSON.stringify(nodes));`;
+  run(process.execPath, ['-e', script], app);
+});
 if (subpaths.includes('spatialhash/gltf-transform')) {
   step('runs spatialhash/gltf-transform (import)', () =>
     run(process.execPath, ['out-gltf-transform/gltf-transform.js'], app),

@@ -1,8 +1,9 @@
 // The page every bundler app builds (scripts/test-bundlers.mjs copies this file to each app's src/main.js):
-// a user's code that imports the package's two entries, runs the pool's searches and checks them against the
-// same searches on this thread. It reports to the test runner through window.__spatialhashConsumer and the
-// page's #result text, and never throws past that report.
+// a user's code that imports the package's entries, runs the pool's searches and checks them against the
+// same searches on this thread, and runs spatialhash/d3's collision force on a row of nodes. It reports to the
+// test runner through window.__spatialhashConsumer and the page's #result text, and never throws past that report.
 import { activeKernels, PointGrid2D, PointGrid3D } from 'spatialhash';
+import { forceCollide } from 'spatialhash/d3';
 import { PointGridWorkers } from 'spatialhash/workers';
 
 /** A seeded generator (an LCG), so every run and every bundler searches the same points. */
@@ -44,7 +45,27 @@ function threadKernels(pool) {
   return [...new Set(phases.filter((p) => p.name === 'search' || p.name === 'pairs').flatMap((p) => p.threadKernels))];
 }
 
+/**
+ * spatialhash/d3 as a d3 app uses it, without d3 (an optional peer): a row of nodes 1.5 apart with radius 1
+ * overlaps pair by pair, and one tick of the force pushes neighbours apart, the first node back and the last
+ * one forward, in the sequential order of d3's rule (each pair's correction as written out below).
+ */
+function collideCheck() {
+  const nodes = Array.from({ length: 50 }, (_, i) => ({ x: 1.5 * i, y: 0, vx: 0, vy: 0 }));
+  const force = forceCollide(1);
+  force.initialize(nodes, () => 0.5);
+  force(1);
+  // Node 0 meets only node 1: (2 - 1.5) / 1.5 of their offset, split evenly.
+  const first = -1.5 * (0.5 / 1.5) * 0.5;
+  if (nodes[0].vx !== first) throw new Error(`forceCollide: node 0 vx is ${nodes[0].vx}, expected ${first}`);
+  if (!(nodes[49].vx > 0) || force.stats().pairs !== 49) {
+    throw new Error(`forceCollide: ${force.stats().pairs} pairs, last vx ${nodes[49].vx}`);
+  }
+  return force.stats().pairs;
+}
+
 async function check() {
+  const collidePairs = collideCheck();
   const radius = 0.5;
   const kernels = await kernelsReady();
   // The pool shares memory where the page has SharedArrayBuffer (cross-origin isolated) and works on copies
@@ -74,6 +95,7 @@ async function check() {
       poolKernels,
       neighbors: want.indices.length,
       pairs: wantPairs3.length / 2 + wantPairs2.length / 2,
+      collidePairs,
     };
   } finally {
     pool.close();

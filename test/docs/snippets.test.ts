@@ -71,7 +71,8 @@ function typeCheck(snippets: Snippet[]): Map<string, string[]> {
           paths: { spatialhash: [`${up}/src/index.ts`], 'spatialhash/*': [`${up}/src/*/index.ts`] },
         },
         include: [],
-        files: snippets.map((snippet) => `${up}/${snippet.module}`),
+        // The declarations of the untyped peers that blocks may import too (d3-force-3d in the d3 guide).
+        files: [`${up}/bench/types.d.ts`, ...snippets.map((snippet) => `${up}/${snippet.module}`)],
       },
       null,
       2,

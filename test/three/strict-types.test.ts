@@ -1,10 +1,12 @@
 /**
- * spatialhash/three and spatialhash/gltf-transform compile under the settings
- * strict consumers use (noUncheckedIndexedAccess, exactOptionalPropertyTypes:
+ * spatialhash/three, spatialhash/gltf-transform and spatialhash/d3's API
+ * files compile under the settings strict consumers use
+ * (noUncheckedIndexedAccess, exactOptionalPropertyTypes:
  * tsconfig.strict.json), and so does the attribute test they share. The weld
- * core they import is written for the repository's settings (its hot loops
- * index typed arrays), so only diagnostics in those files count here;
- * consumers see the core through its .d.ts, which these flags do not affect.
+ * core they import, and the grids and passes of src/d3/, are written for the
+ * repository's settings (their hot loops index typed arrays), so only
+ * diagnostics in those files count here; consumers see the rest through its
+ * .d.ts, which these flags do not affect.
  */
 
 import { execFileSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import { expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-it('src/three and src/gltf-transform have no errors under noUncheckedIndexedAccess and exactOptionalPropertyTypes', () => {
+it('src/three, src/gltf-transform and src/d3 (API files) have no errors under noUncheckedIndexedAccess and exactOptionalPropertyTypes', () => {
   let output = '';
   let failed = false;
   try {
@@ -31,6 +33,7 @@ it('src/three and src/gltf-transform have no errors under noUncheckedIndexedAcce
   // A failed run must be one that compiled: a missing compiler or a broken config would say nothing about src/three.
   if (failed) expect(lines.some((line) => /^src[\\/].*: error TS\d+/.test(line))).toBe(true);
   expect(output).not.toMatch(/error TS5\d\d\d|error TS6\d\d\d/);
-  const checked = /^src[\\/](three[\\/]|gltf-transform[\\/]|weld[\\/]attribute-test\.ts)/;
+  const checked =
+    /^src[\\/](three[\\/]|gltf-transform[\\/]|weld[\\/]attribute-test\.ts|d3[\\/](index|types|force-collide)\.ts)/;
   expect(lines.filter((line) => checked.test(line))).toEqual([]);
 }, 60_000);
