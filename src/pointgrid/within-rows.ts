@@ -15,10 +15,6 @@
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
-// The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
-// A batch's row bounds, ROW_NUMBERS a row: a Float64Array here, the kernels' scratch at address 0.
-// The query's coordinates after x, and their squared distances after dx's.
-
 /**
  * within on the JavaScript path (PointGrid2D / PointGrid3D's within,
  * withinInto, withinMany and countWithin for an ordinary radius, see

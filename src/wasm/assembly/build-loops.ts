@@ -11,8 +11,6 @@
 // count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
 // SIMD scan in the kernels: each path's data structure, the same cells.
 
-// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
-
 // The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
 // from the same template). Every pointer is a byte offset into the imported memory.
 

@@ -15,10 +15,6 @@
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
-// The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
-// A batch's row bounds, ROW_NUMBERS a row: a Float64Array here, the kernels' scratch at address 0.
-// The query's coordinates after x, and their squared distances after dx's.
-
 // within on the WebAssembly kernels: PointGrid2D / PointGrid3D's within, withinMany and countWithin for an
 // ordinary radius, the same points in the same order as the JavaScript path (src/pointgrid/within-rows.ts,
 // from the same template). The grid is the one setGrid read (grid.ts); a result goes to `target`, with room
@@ -396,7 +392,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
           const dx2 = dx * dx;
           // Past the chord's right end nothing more can be in.
           if (dx > 0 && dx2 + floor2 > r2) break;
-          const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y; const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+          const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+          const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
           // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
           // an if on cache-resident data).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -408,7 +405,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y; const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+        const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
           if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
           found++;
@@ -444,7 +442,8 @@ function withinEveryCell3<C>(
     const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
     for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
       const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y; const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+      const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
       if (dx * dx + dy * dy + dz * dz <= r2) {
         if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
         found++;
