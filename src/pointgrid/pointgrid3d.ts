@@ -16,8 +16,9 @@ import { type PointGridFromOptions, type PointGridOptions, resolveCheck } from '
 import { forEachPair3D } from './pairs3d.js';
 import { adopting, EMPTY_POSITIONS, PointGridBase } from './pointgrid-base.js';
 import { checkQuery } from './pool-use.js';
-import { nearest3D, within3D } from './query3d.js';
+import { nearest3D } from './query3d.js';
 import { pinShapes } from './shape-pins.js';
+import { withinPoint } from './within-point.js';
 
 /**
  * A uniform grid over 3D points for fixed-radius neighbour search, k-nearest
@@ -138,7 +139,7 @@ export class PointGrid3D extends PointGridBase {
     checkDistance('radius', radius);
     this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
-    const found = within3D(this.grid, x, y, z, radius, scratch);
+    const found = withinPoint(this.grid, x, y, z, radius, scratch);
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -165,7 +166,7 @@ export class PointGrid3D extends PointGridBase {
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
     this.grid.sync('withinInto');
-    const found = within3D(this.grid, x, y, z, radius, out);
+    const found = withinPoint(this.grid, x, y, z, radius, out);
     return found;
   }
 
