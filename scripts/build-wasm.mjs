@@ -67,11 +67,13 @@ export function binarySource(bytes) {
 }
 
 /**
- * The text of src/wasm/exports.ts for asc's typings (`--bindings raw`): each exported function with its
- * TypeScript signature and, in its comment, its AssemblyScript one; each exported global as a WebAssembly.Global.
- * The memory is left out (the module imports it).
+ * The text of src/wasm/exports.ts for asc's typings (`--bindings raw`) of the module `binary`: each exported
+ * function with its TypeScript signature and, in its comment, its AssemblyScript one; each exported global as a
+ * WebAssembly.Global. The memory is left out (the module imports it).
  */
-export function exportsSource(typings) {
+export function exportsSource(typings, binary) {
+  // (The typings list the instances of generic functions too, which the module does not export.)
+  const exported = new Set(WebAssembly.Module.exports(new WebAssembly.Module(binary)).map((e) => e.name));
   const members = [];
   // Each declaration follows its comment: "/** src/wasm/assembly/<file>/<name> @param p `type` ... @returns `type` */"
   // before a function, "/** src/wasm/assembly/<file>/<name> */" before a global, whose type comes next.
@@ -84,14 +86,14 @@ export function exportsSource(typings) {
     const file = /src\/wasm\/assembly\/([\w-]+)\//.exec(doc)?.[1];
     const fn = /^export function (\w+)(\([^)]*\)): ([^;]+);$/.exec(line);
     const global = /^export const (\w+): \{$/.exec(line);
-    if (fn !== null) {
+    if (fn !== null && exported.has(fn[1])) {
       const params = [...doc.matchAll(/@param (\w+) `([^`]+)`/g)].map((p) => `${p[1]}: ${p[2]}`);
       const returns = /@returns `([^`]+)`/.exec(doc)?.[1] ?? 'void';
       members.push(
         `  /** ${file}.ts: \`${fn[1]}(${params.join(', ')}): ${returns}\` */`,
         `  ${fn[1]}${fn[2]}: ${fn[3]};`,
       );
-    } else if (global !== null) {
+    } else if (global !== null && exported.has(global[1])) {
       const type = /@type `(\w+)`/.exec(lines[k + 1])?.[1];
       members.push(`  /** ${file}.ts: a global, \`${type}\` */`, `  ${global[1]}: WebAssembly.Global;`);
     }
@@ -125,7 +127,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const stale = [];
   for (const [path, source] of [
     [target, binarySource(binary)],
-    [exportsTarget, exportsSource(typings)],
+    [exportsTarget, exportsSource(typings, binary)],
   ]) {
     let current = '';
     try {

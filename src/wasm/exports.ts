@@ -123,106 +123,6 @@ export interface KernelExports {
   SMALL_CELL: WebAssembly.Global;
   /** build-loops.ts: `prefixSums(cellStart: usize, cells: i32, n: i32): i32` */
   prefixSums(cellStart: number, cells: number, n: number): number;
-  /** build-loops.ts: `countDense2(pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32, cellOf: usize, cellStart: usize): void` */
-  countDense2(
-    pos: number,
-    n: number,
-    originX: number,
-    originY: number,
-    originZ: number,
-    width: number,
-    cellsX: number,
-    layer: number,
-    cells: number,
-    cellOf: number,
-    cellStart: number,
-  ): void;
-  /** build-loops.ts: `countDense2(pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32, cellOf: usize, cellStart: usize): void` */
-  countDense2(
-    pos: number,
-    n: number,
-    originX: number,
-    originY: number,
-    originZ: number,
-    width: number,
-    cellsX: number,
-    layer: number,
-    cells: number,
-    cellOf: number,
-    cellStart: number,
-  ): void;
-  /** build-loops.ts: `scatter2(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
-  scatter2(pos: number, n: number, cellOf: number, cellStart: number, coords: number, sortedIndex: number): void;
-  /** build-loops.ts: `scatter2(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
-  scatter2(pos: number, n: number, cellOf: number, cellStart: number, coords: number, sortedIndex: number): void;
-  /** build-loops.ts: `sortCells2(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void` */
-  sortCells2(
-    coords: number,
-    sortedIndex: number,
-    cellStart: number,
-    cells: number,
-    scratch: number,
-    perLevel: number,
-  ): void;
-  /** build-loops.ts: `sortCells2(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void` */
-  sortCells2(
-    coords: number,
-    sortedIndex: number,
-    cellStart: number,
-    cells: number,
-    scratch: number,
-    perLevel: number,
-  ): void;
-  /** build-loops.ts: `countDense3(pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32, cellOf: usize, cellStart: usize): void` */
-  countDense3(
-    pos: number,
-    n: number,
-    originX: number,
-    originY: number,
-    originZ: number,
-    width: number,
-    cellsX: number,
-    layer: number,
-    cells: number,
-    cellOf: number,
-    cellStart: number,
-  ): void;
-  /** build-loops.ts: `countDense3(pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32, cellOf: usize, cellStart: usize): void` */
-  countDense3(
-    pos: number,
-    n: number,
-    originX: number,
-    originY: number,
-    originZ: number,
-    width: number,
-    cellsX: number,
-    layer: number,
-    cells: number,
-    cellOf: number,
-    cellStart: number,
-  ): void;
-  /** build-loops.ts: `scatter3(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
-  scatter3(pos: number, n: number, cellOf: number, cellStart: number, coords: number, sortedIndex: number): void;
-  /** build-loops.ts: `scatter3(pos: usize, n: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
-  scatter3(pos: number, n: number, cellOf: number, cellStart: number, coords: number, sortedIndex: number): void;
-  /** build-loops.ts: `sortCells3(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void` */
-  sortCells3(
-    coords: number,
-    sortedIndex: number,
-    cellStart: number,
-    cells: number,
-    scratch: number,
-    perLevel: number,
-  ): void;
-  /** build-loops.ts: `sortCells3(coords: usize, sortedIndex: usize, cellStart: usize, cells: i32, scratch: usize, perLevel: i32): void` */
-  sortCells3(
-    coords: number,
-    sortedIndex: number,
-    cellStart: number,
-    cells: number,
-    scratch: number,
-    perLevel: number,
-  ): void;
   /** build-loops.ts: `countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */
   countDense64(
     pos: number,
@@ -301,18 +201,10 @@ export interface KernelExports {
   startSearch(): void;
   /** pair-search.ts: `setOutput(outAt: usize, capacity: i32, used: i32): void` */
   setOutput(outAt: number, capacity: number, used: number): void;
-  /** pair-search.ts: `searchPairs2(): i32` */
-  searchPairs2(): number;
-  /** pair-search.ts: `searchPairs2(): i32` */
-  searchPairs2(): number;
   /** pair-search.ts: `searchPairs2d64(): i32` */
   searchPairs2d64(): number;
   /** pair-search.ts: `searchPairs2d32(): i32` */
   searchPairs2d32(): number;
-  /** pair-search.ts: `searchPairs3(): i32` */
-  searchPairs3(): number;
-  /** pair-search.ts: `searchPairs3(): i32` */
-  searchPairs3(): number;
   /** pair-search.ts: `searchPairs3d64(): i32` */
   searchPairs3d64(): number;
   /** pair-search.ts: `searchPairs3d32(): i32` */
@@ -321,50 +213,14 @@ export interface KernelExports {
   lowCell(relative: number, padded: number, width: number): number;
   /** within-rows.ts: `highCell(relative: f64, padded: f64, width: f64, cells: f64): f64` */
   highCell(relative: number, padded: number, width: number, cells: number): number;
-  /** within-rows.ts: `within2(x: f64, y: f64, radius: f64, target: usize): i32` */
-  within2(x: number, y: number, radius: number, target: number): number;
-  /** within-rows.ts: `within2(x: f64, y: f64, radius: f64, target: usize): i32` */
-  within2(x: number, y: number, radius: number, target: number): number;
   /** within-rows.ts: `within2d64(x: f64, y: f64, radius: f64, target: usize): i32` */
   within2d64(x: number, y: number, radius: number, target: number): number;
   /** within-rows.ts: `within2d32(x: f64, y: f64, radius: f64, target: usize): i32` */
   within2d32(x: number, y: number, radius: number, target: number): number;
-  /** within-rows.ts: `within3(x: f64, y: f64, z: f64, radius: f64, target: usize): i32` */
-  within3(x: number, y: number, z: number, radius: number, target: number): number;
-  /** within-rows.ts: `within3(x: f64, y: f64, z: f64, radius: f64, target: usize): i32` */
-  within3(x: number, y: number, z: number, radius: number, target: number): number;
   /** within-rows.ts: `within3d64(x: f64, y: f64, z: f64, radius: f64, target: usize): i32` */
   within3d64(x: number, y: number, z: number, radius: number, target: number): number;
   /** within-rows.ts: `within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32` */
   within3d32(x: number, y: number, z: number, radius: number, target: number): number;
-  /** weld-near.ts: `weldNear2(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
-  weldNear2(
-    coords: number,
-    n: number,
-    tolerance2: number,
-    sure2: number,
-    reach: number,
-    inv: number,
-    hx: number,
-    hy: number,
-    remap: number,
-    representatives: number,
-    repCoords: number,
-  ): number;
-  /** weld-near.ts: `weldNear2(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
-  weldNear2(
-    coords: number,
-    n: number,
-    tolerance2: number,
-    sure2: number,
-    reach: number,
-    inv: number,
-    hx: number,
-    hy: number,
-    remap: number,
-    representatives: number,
-    repCoords: number,
-  ): number;
   /** weld-near.ts: `weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
   weldNear2d64(
     coords: number,
@@ -389,36 +245,6 @@ export interface KernelExports {
     inv: number,
     hx: number,
     hy: number,
-    remap: number,
-    representatives: number,
-    repCoords: number,
-  ): number;
-  /** weld-near.ts: `weldNear3(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
-  weldNear3(
-    coords: number,
-    n: number,
-    tolerance2: number,
-    sure2: number,
-    reach: number,
-    inv: number,
-    hx: number,
-    hy: number,
-    hz: number,
-    remap: number,
-    representatives: number,
-    repCoords: number,
-  ): number;
-  /** weld-near.ts: `weldNear3(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
-  weldNear3(
-    coords: number,
-    n: number,
-    tolerance2: number,
-    sure2: number,
-    reach: number,
-    inv: number,
-    hx: number,
-    hy: number,
-    hz: number,
     remap: number,
     representatives: number,
     repCoords: number,
