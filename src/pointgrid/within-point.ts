@@ -1,6 +1,6 @@
 /**
- * within and withinInto of PointGrid2D and PointGrid3D, one query point at a
- * time, for both dimensions: an extreme radius takes the cold path
+ * within, withinInto and countWithin of PointGrid2D and PointGrid3D, one
+ * query point at a time, for both dimensions: an extreme radius takes the cold path
  * (extreme.ts), an ordinary one the WebAssembly kernels where they are on
  * (src/wasm/within-kernels.ts), else the JavaScript rows (within-rows.ts,
  * generated from the same template as the kernels' search), and mode
@@ -17,11 +17,11 @@
 import { isOrdinaryRadius } from '../core/distance.js';
 import { verifying } from '../wasm/kernels.js';
 import { verifyFound } from '../wasm/verify.js';
-import { within } from '../wasm/within-kernels.js';
+import { countWithin, within } from '../wasm/within-kernels.js';
 import { extremeGrid, withinExtreme } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
-import { withinRows2D, withinRows3D } from './within-rows.js';
+import { countWithin2D, countWithin3D, withinRows2D, withinRows3D } from './within-rows.js';
 
 /**
  * Writes the points of `g` within `radius` of (x, y[, z]) into `target` (as
@@ -47,6 +47,25 @@ export function withinPoint(
     verifyFound(`${label(g)} within`, fast, target, withinRows(g, x, y, z, radius, check), check);
   }
   return fast;
+}
+
+/** How many points {@link withinPoint} finds, without writing them anywhere. */
+export function countPoint(g: Grid2D | Grid3D, x: number, y: number, z: number, radius: number): number {
+  if (g.points === 0) return 0;
+  // The cold path counts what it would write into a target with no room.
+  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), query(g, x, y, z), radius, NO_ROOM);
+  const fast = countWithin(g, x, y, z, radius);
+  if (fast < 0) return countRows(g, x, y, z, radius);
+  if (verifying()) verifyFound(`${label(g)} countWithin`, fast, NO_ROOM, countRows(g, x, y, z, radius), NO_ROOM);
+  return fast;
+}
+
+/** A target that holds nothing. */
+const NO_ROOM = new Uint32Array(0);
+
+/** The JavaScript path's count of the grid's dimension. */
+function countRows(g: Grid2D | Grid3D, x: number, y: number, z: number, radius: number): number {
+  return g.dimension === 2 ? countWithin2D(g, x, y, radius) : countWithin3D(g, x, y, z, radius);
 }
 
 /** The JavaScript path's search of the grid's dimension. */

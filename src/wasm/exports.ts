@@ -221,6 +221,14 @@ export interface KernelExports {
   within3d64(x: number, y: number, z: number, radius: number, target: number): number;
   /** within-rows.ts: `within3d32(x: f64, y: f64, z: f64, radius: f64, target: usize): i32` */
   within3d32(x: number, y: number, z: number, radius: number, target: number): number;
+  /** within-rows.ts: `countWithin2d64(x: f64, y: f64, radius: f64): i32` */
+  countWithin2d64(x: number, y: number, radius: number): number;
+  /** within-rows.ts: `countWithin2d32(x: f64, y: f64, radius: f64): i32` */
+  countWithin2d32(x: number, y: number, radius: number): number;
+  /** within-rows.ts: `countWithin3d64(x: f64, y: f64, z: f64, radius: f64): i32` */
+  countWithin3d64(x: number, y: number, z: number, radius: number): number;
+  /** within-rows.ts: `countWithin3d32(x: f64, y: f64, z: f64, radius: f64): i32` */
+  countWithin3d32(x: number, y: number, z: number, radius: number): number;
   /** weld-near.ts: `weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
   weldNear2d64(
     coords: number,
