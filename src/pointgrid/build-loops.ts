@@ -22,6 +22,15 @@
 import { SMALL_CELL } from '../core/sort-keys.js';
 import type { NumericArray } from '../core/validate.js';
 
+// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: number, origin: number, width: number): number {
+  return Math.floor((value - origin) / width);
+}
+
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
  * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
@@ -58,8 +67,8 @@ export function countDense2(
   cellStart: Int32Array,
 ): void {
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const cellX = Math.floor((positions[p] - originX) / width);
-    const cellY = Math.floor((positions[p + 1] - originY) / width);
+    const cellX = cellAlong(positions[p], originX, width);
+    const cellY = cellAlong(positions[p + 1], originY, width);
     const c = (cellX + cellY * cellsX) | 0;
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
@@ -153,9 +162,9 @@ export function countDense3(
   cellStart: Int32Array,
 ): void {
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const cellX = Math.floor((positions[p] - originX) / width);
-    const cellY = Math.floor((positions[p + 1] - originY) / width);
-    const c = (cellX + cellY * cellsX + Math.floor((positions[p + 2] - originZ) / width) * layer) | 0;
+    const cellX = cellAlong(positions[p], originX, width);
+    const cellY = cellAlong(positions[p + 1], originY, width);
+    const c = (cellX + cellY * cellsX + cellAlong(positions[p + 2], originZ, width) * layer) | 0;
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
   }

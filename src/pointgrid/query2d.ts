@@ -8,6 +8,7 @@
 
 import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
+import { cellAlong } from './build-loops.js';
 import { extremeGrid, fixNearest, nearestTiny } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
 
@@ -29,8 +30,8 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   const cellsY = g.cellsY;
   const rx = x - g.originX;
   const ry = y - g.originY;
-  const qx = Math.floor(rx / width);
-  const qy = Math.floor(ry / width);
+  const qx = cellAlong(x, g.originX, width);
+  const qy = cellAlong(y, g.originY, width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, maxSquared);
     return drain(g, x, y, maxDistance, out);

@@ -8,6 +8,7 @@
 
 import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
+import { cellAlong } from './build-loops.js';
 import { extremeGrid, fixNearest, nearestTiny } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
 
@@ -38,9 +39,9 @@ export function nearest3D(
   const rx = x - g.originX;
   const ry = y - g.originY;
   const rz = z - g.originZ;
-  const qx = Math.floor(rx / width);
-  const qy = Math.floor(ry / width);
-  const qz = Math.floor(rz / width);
+  const qx = cellAlong(x, g.originX, width);
+  const qy = cellAlong(y, g.originY, width);
+  const qz = cellAlong(z, g.originZ, width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL || Math.abs(qz) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, z, maxSquared);
     return drain(g, x, y, z, maxDistance, out);

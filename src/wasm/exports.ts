@@ -121,6 +121,8 @@ export interface KernelExports {
   weldExact(coords: number, n: number, d: number, remap: number, representatives: number, repCoords: number): number;
   /** build-loops.ts: a global, `i32` */
   SMALL_CELL: WebAssembly.Global;
+  /** build-loops.ts: `cellAlong(value: f64, origin: f64, width: f64): f64` */
+  cellAlong(value: number, origin: number, width: number): number;
   /** build-loops.ts: `prefixSums(cellStart: usize, cells: i32, n: i32): i32` */
   prefixSums(cellStart: number, cells: number, n: number): number;
   /** build-loops.ts: `countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */

@@ -19,6 +19,17 @@ import { sortCrowdedCell } from './build';
 /** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
 
+// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+// @ts-ignore: decorator
+@inline
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: f64, origin: f64, width: f64): f64 {
+  return Math.floor((value - origin) / width);
+}
+
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
  * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
@@ -45,8 +56,8 @@ export function countDense2<P>(
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 2) {
-    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
-    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
+    const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
     const c = <i32>(cellX + cellY * cellsX);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
@@ -113,9 +124,9 @@ export function countDense3<P>(
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 3) {
-    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
-    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
-    const c = <i32>(cellX + cellY * cellsX + Math.floor((<f64>load<P>(pos + <usize>(p + 2) * ps) - originZ) / width) * layer);
+    const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
+    const c = <i32>(cellX + cellY * cellsX + cellAlong(<f64>load<P>(pos + <usize>(p + 2) * ps), originZ, width) * layer);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
   }
