@@ -4,9 +4,10 @@
  * for why cells are 2 * reach wide), the distance that ends a search early,
  * and the slots each table starts with (weld/near.ts, weld/exact.ts). Shared
  * by weld's JavaScript loops (weld/near.ts, exact.ts, extreme.ts) and the
- * kernels' glue (src/wasm/weld-kernels.ts), so below both; the
- * AssemblyScript weld (src/wasm/assembly/weld.ts) keeps a copy of
- * REACH_SLACK, which must stay equal to this one.
+ * kernels' glue (src/wasm/weld-kernels.ts), so below both; the kernels'
+ * near search (src/wasm/assembly/weld-near.ts, from
+ * src/templates/weld.template.ts) keeps a copy of REACH_SLACK, which must
+ * stay equal to this one (test/wasm/kernel-constants.test.ts).
  *
  * @module
  */

@@ -11,8 +11,6 @@
 // count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
 // SIMD scan in the kernels: each path's data structure, the same cells.
 
-// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
-
 /**
  * The loops of a PointGrid build on the JavaScript path that the kernels
  * run too (src/wasm/assembly/build-loops.ts, from the same template), one
@@ -23,6 +21,15 @@
  */
 import { SMALL_CELL } from '../core/sort-keys.js';
 import type { NumericArray } from '../core/validate.js';
+
+// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: number, origin: number, width: number): number {
+  return Math.floor((value - origin) / width);
+}
 
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
@@ -60,8 +67,8 @@ export function countDense2(
   cellStart: Int32Array,
 ): void {
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const cellX = Math.floor((positions[p] - originX) / width);
-    const cellY = Math.floor((positions[p + 1] - originY) / width);
+    const cellX = cellAlong(positions[p], originX, width);
+    const cellY = cellAlong(positions[p + 1], originY, width);
     const c = (cellX + cellY * cellsX) | 0;
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
@@ -155,9 +162,9 @@ export function countDense3(
   cellStart: Int32Array,
 ): void {
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const cellX = Math.floor((positions[p] - originX) / width);
-    const cellY = Math.floor((positions[p + 1] - originY) / width);
-    const c = (cellX + cellY * cellsX + Math.floor((positions[p + 2] - originZ) / width) * layer) | 0;
+    const cellX = cellAlong(positions[p], originX, width);
+    const cellY = cellAlong(positions[p + 1], originY, width);
+    const c = (cellX + cellY * cellsX + cellAlong(positions[p + 2], originZ, width) * layer) | 0;
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
   }

@@ -19,6 +19,7 @@
 import type { CellTable } from '../core/cell-table.js';
 import { SMALL_CELL } from '../core/sort-keys.js';
 import { type NumericArray, pointError } from '../core/validate.js';
+import { cellAlong } from './build-loops.js';
 
 /**
  * Checks that every point of `positions` is finite (throwing a RangeError
@@ -103,10 +104,7 @@ export function countHashed2(
 ): number {
   let cells = 0;
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const id = table.insert2(
-      Math.floor((positions[p] - originX) / width),
-      Math.floor((positions[p + 1] - originY) / width),
-    );
+    const id = table.insert2(cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width));
     // After clear() ids come in first-seen order: a new cell takes the next one.
     if (id === cells) counts[cells++] = 0;
     cellOf[i] = id;
@@ -132,9 +130,9 @@ export function countHashed3(
   let cells = 0;
   for (let i = 0, p = offset; i < n; i++, p += stride) {
     const id = table.insert3(
-      Math.floor((positions[p] - originX) / width),
-      Math.floor((positions[p + 1] - originY) / width),
-      Math.floor((positions[p + 2] - originZ) / width),
+      cellAlong(positions[p], originX, width),
+      cellAlong(positions[p + 1], originY, width),
+      cellAlong(positions[p + 2], originZ, width),
     );
     if (id === cells) counts[cells++] = 0;
     cellOf[i] = id;

@@ -99,7 +99,7 @@ function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: numbe
   const relative = [0, 0, 0];
   for (let a = 0; a < g.d; a++) {
     relative[a] = q[a] - g.origin[a];
-    // More than MAX_VALUE from the origin, the query is beyond every radius that is not huge (see within2D).
+    // More than MAX_VALUE from the origin, the query is beyond every radius that is not huge (see within.template.ts).
     if (relative[a] - relative[a] !== 0) return false;
     magnitude = Math.max(magnitude, Math.abs(relative[a]));
   }

@@ -23,7 +23,7 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed } from '../wasm/build-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
-import { prefixSums } from './build-loops.js';
+import { cellAlong, prefixSums } from './build-loops.js';
 import { renumber } from './build-steps.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
@@ -389,9 +389,9 @@ export abstract class GridBase {
     const originX = n === 0 ? 0 : b[0];
     const originY = n === 0 ? 0 : b[1];
     const originZ = n === 0 || d === 2 ? 0 : b[2];
-    const cellsX = n === 0 ? 0 : Math.floor((b[d] - originX) / width) + 1;
-    const cellsY = n === 0 ? 0 : Math.floor((b[d + 1] - originY) / width) + 1;
-    const cellsZ = d === 2 ? 1 : n === 0 ? 0 : Math.floor((b[5] - originZ) / width) + 1;
+    const cellsX = n === 0 ? 0 : cellAlong(b[d], originX, width) + 1;
+    const cellsY = n === 0 ? 0 : cellAlong(b[d + 1], originY, width) + 1;
+    const cellsZ = d === 2 ? 1 : n === 0 ? 0 : cellAlong(b[5], originZ, width) + 1;
     const boxCells = cellsX * cellsY * cellsZ;
     const dense = boxCells <= denseLimit(this.maxDenseCells, n);
 

@@ -62,6 +62,19 @@ import { sortCrowdedCell } from './build';
 export const SMALL_CELL: i32 = 24;
 //#endif
 
+// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+//#if TARGET === 'as'
+// @ts-ignore: decorator
+@inline
+//#endif
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: f64, origin: f64, width: f64): f64 {
+  return Math.floor((value - origin) / width);
+}
+
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
  * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
@@ -119,10 +132,10 @@ export function countDense${D}<P>(
   const ps = sizeof<P>();
 //#endif
   for (let i = 0, p = @first(); i < n; i++, p += @stride()) {
-    const cellX = Math.floor((@pos(p) - originX) / width);
-    const cellY = Math.floor((@pos(p + 1) - originY) / width);
+    const cellX = cellAlong(@pos(p), originX, width);
+    const cellY = cellAlong(@pos(p + 1), originY, width);
 //#if D === 3
-    const c = @cell(cellX + cellY * cellsX + Math.floor((@pos(p + 2) - originZ) / width) * layer);
+    const c = @cell(cellX + cellY * cellsX + cellAlong(@pos(p + 2), originZ, width) * layer);
 //#else
     const c = @cell(cellX + cellY * cellsX);
 //#endif

@@ -63,7 +63,7 @@
 /**
  * within on the JavaScript path (PointGrid2D / PointGrid3D's within,
  * withinInto, withinMany and countWithin for an ordinary radius, see
- * query2d.ts / query3d.ts): the same points in the same order as the
+ * within-point.ts): the same points in the same order as the
  * kernels (src/wasm/assembly/within-rows.ts, from the same template).
  *
  * Every loop is bounded by the header's numbers (read once per build),
@@ -138,7 +138,7 @@ export function highCell(relative: f64, padded: f64, width: f64, cells: f64): f6
   return Math.min(Math.floor((relative + padded) / width), cells - 1);
 }
 
-//#for VARIANT of rows
+//#for VARIANT of rows count
 //#for D of 2 3
 //#if TARGET === 'js' && VARIANT === 'rows'
 /**

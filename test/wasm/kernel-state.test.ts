@@ -88,6 +88,12 @@ function withinInto(grid: Grid, q: number[], radius: number): number[] {
   return [...out.subarray(0, found)].sort((a, b) => a - b);
 }
 
+function countWithin(grid: Grid, q: number[], radius: number): number {
+  return grid instanceof PointGrid2D
+    ? grid.countWithin(q[0], q[1], radius)
+    : grid.countWithin(q[0], q[1], q[2], radius);
+}
+
 function withinManyRow(grid: Grid, q: number[], radius: number): number[] {
   const rows = grid.withinMany(q, radius);
   return [...rows.indices.subarray(rows.offsets[0], rows.offsets[1])].sort((a, b) => a - b);
@@ -125,6 +131,22 @@ describe('a rebuild on the kernels after a query (defect class 1: the query stat
           expect(within(grid, moved, 1.5)).toEqual([0, 1, 2]);
           expect(withinInto(grid, moved, 1.5)).toEqual([0, 1, 2]);
           expect(withinManyRow(grid, moved, 1.5)).toEqual([0, 1, 2]);
+          expect(countWithin(grid, moved, 1.5)).toBe(3);
+        });
+
+        it(`${label}: countWithin answers the new build when a countWithin set the query state for the old one`, () => {
+          const base = d === 2 ? [0, 0, 1, 0, 2, 0, 3, 0] : [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0];
+          const positions = float32 ? Float32Array.from(base) : Float64Array.from(base);
+          const grid = make(d, positions, options);
+          const q = d === 2 ? [1, 0] : [1, 0, 0];
+          expect(countWithin(grid, q, 1.5)).toBe(3);
+          for (let i = 0; i < positions.length; i += d) positions[i] += 10;
+          grid.rebuild();
+          expect(countWithin(grid, q, 1.5)).toBe(0);
+          expect(countWithin(grid, d === 2 ? [11, 0] : [11, 0, 0], 1.5)).toBe(3);
+          // Two points dropped: a rebuild into the same buffer with another count.
+          grid.rebuild(positions.subarray(0, 2 * d));
+          expect(countWithin(grid, d === 2 ? [11, 0] : [11, 0, 0], 1.5)).toBe(2);
         });
 
         it(`${label}: a query between two rebuilds leaves the grid's pairs whole (it wrote into the new copy)`, () => {
@@ -137,6 +159,7 @@ describe('a rebuild on the kernels after a query (defect class 1: the query stat
             const next = points(n + (trial % 3) - 1, d, 6, 5000 + trial);
             const input = float32 ? Float32Array.from(next) : next;
             grid.rebuild(input);
+            expect(countWithin(grid, q, 2)).toBe(bruteWithin(input, d, q, 2).length);
             expect(within(grid, q, 2)).toEqual(bruteWithin(input, d, q, 2));
             expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(input, d, 1));
           }
@@ -207,6 +230,7 @@ describe('queries whose x lies far outside a dense grid (defect class 2: a chord
           expect(within(grid, q, radius)).toEqual(want);
           expect(withinInto(grid, q, radius)).toEqual(want);
           expect(withinManyRow(grid, q, radius)).toEqual(want);
+          expect(countWithin(grid, q, radius)).toBe(want.length);
         }
     });
 });
@@ -250,6 +274,7 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
         // The kernels built the grid and hold it; a pair search and a query read that copy.
         expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(first, d, 1));
         expect(within(grid, q, 2)).toEqual(bruteWithin(first, d, q, 2));
+        expect(countWithin(grid, q, 2.5)).toBe(bruteWithin(first, d, q, 2.5).length);
         // The same points in reverse order (the same cells, other indices): the build goes in place, while the
         // kernels' memory still holds the first build of that very buffer.
         const second = new Float64Array(first.length);
@@ -260,6 +285,9 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
         grid.rebuild(second);
         setKernelMode('auto');
         expect(grid.data).toBe(data);
+        // A query first, with no other kernel call between: the query state was set for this very buffer.
+        expect(countWithin(grid, q, 2.5)).toBe(bruteWithin(second, d, q, 2.5).length);
+        expect(withinInto(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
         expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(second, d, 1));
         expect(within(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
         expect(withinManyRow(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
@@ -284,6 +312,7 @@ describe('grids over one buffer see each other rebuilds (defect class 4: a from(
           expect(view.count).toBe(n - 100);
           expect(within(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
           expect(withinInto(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+          expect(countWithin(view, q, 2)).toBe(bruteWithin(second, d, q, 2).length);
           expect(withinManyRow(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
           expect(pairStrings(view.pairs(1))).toEqual(brutePairs(second, d, 1));
           view.validate();
@@ -292,6 +321,7 @@ describe('grids over one buffer see each other rebuilds (defect class 4: a from(
           view.rebuild(third);
           expect(view.data).toBe(owner.data);
           expect(within(owner, q, 2)).toEqual(bruteWithin(third, d, q, 2));
+          expect(countWithin(owner, q, 2)).toBe(bruteWithin(third, d, q, 2).length);
           expect(pairStrings(owner.pairs(1))).toEqual(brutePairs(third, d, 1));
           owner.validate();
         });
@@ -316,6 +346,7 @@ describe("from(data, { check: 'header' }) over a body it did not check (defect c
             withinManyRow(opened, q, radius),
           ])
             for (const i of found) expect(i).toBeLessThan(400);
+          expect(countWithin(opened, q, radius)).toBeLessThanOrEqual(400);
           // (Pairs only at small radii: over cell starts like these every cell's run is every point, so a pair search
           // finds a multiple of all n^2 pairs, bounded but slow at a large radius.)
           if (radius < 10) for (const i of opened.pairs(radius)) expect(i).toBeLessThan(400);

@@ -99,6 +99,7 @@ describe("mode 'verify' finds a wrong answer of the kernels and throws instead o
   const calls: [string, (grid: PointGrid2D) => unknown][] = [
     ['within', (grid) => grid.within(5, 5, 2)],
     ['withinInto', (grid) => grid.withinInto(5, 5, 2, new Uint32Array(400))],
+    ['countWithin', (grid) => grid.countWithin(5, 5, 2)],
     ['withinMany', (grid) => grid.withinMany([5, 5, 3, 3], 2)],
     ['pairs', (grid) => grid.pairs(1)],
     ['neighbors', (grid) => grid.neighbors(1)],

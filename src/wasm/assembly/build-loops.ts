@@ -11,8 +11,6 @@
 // count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
 // SIMD scan in the kernels: each path's data structure, the same cells.
 
-// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
-
 // The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
 // from the same template). Every pointer is a byte offset into the imported memory.
 
@@ -20,6 +18,17 @@ import { sortCrowdedCell } from './build';
 
 /** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
+
+// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+// @ts-ignore: decorator
+@inline
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: f64, origin: f64, width: f64): f64 {
+  return Math.floor((value - origin) / width);
+}
 
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
@@ -47,8 +56,8 @@ export function countDense2<P>(
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 2) {
-    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
-    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
+    const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
     const c = <i32>(cellX + cellY * cellsX);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
@@ -115,9 +124,9 @@ export function countDense3<P>(
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 3) {
-    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
-    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
-    const c = <i32>(cellX + cellY * cellsX + Math.floor((<f64>load<P>(pos + <usize>(p + 2) * ps) - originZ) / width) * layer);
+    const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
+    const c = <i32>(cellX + cellY * cellsX + cellAlong(<f64>load<P>(pos + <usize>(p + 2) * ps), originZ, width) * layer);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
   }

@@ -15,15 +15,6 @@
 // kernels test two candidates at once where the coordinates are float64 in 2D (f64x2): the same tests lane by
 // lane, so the same pairs.
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
-// used advances by step on a hit, by 0 on a miss (| 0 spares V8 an overflow check: it stays below 2^31).
-// A range's edges: where it lies in y (and z) against the searched cell, and on which side (1 above, -1 below,
-// 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN).
-// A range in the cell's own layer (3D): no z gap.
-// A scan's flag that only the kernels' SIMD loop clears.
-// The candidate's offsets from the point beyond x, and their squared sum.
-// The layers of a hashed stencil above the cell's own (none in 2D), and the z of one.
-
 // The half-stencil pair search on the WebAssembly kernels, from the same template as the JavaScript path's
 // (src/pointgrid/pair-search.ts). The grid is the one setGrid read (grid.ts); the search's own state is here
 // (the PairSearch object of the JavaScript path), set by startSearch (from the search record, src/wasm/records.ts)
@@ -131,8 +122,10 @@ function gather2(c: i32): i32 {
       const a = load<i32>(cellStart + (<usize>(above + left) << 2));
       const b = load<i32>(cellStart + (<usize>(above + right) << 2));
       if (a < b) {
-        store<f64>(edges + (<usize>(count) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64><f64>cy + dy)) * width : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64><f64>cy + dy)) + 1) * width : 0); store<f64>(edges + (<usize>(count + 1) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0);
-        store<i32>(ranges + (<usize>(count) << 2), a); store<i32>(ranges + (<usize>(count + 1) << 2), b);
+        store<f64>(edges + (<usize>(count) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64><f64>cy + dy)) * width : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64><f64>cy + dy)) + 1) * width : 0);
+        store<f64>(edges + (<usize>(count + 1) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0);
+        store<i32>(ranges + (<usize>(count) << 2), a);
+        store<i32>(ranges + (<usize>(count + 1) << 2), b);
         count += 2;
       }
     }
@@ -148,8 +141,10 @@ function gather2(c: i32): i32 {
         Math.abs(load<f64>(keys + (<usize>(2 * other) << 3)) - kx) <= reachOf &&
         Math.abs(load<f64>(keys + (<usize>(2 * other + 1) << 3)) - ky) <= reachOf
       ) {
-        store<f64>(edges + (<usize>(count) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(2 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(2 * other + 1) << 3))) + 1) * width : 0); store<f64>(edges + (<usize>(count + 1) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? -1.0 : 0.0);
-        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
+        store<f64>(edges + (<usize>(count) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(2 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(2 * other + 1) << 3))) + 1) * width : 0);
+        store<f64>(edges + (<usize>(count + 1) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? -1.0 : 0.0);
+        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2)));
+        store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
         count += 2;
       }
     }
@@ -177,8 +172,10 @@ function gather2(c: i32): i32 {
       if (first === cells || load<f64>(keys + (<usize>(2 * first + 1) << 3)) !== y || load<f64>(keys + (<usize>(2 * first) << 3)) > kx + reachOf) continue;
       let last = first + 1;
       while (last < cells && load<f64>(keys + (<usize>(2 * last + 1) << 3)) === y && load<f64>(keys + (<usize>(2 * last) << 3)) <= kx + reachOf) last++;
-      store<f64>(edges + (<usize>(count) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0); store<f64>(edges + (<usize>(count + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0);
-      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
+      store<f64>(edges + (<usize>(count) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0);
+      store<f64>(edges + (<usize>(count + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0);
+      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2)));
+      store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
       count += 2;
     }
   }
@@ -383,8 +380,12 @@ function gather3(c: i32): i32 {
       const a = load<i32>(cellStart + (<usize>(above + left) << 2));
       const b = load<i32>(cellStart + (<usize>(above + right) << 2));
       if (a < b) {
-        store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64>cy + dy)) * width : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64>cy + dy)) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), 0);
-        store<i32>(ranges + (<usize>(count) << 2), a); store<i32>(ranges + (<usize>(count + 1) << 2), b);
+        store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64>cy + dy)) * width : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64>cy + dy)) + 1) * width : 0);
+        store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0);
+        store<f64>(edges + (<usize>(2 * (count) + 2) << 3), 0);
+        store<f64>(edges + (<usize>(2 * (count) + 3) << 3), 0);
+        store<i32>(ranges + (<usize>(count) << 2), a);
+        store<i32>(ranges + (<usize>(count + 1) << 2), b);
         count += 2;
       }
     }
@@ -395,8 +396,12 @@ function gather3(c: i32): i32 {
         const a = load<i32>(cellStart + (<usize>(other + left) << 2));
         const b = load<i32>(cellStart + (<usize>(other + right) << 2));
         if (a < b) {
-          store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>oy) > (<f64>cy) ? (<f64>oy) * width : (<f64>oy) < (<f64>cy) ? ((<f64>oy) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>oy) > (<f64>cy) ? 1.0 : (<f64>oy) < (<f64>cy) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? (<f64>(<f64>cz + dz)) * width : (<f64>(<f64>cz + dz)) < (<f64>cz) ? ((<f64>(<f64>cz + dz)) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? 1.0 : (<f64>(<f64>cz + dz)) < (<f64>cz) ? -1.0 : 0.0);
-          store<i32>(ranges + (<usize>(count) << 2), a); store<i32>(ranges + (<usize>(count + 1) << 2), b);
+          store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>oy) > (<f64>cy) ? (<f64>oy) * width : (<f64>oy) < (<f64>cy) ? ((<f64>oy) + 1) * width : 0);
+          store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>oy) > (<f64>cy) ? 1.0 : (<f64>oy) < (<f64>cy) ? -1.0 : 0.0);
+          store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? (<f64>(<f64>cz + dz)) * width : (<f64>(<f64>cz + dz)) < (<f64>cz) ? ((<f64>(<f64>cz + dz)) + 1) * width : 0);
+          store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? 1.0 : (<f64>(<f64>cz + dz)) < (<f64>cz) ? -1.0 : 0.0);
+          store<i32>(ranges + (<usize>(count) << 2), a);
+          store<i32>(ranges + (<usize>(count + 1) << 2), b);
           count += 2;
         }
       }
@@ -415,8 +420,12 @@ function gather3(c: i32): i32 {
         Math.abs(load<f64>(keys + (<usize>(3 * other + 2) << 3)) - kz) <= reachOf &&
         Math.abs(load<f64>(keys + (<usize>(3 * other + 1) << 3)) - ky) <= reachOf
       ) {
-        store<f64>(edges + (<usize>(2 * (count)) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(3 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(3 * other + 1) << 3))) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? (load<f64>(keys + (<usize>(3 * other + 2) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? ((load<f64>(keys + (<usize>(3 * other + 2) << 3))) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? -1.0 : 0.0);
-        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
+        store<f64>(edges + (<usize>(2 * (count)) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(3 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(3 * other + 1) << 3))) + 1) * width : 0);
+        store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? -1.0 : 0.0);
+        store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? (load<f64>(keys + (<usize>(3 * other + 2) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? ((load<f64>(keys + (<usize>(3 * other + 2) << 3))) + 1) * width : 0);
+        store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? -1.0 : 0.0);
+        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2)));
+        store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
         count += 2;
       }
     }
@@ -445,8 +454,12 @@ function gather3(c: i32): i32 {
       if (first === cells || load<f64>(keys + (<usize>(3 * first + 2) << 3)) !== z || load<f64>(keys + (<usize>(3 * first + 1) << 3)) !== y || load<f64>(keys + (<usize>(3 * first) << 3)) > kx + reachOf) continue;
       let last = first + 1;
       while (last < cells && load<f64>(keys + (<usize>(3 * last + 2) << 3)) === z && load<f64>(keys + (<usize>(3 * last + 1) << 3)) === y && load<f64>(keys + (<usize>(3 * last) << 3)) <= kx + reachOf) last++;
-      store<f64>(edges + (<usize>(2 * (count)) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (z) > (kz) ? (z) * width : (z) < (kz) ? ((z) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (z) > (kz) ? 1.0 : (z) < (kz) ? -1.0 : 0.0);
-      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
+      store<f64>(edges + (<usize>(2 * (count)) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0);
+      store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0);
+      store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (z) > (kz) ? (z) * width : (z) < (kz) ? ((z) + 1) * width : 0);
+      store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (z) > (kz) ? 1.0 : (z) < (kz) ? -1.0 : 0.0);
+      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2)));
+      store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
       count += 2;
     }
   }
@@ -513,7 +526,8 @@ export function searchPairs3<C>(): i32 {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - px;
         const dx2 = dx * dx;
         if (dx2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py; const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
+        const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py;
+        const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
         store<u32>(out + (<usize>(used) << 2), s);
         store<u32>(out + (<usize>(used + last) << 2), t);
         used += step * i32(dx2 + dy * dy + dz * dz <= r2);
@@ -551,7 +565,8 @@ export function searchPairs3<C>(): i32 {
           const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - px;
           const dx2 = dx * dx;
           if (dx2 > window2) break;
-          const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py; const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
+          const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py;
+          const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
           store<u32>(out + (<usize>(used) << 2), s);
           store<u32>(out + (<usize>(used + last) << 2), t);
           used += step * i32(dx2 + dy * dy + dz * dz <= r2);
