@@ -424,12 +424,19 @@ export class World {
     return slot.subject.data.byteLength === 0;
   }
 
-  /** Whether validate() must pass: a built grid whose positions are as built, or a from() grid, not corrupt. */
+  /**
+   * Whether validate() must pass: a grid that is not corrupt, stale or
+   * detached, unless it built its buffer's content itself and its points
+   * moved since (validate then compares the copies with them). A grid whose
+   * buffer another grid (or thread) rebuilt since validates the body only,
+   * which must be whole: it checks its copies only while the buffer holds its
+   * own last build (GridBase.holdsPositions, which sync clears).
+   */
   validates(slot: Slot): boolean {
     if (slot.corrupt || this.isStale(slot) || this.isDetached(slot)) return false;
     const content = this.contents.get(slot.subject.data);
     if (content === undefined) return false;
-    return slot.positions === undefined || (!slot.moved && content.builder === slot.id);
+    return slot.positions === undefined || content.builder !== slot.id || !slot.moved;
   }
 
   /** The cell size a slot's queries are scaled to. */
