@@ -36,7 +36,8 @@ function envNumber(name: string, least = 0): number | undefined {
   const text = typeof process === 'undefined' ? undefined : process.env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < least) throw new Error(`${name} must be an integer >= ${least}, got ${text}`);
+  if (!Number.isSafeInteger(value) || value < least)
+    throw new Error(`${name} must be an integer >= ${least}, got ${text}`);
   return value;
 }
 
