@@ -17,7 +17,6 @@
  * @module
  */
 import type { CellTable } from '../core/cell-table.js';
-import { SMALL_CELL } from '../core/sort-keys.js';
 import { type NumericArray, pointError } from '../core/validate.js';
 import { cellAlong } from './build-loops.js';
 
