@@ -25,7 +25,8 @@ import {
   weldMesh,
 } from '../../src/index.js';
 import { readGrid } from '../../src/pointgrid/grid-data.js';
-import { kernelMemoryLimitForTests } from '../../src/wasm/kernels.js';
+import { guarded, kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { GRID_CELL_START, GRID_RECORD } from '../../src/wasm/records.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -386,6 +387,31 @@ describe('the kernels cannot allocate their memory at start-up (defect class 7)'
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("a trap of the WebAssembly machine (which the kernels' own bounds should never let happen)", () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: is an Error naming the call, and the grid whose copy it wrote over is copied in afresh`, () => {
+      const positions = points(300, d, 8, 7);
+      const grid = make(d, positions, { cellSize: 1 });
+      const want = brutePairs(positions, d, 1);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      const q = [2, 3, 4].slice(0, d);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, d, q, 1.5));
+      const k = kernels()!;
+      expect(k.mirrorData).toBe(grid.data);
+      // A kernel that runs past the memory's end after writing over the mirror (prefix sums from the mirror's cell
+      // starts on): what the memory holds is then no one's grid, and trapError must say so (mirror.ts).
+      const cellStart = k.f64[(GRID_RECORD >> 3) + GRID_CELL_START];
+      const past = (k.memory.buffer.byteLength - cellStart) / 4 + 16;
+      expect(() => guarded('a test kernel', () => k.exports.prefixSums(cellStart, past, 0))).toThrow(
+        /a test kernel stopped in the WebAssembly kernels/,
+      );
+      expect(k.mirrorData).toBeUndefined();
+      expect(k.queryGrid).toBeUndefined();
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, d, q, 1.5));
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+    });
 });
 
 it('activeKernels() is wasm in this test process (the tests above ran on the kernels)', () => {
