@@ -241,6 +241,38 @@ describe('a build that falls back to JavaScript part-way (defect class 3: the co
     });
 });
 
+describe('a hashed build that falls back to JavaScript part-way (its counting table could not grow)', () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: another grid's queries and pairs stay right at every memory limit a hashed build meets`, () => {
+      releaseKernelMemory();
+      // A grid whose copy in the kernels' memory (60 KB and more) reaches past where the smaller hashed build below
+      // lays out its work areas, so that build's copy of its points writes over it.
+      const large = points(3000, d, d === 2 ? 100 : 20, 11);
+      const grid = make(d, large, { cellSize: 1 });
+      const want = brutePairs(large, d, 1);
+      const q = [3, 4, 5].slice(0, d);
+      const near = bruteWithin(large, d, q, 1.5);
+      // 600 points in as many cells: a hashed build's first counting table (for a quarter of the points) is too
+      // small, so it grows part-way, after it has copied the points in. Its first reservation is some 88 KB (2D) or
+      // 112 KB (3D), the table's growth 12 KB more: the limits sweep past both.
+      const many = points(600, d, d === 2 ? 400 : 60, 12);
+      let fellBack = 0;
+      for (let limit = 8192; limit < 160_000; limit += 1024) {
+        const last = kernelMemoryLimitForTests(limit);
+        try {
+          make(d, many, { cellSize: 1, maxDenseCells: 0 });
+          // (Only a build that wrote over the mirror and then fell back leaves the memory holding no grid.)
+          if (kernels()!.mirrorData === undefined) fellBack++;
+        } finally {
+          kernelMemoryLimitForTests(last);
+        }
+        expect(within(grid, q, 1.5), `within after a build held to ${limit} bytes`).toEqual(near);
+        expect(pairStrings(grid.pairs(1)), `pairs after a build held to ${limit} bytes`).toEqual(want);
+      }
+      expect(fellBack, 'builds that fell back between their reservations').toBeGreaterThan(0);
+    });
+});
+
 describe('an in-place rebuild the kernels did not make (the mirror is told from the buffer by its build count)', () => {
   for (const d of [2, 3] as const)
     for (const [layout, options] of layouts)
