@@ -299,6 +299,39 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
       });
 });
 
+describe('what the kernels keep to save copies (the answers never depend on it: these hold the savings)', () => {
+  it('a build on the kernels leaves its grid as their copy, for the next search of it', () => {
+    releaseKernelMemory();
+    const positions = points(300, 2, 8, 41);
+    const grid = make(2, positions, { cellSize: 1 });
+    const k = kernels()!;
+    expect(k.mirrorData).toBe(grid.data);
+    grid.rebuild();
+    expect(k.mirrorData).toBe(grid.data);
+    // Shared or not, a search then reads that copy (a shared buffer's only while pinned: copied in again).
+    expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(positions, 2, 1));
+    expect(k.mirrorData).toBe(grid.data);
+  });
+
+  it('queries that alternate between two grids copy one in at most once in 64 queries (the copy throttle)', () => {
+    releaseKernelMemory();
+    const a = make(2, points(300, 2, 8, 42), { cellSize: 1 });
+    const ofB = points(300, 2, 8, 43);
+    const b = make(2, ofB, { cellSize: 1 });
+    const k = kernels()!;
+    // b's build left b in the memory; a's first query copies a in, and b's next 63 queries run in JavaScript.
+    expect(k.mirrorData).toBe(b.data);
+    within(a, [4, 4], 2);
+    expect(k.mirrorData).toBe(a.data);
+    for (let i = 0; i < 63; i++) {
+      expect(within(b, [i % 8, 4], 2)).toEqual(bruteWithin(ofB, 2, [i % 8, 4], 2));
+      expect(k.mirrorData, `after b's query ${i}`).toBe(a.data);
+    }
+    within(b, [4, 4], 2);
+    expect(k.mirrorData).toBe(b.data);
+  });
+});
+
 describe('grids over one buffer see each other rebuilds (defect class 4: a from() view kept its header)', () => {
   for (const d of [2, 3] as const)
     for (const shared of [true, false])
