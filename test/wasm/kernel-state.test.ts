@@ -25,7 +25,8 @@ import {
   weldMesh,
 } from '../../src/index.js';
 import { readGrid } from '../../src/pointgrid/grid-data.js';
-import { kernelMemoryLimitForTests } from '../../src/wasm/kernels.js';
+import { guarded, kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { GRID_CELL_START, GRID_RECORD } from '../../src/wasm/records.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -264,6 +265,38 @@ describe('a build that falls back to JavaScript part-way (defect class 3: the co
     });
 });
 
+describe('a hashed build that falls back to JavaScript part-way (its counting table could not grow)', () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: another grid's queries and pairs stay right at every memory limit a hashed build meets`, () => {
+      releaseKernelMemory();
+      // A grid whose copy in the kernels' memory (60 KB and more) reaches past where the smaller hashed build below
+      // lays out its work areas, so that build's copy of its points writes over it.
+      const large = points(3000, d, d === 2 ? 100 : 20, 11);
+      const grid = make(d, large, { cellSize: 1 });
+      const want = brutePairs(large, d, 1);
+      const q = [3, 4, 5].slice(0, d);
+      const near = bruteWithin(large, d, q, 1.5);
+      // 600 points in as many cells: a hashed build's first counting table (for a quarter of the points) is too
+      // small, so it grows part-way, after it has copied the points in. Its first reservation is some 88 KB (2D) or
+      // 112 KB (3D), the table's growth 12 KB more: the limits sweep past both.
+      const many = points(600, d, d === 2 ? 400 : 60, 12);
+      let fellBack = 0;
+      for (let limit = 8192; limit < 160_000; limit += 1024) {
+        const last = kernelMemoryLimitForTests(limit);
+        try {
+          make(d, many, { cellSize: 1, maxDenseCells: 0 });
+          // (Only a build that wrote over the mirror and then fell back leaves the memory holding no grid.)
+          if (kernels()!.mirrorData === undefined) fellBack++;
+        } finally {
+          kernelMemoryLimitForTests(last);
+        }
+        expect(within(grid, q, 1.5), `within after a build held to ${limit} bytes`).toEqual(near);
+        expect(pairStrings(grid.pairs(1)), `pairs after a build held to ${limit} bytes`).toEqual(want);
+      }
+      expect(fellBack, 'builds that fell back between their reservations').toBeGreaterThan(0);
+    });
+});
+
 describe('an in-place rebuild the kernels did not make (the mirror is told from the buffer by its build count)', () => {
   for (const d of [2, 3] as const)
     for (const [layout, options] of layouts)
@@ -292,6 +325,39 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
         expect(within(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
         expect(withinManyRow(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
       });
+});
+
+describe('what the kernels keep to save copies (the answers never depend on it: these hold the savings)', () => {
+  it('a build on the kernels leaves its grid as their copy, for the next search of it', () => {
+    releaseKernelMemory();
+    const positions = points(300, 2, 8, 41);
+    const grid = make(2, positions, { cellSize: 1 });
+    const k = kernels()!;
+    expect(k.mirrorData).toBe(grid.data);
+    grid.rebuild();
+    expect(k.mirrorData).toBe(grid.data);
+    // Shared or not, a search then reads that copy (a shared buffer's only while pinned: copied in again).
+    expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(positions, 2, 1));
+    expect(k.mirrorData).toBe(grid.data);
+  });
+
+  it('queries that alternate between two grids copy one in at most once in 64 queries (the copy throttle)', () => {
+    releaseKernelMemory();
+    const a = make(2, points(300, 2, 8, 42), { cellSize: 1 });
+    const ofB = points(300, 2, 8, 43);
+    const b = make(2, ofB, { cellSize: 1 });
+    const k = kernels()!;
+    // b's build left b in the memory; a's first query copies a in, and b's next 63 queries run in JavaScript.
+    expect(k.mirrorData).toBe(b.data);
+    within(a, [4, 4], 2);
+    expect(k.mirrorData).toBe(a.data);
+    for (let i = 0; i < 63; i++) {
+      expect(within(b, [i % 8, 4], 2)).toEqual(bruteWithin(ofB, 2, [i % 8, 4], 2));
+      expect(k.mirrorData, `after b's query ${i}`).toBe(a.data);
+    }
+    within(b, [4, 4], 2);
+    expect(k.mirrorData).toBe(b.data);
+  });
 });
 
 describe('grids over one buffer see each other rebuilds (defect class 4: a from() view kept its header)', () => {
@@ -417,6 +483,31 @@ describe('the kernels cannot allocate their memory at start-up (defect class 7)'
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("a trap of the WebAssembly machine (which the kernels' own bounds should never let happen)", () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: is an Error naming the call, and the grid whose copy it wrote over is copied in afresh`, () => {
+      const positions = points(300, d, 8, 7);
+      const grid = make(d, positions, { cellSize: 1 });
+      const want = brutePairs(positions, d, 1);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      const q = [2, 3, 4].slice(0, d);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, d, q, 1.5));
+      const k = kernels()!;
+      expect(k.mirrorData).toBe(grid.data);
+      // A kernel that runs past the memory's end after writing over the mirror (prefix sums from the mirror's cell
+      // starts on): what the memory holds is then no one's grid, and trapError must say so (mirror.ts).
+      const cellStart = k.f64[(GRID_RECORD >> 3) + GRID_CELL_START];
+      const past = (k.memory.buffer.byteLength - cellStart) / 4 + 16;
+      expect(() => guarded('a test kernel', () => k.exports.prefixSums(cellStart, past, 0))).toThrow(
+        /a test kernel stopped in the WebAssembly kernels/,
+      );
+      expect(k.mirrorData).toBeUndefined();
+      expect(k.queryGrid).toBeUndefined();
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, d, q, 1.5));
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+    });
 });
 
 it('activeKernels() is wasm in this test process (the tests above ran on the kernels)', () => {
