@@ -3,6 +3,8 @@
 // and why these two are the kernels' alone). Positions come packed (2 or 3 numbers per point) as float64 (P =
 // f64) or float32 (P = f32); coordinates are kept as C. Every pointer is a byte offset into the imported memory.
 
+import { boundsFrom2, boundsFrom3 } from './build-loops';
+
 
 // Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
 // lanes' lows and highs (3 vectors each), then the bounds they make (min x, y, z, max x, y, z as f64).
@@ -110,53 +112,29 @@ function simdBounds64(pos: usize, rounds: i32, d: i32): bool {
 /**
  * Bounds of the points into out (min per axis, then max per axis, d numbers
  * each); returns -1, or the index of the first point with a coordinate that
- * is not finite (the caller throws the error naming it).
+ * is not finite (the caller throws the error naming it). The bulk 128 bits at
+ * a time (lanes vertices a round, d vectors, each lane always the same axis),
+ * then the loop both paths run (boundsFrom2 / boundsFrom3, generated from
+ * src/templates/build.template.ts) from where it stopped; a coordinate that
+ * is not finite sends the whole scan to that loop, which names the first.
  */
 export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
-  let minX = Infinity, minY = Infinity, minZ = Infinity;
-  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  const size = sizeof<P>();
-  // The bulk 128 bits at a time (lanes vertices a round, d vectors, each lane always the same axis); a
-  // coordinate that is not finite sends the whole scan to the scalar loops below, which name the first.
-  const lanes = 16 / <i32>size;
+  const lanes = 16 / <i32>sizeof<P>();
   const rounds = n / lanes;
   let first = 0;
-  if (rounds > 0 && (size == 4 ? simdBounds32(pos, rounds, d) : simdBounds64(pos, rounds, d))) {
+  if (rounds > 0 && (sizeof<P>() == 4 ? simdBounds32(pos, rounds, d) : simdBounds64(pos, rounds, d))) {
     first = rounds * lanes;
-    minX = load<f64>(BULK); minY = load<f64>(BULK, 8); minZ = load<f64>(BULK, 16);
-    maxX = load<f64>(BULK, 24); maxY = load<f64>(BULK, 32); maxZ = load<f64>(BULK, 40);
-  }
-  if (d == 2) {
-    for (let i = first; i < n; i++) {
-      const p = pos + <usize>(2 * i) * size;
-      const x = <f64>load<P>(p);
-      const y = <f64>load<P>(p + size);
-      if (x - x != 0 || y - y != 0) return i;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
+    for (let a = 0; a < d; a++) {
+      store<f64>(out + (<usize>a << 3), load<f64>(BULK + (<usize>a << 3)));
+      store<f64>(out + (<usize>(d + a) << 3), load<f64>(BULK + (<usize>(3 + a) << 3)));
     }
-    store<f64>(out, minX); store<f64>(out, minY, 8);
-    store<f64>(out, maxX, 16); store<f64>(out, maxY, 24);
   } else {
-    for (let i = first; i < n; i++) {
-      const p = pos + <usize>(3 * i) * size;
-      const x = <f64>load<P>(p);
-      const y = <f64>load<P>(p + size);
-      const z = <f64>load<P>(p + 2 * size);
-      if (x - x != 0 || y - y != 0 || z - z != 0) return i;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
+    for (let a = 0; a < d; a++) {
+      store<f64>(out + (<usize>a << 3), Infinity);
+      store<f64>(out + (<usize>(d + a) << 3), -Infinity);
     }
-    store<f64>(out, minX); store<f64>(out, minY, 8); store<f64>(out, minZ, 16);
-    store<f64>(out, maxX, 24); store<f64>(out, maxY, 32); store<f64>(out, maxZ, 40);
   }
-  return -1;
+  return d == 2 ? boundsFrom2<P>(pos, first, n, out) : boundsFrom3<P>(pos, first, n, out);
 }
 
 // Crowded cells are sorted through records of 16 bytes, one per point: x as f64, the point's index (u32), and
