@@ -231,7 +231,7 @@ export interface KernelExports {
   countWithin3d64(x: number, y: number, z: number, radius: number): number;
   /** within-rows.ts: `countWithin3d32(x: f64, y: f64, z: f64, radius: f64): i32` */
   countWithin3d32(x: number, y: number, z: number, radius: number): number;
-  /** weld-near.ts: `weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
+  /** weld-near.ts: `weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
   weldNear2d64(
     coords: number,
     n: number,
@@ -241,11 +241,12 @@ export interface KernelExports {
     inv: number,
     hx: number,
     hy: number,
+    hz: number,
     remap: number,
     representatives: number,
     repCoords: number,
   ): number;
-  /** weld-near.ts: `weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
+  /** weld-near.ts: `weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
   weldNear2d32(
     coords: number,
     n: number,
@@ -255,6 +256,7 @@ export interface KernelExports {
     inv: number,
     hx: number,
     hy: number,
+    hz: number,
     remap: number,
     representatives: number,
     repCoords: number,
