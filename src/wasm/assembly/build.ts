@@ -30,82 +30,74 @@ function reduceLanes<P>(d: i32): void {
   }
 }
 
+// The lane operations of P's vectors (4 float32 or 2 float64 lanes), chosen when the generic function is
+// compiled (sizeof<P>() is a constant), so that simdBounds is written once for both.
+// @ts-ignore: decorator
+@inline function vsplat<P>(v: f64): v128 {
+  return sizeof<P>() == 4 ? f32x4.splat(<f32>v) : f64x2.splat(v);
+}
+// @ts-ignore: decorator
+@inline function vmin<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.min(a, b) : f64x2.min(a, b);
+}
+// @ts-ignore: decorator
+@inline function vmax<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.max(a, b) : f64x2.max(a, b);
+}
+// @ts-ignore: decorator
+@inline function vadd<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.add(a, b) : f64x2.add(a, b);
+}
+// @ts-ignore: decorator
+@inline function vsub<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.sub(a, b) : f64x2.sub(a, b);
+}
+/** Whether every lane of `v` is 0. */
+// @ts-ignore: decorator
+@inline function allZero<P>(v: v128): bool {
+  return sizeof<P>() == 4
+    ? i32x4.all_true(f32x4.eq(v, f32x4.splat(0)))
+    : i64x2.all_true(f64x2.eq(v, f64x2.splat(0)));
+}
+
 /**
- * The bounds of the first `rounds` * 4 points of float32 positions (d
- * vectors a round, each lane always the same axis) into BULK; false when one
- * of them has a coordinate that is not finite.
+ * The bounds of the first `rounds` * (16 / sizeof<P>()) points (d vectors a round, each lane always the same
+ * axis) into BULK; false when one of them has a coordinate that is not finite.
  */
-function simdBounds32(pos: usize, rounds: i32, d: i32): bool {
-  let lo0 = f32x4.splat(Infinity);
+function simdBounds<P>(pos: usize, rounds: i32, d: i32): bool {
+  let lo0 = vsplat<P>(Infinity);
   let lo1 = lo0;
   let lo2 = lo0;
-  let hi0 = f32x4.splat(-Infinity);
+  let hi0 = vsplat<P>(-Infinity);
   let hi1 = hi0;
   let hi2 = hi0;
-  let nan = f32x4.splat(0);
+  let nan = vsplat<P>(0);
   const step = <usize>(16 * d);
   const end = pos + <usize>rounds * step;
   for (let p = pos; p < end; p += step) {
     const a = v128.load(p);
     const b = v128.load(p, 16);
-    lo0 = f32x4.min(lo0, a);
-    hi0 = f32x4.max(hi0, a);
-    lo1 = f32x4.min(lo1, b);
-    hi1 = f32x4.max(hi1, b);
-    nan = f32x4.add(nan, f32x4.add(f32x4.sub(a, a), f32x4.sub(b, b)));
+    lo0 = vmin<P>(lo0, a);
+    hi0 = vmax<P>(hi0, a);
+    lo1 = vmin<P>(lo1, b);
+    hi1 = vmax<P>(hi1, b);
+    nan = vadd<P>(nan, vadd<P>(vsub<P>(a, a), vsub<P>(b, b)));
     if (d == 3) {
       const c = v128.load(p, 32);
-      lo2 = f32x4.min(lo2, c);
-      hi2 = f32x4.max(hi2, c);
-      nan = f32x4.add(nan, f32x4.sub(c, c));
+      lo2 = vmin<P>(lo2, c);
+      hi2 = vmax<P>(hi2, c);
+      nan = vadd<P>(nan, vsub<P>(c, c));
     }
   }
   // v - v is 0 for finite v, NaN for NaN and the infinities; their sum stays 0 only if every one is.
-  if (!i32x4.all_true(f32x4.eq(nan, f32x4.splat(0)))) return false;
+  if (!allZero<P>(nan)) return false;
   v128.store(LOWS, lo0);
   v128.store(LOWS, lo1, 16);
   v128.store(LOWS, lo2, 32);
   v128.store(HIGHS, hi0);
   v128.store(HIGHS, hi1, 16);
   v128.store(HIGHS, hi2, 32);
-  reduceLanes<f32>(d);
-  return true;
-}
-
-/** {@link simdBounds32} for float64 positions, 2 points a round. */
-function simdBounds64(pos: usize, rounds: i32, d: i32): bool {
-  let lo0 = f64x2.splat(Infinity);
-  let lo1 = lo0;
-  let lo2 = lo0;
-  let hi0 = f64x2.splat(-Infinity);
-  let hi1 = hi0;
-  let hi2 = hi0;
-  let nan = f64x2.splat(0);
-  const step = <usize>(16 * d);
-  const end = pos + <usize>rounds * step;
-  for (let p = pos; p < end; p += step) {
-    const a = v128.load(p);
-    const b = v128.load(p, 16);
-    lo0 = f64x2.min(lo0, a);
-    hi0 = f64x2.max(hi0, a);
-    lo1 = f64x2.min(lo1, b);
-    hi1 = f64x2.max(hi1, b);
-    nan = f64x2.add(nan, f64x2.add(f64x2.sub(a, a), f64x2.sub(b, b)));
-    if (d == 3) {
-      const c = v128.load(p, 32);
-      lo2 = f64x2.min(lo2, c);
-      hi2 = f64x2.max(hi2, c);
-      nan = f64x2.add(nan, f64x2.sub(c, c));
-    }
-  }
-  if (!i64x2.all_true(f64x2.eq(nan, f64x2.splat(0)))) return false;
-  v128.store(LOWS, lo0);
-  v128.store(LOWS, lo1, 16);
-  v128.store(LOWS, lo2, 32);
-  v128.store(HIGHS, hi0);
-  v128.store(HIGHS, hi1, 16);
-  v128.store(HIGHS, hi2, 32);
-  reduceLanes<f64>(d);
+  reduceLanes<P>(d);
   return true;
 }
 
@@ -122,7 +114,7 @@ export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
   const lanes = 16 / <i32>sizeof<P>();
   const rounds = n / lanes;
   let first = 0;
-  if (rounds > 0 && (sizeof<P>() == 4 ? simdBounds32(pos, rounds, d) : simdBounds64(pos, rounds, d))) {
+  if (rounds > 0 && simdBounds<P>(pos, rounds, d)) {
     first = rounds * lanes;
     for (let a = 0; a < d; a++) {
       store<f64>(out + (<usize>a << 3), load<f64>(BULK + (<usize>a << 3)));
