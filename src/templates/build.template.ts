@@ -317,34 +317,21 @@ export function sortCells${D}<C>(coords: usize, sortedIndex: usize, cellStart: u
 // The instances the module exports (see src/wasm/kernels.ts), by the positions' and coordinates' types, with
 // the dimension as an argument as the glue passes it.
 
-export function countDense64(
+//#for BITS of 64 32
+export function countDense${BITS}(
   pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
   cellStart: usize,
 ): void {
-  if (d === 2) countDense2<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
-  else countDense3<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  if (d === 2) countDense2<f${BITS}>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  else countDense3<f${BITS}>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
 }
-export function countDense32(
-  pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
-  cellStart: usize,
-): void {
-  if (d === 2) countDense2<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
-  else countDense3<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+export function scatter${BITS}(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f${BITS}, f${BITS}>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f${BITS}, f${BITS}>(pos, n, cellOf, cellStart, coords, sortedIndex);
 }
-export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
-  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+export function sortCells${BITS}(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f${BITS}>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f${BITS}>(coords, order, cellStart, cells, scratch, perLevel);
 }
-export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  if (d === 2) scatter2<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
-  else scatter3<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
-}
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
-  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
-}
-export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  if (d === 2) sortCells2<f32>(coords, order, cellStart, cells, scratch, perLevel);
-  else sortCells3<f32>(coords, order, cellStart, cells, scratch, perLevel);
-}
+//#endfor
 //#endif

@@ -140,33 +140,8 @@ export interface KernelExports {
     cellOf: number,
     cellStart: number,
   ): void;
-  /** build-loops.ts: `countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */
-  countDense32(
-    pos: number,
-    n: number,
-    d: number,
-    ox: number,
-    oy: number,
-    oz: number,
-    w: number,
-    cx: number,
-    layer: number,
-    cells: number,
-    cellOf: number,
-    cellStart: number,
-  ): void;
   /** build-loops.ts: `scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
   scatter64(
-    pos: number,
-    n: number,
-    d: number,
-    cellOf: number,
-    cellStart: number,
-    coords: number,
-    sortedIndex: number,
-  ): void;
-  /** build-loops.ts: `scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
-  scatter32(
     pos: number,
     n: number,
     d: number,
@@ -184,6 +159,31 @@ export interface KernelExports {
     d: number,
     scratch: number,
     perLevel: number,
+  ): void;
+  /** build-loops.ts: `countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */
+  countDense32(
+    pos: number,
+    n: number,
+    d: number,
+    ox: number,
+    oy: number,
+    oz: number,
+    w: number,
+    cx: number,
+    layer: number,
+    cells: number,
+    cellOf: number,
+    cellStart: number,
+  ): void;
+  /** build-loops.ts: `scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
+  scatter32(
+    pos: number,
+    n: number,
+    d: number,
+    cellOf: number,
+    cellStart: number,
+    coords: number,
+    sortedIndex: number,
   ): void;
   /** build-loops.ts: `sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void` */
   sortCells32(

@@ -255,6 +255,14 @@ export function countDense64(
   if (d === 2) countDense2<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
   else countDense3<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
 }
+export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+}
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
+}
 export function countDense32(
   pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
   cellStart: usize,
@@ -262,17 +270,9 @@ export function countDense32(
   if (d === 2) countDense2<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
   else countDense3<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
 }
-export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
-  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
-}
 export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
   if (d === 2) scatter2<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
   else scatter3<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
-}
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
-  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
 }
 export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
   if (d === 2) sortCells2<f32>(coords, order, cellStart, cells, scratch, perLevel);
