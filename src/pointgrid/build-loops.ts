@@ -1,15 +1,17 @@
 // Generated from src/templates/build.template.ts by scripts/expand-templates.mjs (npm run build): edit the template, not this file.
 // The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
-// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
-// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (scripts/expand-templates.mjs explains the directives): check the points and find their bounds, count the
+// points per cell of a dense grid, scatter them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
 // (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
 // (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
 //
-// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// Not here, and why: the kernels scan the bounds of all but the last few points 128 bits at a time first
+// (build.ts), then run the loop here from where that scan stopped. A crowded cell (more than SMALL_CELL points)
+// is sorted by introsort on both paths, but the
 // kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
 // arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
-// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
-// SIMD scan in the kernels: each path's data structure, the same cells.
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts): each path's data structure,
+// the same cells.
 
 /**
  * The loops of a PointGrid build on the JavaScript path that the kernels
@@ -20,7 +22,16 @@
  * @module
  */
 import { SMALL_CELL } from '../core/sort-keys.js';
-import type { NumericArray } from '../core/validate.js';
+import { type NumericArray, pointError } from '../core/validate.js';
+
+/** Throws the RangeError for point i (at p) naming its first non-finite coordinate. Out of line: never hot. */
+function badPoint(positions: NumericArray, i: number, p: number, d: number): never {
+  for (let k = 0; k < d; k++) {
+    const v = positions[p + k];
+    if (v - v !== 0) throw pointError('positions', i, k === 0 ? 'x' : k === 1 ? 'y' : 'z', v);
+  }
+  throw new Error(`point ${i} is finite`);
+}
 
 // The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
 // assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
@@ -47,6 +58,33 @@ export function prefixSums(cellStart: Int32Array, cells: number, n: number): num
   }
   cellStart[cells] = n;
   return largest;
+}
+
+/**
+ * Checks that every point of `positions` is finite (throwing a RangeError naming the first bad one) and writes
+ * their bounds into `out`: the minima per axis, then the maxima. `n` is at least 1. Returns -1 (as the kernels'
+ * loop does when every point is finite).
+ */
+export function bounds2(positions: NumericArray, n: number, stride: number, offset: number, out: Float64Array): number {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const x = positions[p];
+    const y = positions[p + 1];
+    if (x - x !== 0 || y - y !== 0) badPoint(positions, i, p, 2);
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = maxX;
+  out[3] = maxY;
+  return -1;
 }
 
 /**
@@ -140,6 +178,40 @@ export function sortSmallCells2(
       }
     }
   }
+}
+
+/**
+ * Checks that every point of `positions` is finite (throwing a RangeError naming the first bad one) and writes
+ * their bounds into `out`: the minima per axis, then the maxima. `n` is at least 1. Returns -1 (as the kernels'
+ * loop does when every point is finite).
+ */
+export function bounds3(positions: NumericArray, n: number, stride: number, offset: number, out: Float64Array): number {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let minZ = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let maxZ = Number.NEGATIVE_INFINITY;
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const x = positions[p];
+    const y = positions[p + 1];
+    const z = positions[p + 2];
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) badPoint(positions, i, p, 3);
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = minZ;
+  out[3] = maxX;
+  out[4] = maxY;
+  out[5] = maxZ;
+  return -1;
 }
 
 /**

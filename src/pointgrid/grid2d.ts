@@ -9,8 +9,8 @@
 
 import { hashCell2 } from '../core/cell-hash.js';
 import type { NumericArray } from '../core/validate.js';
-import { countDense2, scatter2, sortSmallCells2 } from './build-loops.js';
-import { bounds2, countHashed2 } from './build-steps.js';
+import { bounds2, countDense2, scatter2, sortSmallCells2 } from './build-loops.js';
+import { countHashed2 } from './build-steps.js';
 import { GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link GridBase.build}. */

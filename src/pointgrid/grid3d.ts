@@ -9,8 +9,8 @@
 
 import { hashCell3 } from '../core/cell-hash.js';
 import type { NumericArray } from '../core/validate.js';
-import { countDense3, scatter3, sortSmallCells3 } from './build-loops.js';
-import { bounds3, countHashed3 } from './build-steps.js';
+import { bounds3, countDense3, scatter3, sortSmallCells3 } from './build-loops.js';
+import { countHashed3 } from './build-steps.js';
 import { GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link GridBase.build}. */

@@ -243,11 +243,11 @@ function withinEveryCell2D(
   target: Uint32Array,
 ): number {
   const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
   const cellStart = g.cellStart;
   const keys = g.cellKeys;
   const cells = g.cellTotal;
   const n = g.points;
+  const sortedIndex = g.sortedIndex;
   const capacity = target.length;
   let found = 0;
   for (let id = 0; id < cells; id++) {
@@ -476,11 +476,11 @@ function withinEveryCell3D(
   target: Uint32Array,
 ): number {
   const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
   const cellStart = g.cellStart;
   const keys = g.cellKeys;
   const cells = g.cellTotal;
   const n = g.points;
+  const sortedIndex = g.sortedIndex;
   const capacity = target.length;
   let found = 0;
   for (let id = 0; id < cells; id++) {

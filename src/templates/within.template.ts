@@ -33,6 +33,8 @@
 //#macro as row(k) = load<f64>(<usize>(k) << 3)
 //#macro js setRow(k, v) = rows[k] = v
 //#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
+// What a search of every occupied cell reads of the grid (the JavaScript path; the kernels' are module state).
+//#macro js cellArrays() = const coords = g.coords; const cellStart = g.cellStart; const keys = g.cellKeys; const cells = g.cellTotal; const n = g.points
 //#macro js int(b) = +(b)
 //#macro as int(b) = i32(b)
 //#macro js min(a, b) = Math.min(a, b)
@@ -401,23 +403,15 @@ export function countWithin${D}d32(x: f64, @rest(), radius: f64): i32 {
 function withinEveryCell${D}D(
   g: Grid${D}D, x: f64, @rest(), r2: f64, @box(), target: Uint32Array,
 ): i32 {
-  const coords = g.coords;
+  @cellArrays();
   const sortedIndex = g.sortedIndex;
-  const cellStart = g.cellStart;
-  const keys = g.cellKeys;
-  const cells = g.cellTotal;
-  const n = g.points;
   const capacity = target.length;
 //#elif TARGET === 'js'
 /** {@link countWithin${D}D} over every occupied cell in the box (see withinEveryCell${D}D). */
 function countEveryCell${D}D(
   g: Grid${D}D, x: f64, @rest(), r2: f64, @box(),
 ): i32 {
-  const coords = g.coords;
-  const cellStart = g.cellStart;
-  const keys = g.cellKeys;
-  const cells = g.cellTotal;
-  const n = g.points;
+  @cellArrays();
 //#elif VARIANT === 'rows'
 /** withinEveryCell${D}D of the JavaScript path. */
 function withinEveryCell${D}<C>(

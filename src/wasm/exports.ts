@@ -140,33 +140,8 @@ export interface KernelExports {
     cellOf: number,
     cellStart: number,
   ): void;
-  /** build-loops.ts: `countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */
-  countDense32(
-    pos: number,
-    n: number,
-    d: number,
-    ox: number,
-    oy: number,
-    oz: number,
-    w: number,
-    cx: number,
-    layer: number,
-    cells: number,
-    cellOf: number,
-    cellStart: number,
-  ): void;
   /** build-loops.ts: `scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
   scatter64(
-    pos: number,
-    n: number,
-    d: number,
-    cellOf: number,
-    cellStart: number,
-    coords: number,
-    sortedIndex: number,
-  ): void;
-  /** build-loops.ts: `scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
-  scatter32(
     pos: number,
     n: number,
     d: number,
@@ -184,6 +159,31 @@ export interface KernelExports {
     d: number,
     scratch: number,
     perLevel: number,
+  ): void;
+  /** build-loops.ts: `countDense32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */
+  countDense32(
+    pos: number,
+    n: number,
+    d: number,
+    ox: number,
+    oy: number,
+    oz: number,
+    w: number,
+    cx: number,
+    layer: number,
+    cells: number,
+    cellOf: number,
+    cellStart: number,
+  ): void;
+  /** build-loops.ts: `scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void` */
+  scatter32(
+    pos: number,
+    n: number,
+    d: number,
+    cellOf: number,
+    cellStart: number,
+    coords: number,
+    sortedIndex: number,
   ): void;
   /** build-loops.ts: `sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void` */
   sortCells32(
@@ -231,7 +231,7 @@ export interface KernelExports {
   countWithin3d64(x: number, y: number, z: number, radius: number): number;
   /** within-rows.ts: `countWithin3d32(x: f64, y: f64, z: f64, radius: f64): i32` */
   countWithin3d32(x: number, y: number, z: number, radius: number): number;
-  /** weld-near.ts: `weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
+  /** weld-near.ts: `weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
   weldNear2d64(
     coords: number,
     n: number,
@@ -241,11 +241,12 @@ export interface KernelExports {
     inv: number,
     hx: number,
     hy: number,
+    hz: number,
     remap: number,
     representatives: number,
     repCoords: number,
   ): number;
-  /** weld-near.ts: `weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
+  /** weld-near.ts: `weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32` */
   weldNear2d32(
     coords: number,
     n: number,
@@ -255,6 +256,7 @@ export interface KernelExports {
     inv: number,
     hx: number,
     hy: number,
+    hz: number,
     remap: number,
     representatives: number,
     repCoords: number,

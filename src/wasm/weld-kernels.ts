@@ -98,35 +98,23 @@ export function weldOnKernels(
       : k.f64.subarray(coords >> 3, (coords >> 3) + n * d);
     const grid = gridParameters(min, max, tolerance, view);
     const sure2 = sureDistance2(tolerance2, undefined);
-    count =
-      d === 3
-        ? (float32 ? e.weldNear3d32 : e.weldNear3d64)(
-            coords,
-            n,
-            tolerance2,
-            sure2,
-            grid[0],
-            grid[1],
-            grid[2],
-            grid[3],
-            grid[4],
-            remap,
-            representatives,
-            repCoords,
-          )
-        : (float32 ? e.weldNear2d32 : e.weldNear2d64)(
-            coords,
-            n,
-            tolerance2,
-            sure2,
-            grid[0],
-            grid[1],
-            grid[2],
-            grid[3],
-            remap,
-            representatives,
-            repCoords,
-          );
+    const near = d === 3 ? (float32 ? e.weldNear3d32 : e.weldNear3d64) : float32 ? e.weldNear2d32 : e.weldNear2d64;
+    // (2D's instances take hz and ignore it.)
+    const hz = d === 3 ? grid[4] : 0;
+    count = near(
+      coords,
+      n,
+      tolerance2,
+      sure2,
+      grid[0],
+      grid[1],
+      grid[2],
+      grid[3],
+      hz,
+      remap,
+      representatives,
+      repCoords,
+    );
   }
   return {
     remap: k.u32.slice(remap >> 2, (remap >> 2) + n),

@@ -15,6 +15,8 @@
  */
 import { pointError } from '../core/validate.js';
 import {
+  bounds2,
+  bounds3,
   countDense2,
   countDense3,
   scatter2,
@@ -22,7 +24,6 @@ import {
   sortSmallCells2,
   sortSmallCells3,
 } from '../pointgrid/build-loops.js';
-import { bounds2, bounds3 } from '../pointgrid/build-steps.js';
 import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';

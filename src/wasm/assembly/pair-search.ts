@@ -237,12 +237,12 @@ export function searchPairs2<C>(): i32 {
       const py = <f64>load<C>(coords + <usize>(2 * s + 1) * cs);
       let t = s + 1;
       let open = true;
+      // Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
       if (sizeof<C>() === 8) {
-        // Two candidates a step: their x and y in one vector each, the same operations as the scalar loop lane
-        // by lane, so the same pairs (float64 coordinates only: two float32 lanes would not be).
         const pxv = f64x2.splat(px);
         const pyv = f64x2.splat(py);
         const r2v = f64x2.splat(r2);
+        const boundv = f64x2.splat(r2);
         let q = coords + <usize>(2 * t) * cs;
         let at = out + (<usize>used << 2);
         const lastAt = <usize>last << 2;
@@ -259,8 +259,7 @@ export function searchPairs2<C>(): i32 {
           store<u32>(at, s);
           store<u32>(at + lastAt, t + 1);
           at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-          // Past the radius in x: no later candidate is a hit (nor was a past one written as one).
-          if (v128.any_true(f64x2.gt(dx2, r2v))) {
+          if (v128.any_true(f64x2.gt(dx2, boundv))) {
             open = false;
             break;
           }
@@ -301,11 +300,12 @@ export function searchPairs2<C>(): i32 {
           t++;
         }
         let inside = true;
+        // Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
         if (sizeof<C>() === 8) {
           const pxv = f64x2.splat(px);
           const pyv = f64x2.splat(py);
           const r2v = f64x2.splat(r2);
-          const windowv = f64x2.splat(window2);
+          const boundv = f64x2.splat(window2);
           let q = coords + <usize>(2 * t) * cs;
           let at = out + (<usize>used << 2);
           const lastAt = <usize>last << 2;
@@ -315,7 +315,6 @@ export function searchPairs2<C>(): i32 {
             const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
             const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
             const dx2 = f64x2.mul(dx, dx);
-            // A candidate past the window is no hit (the window holds every pair the test accepts).
             const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
             store<u32>(at, s);
             store<u32>(at + lastAt, t);
@@ -323,7 +322,7 @@ export function searchPairs2<C>(): i32 {
             store<u32>(at, s);
             store<u32>(at + lastAt, t + 1);
             at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-            if (v128.any_true(f64x2.gt(dx2, windowv))) {
+            if (v128.any_true(f64x2.gt(dx2, boundv))) {
               inside = false;
               break;
             }

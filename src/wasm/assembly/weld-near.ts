@@ -212,15 +212,16 @@ export function weldNear2<C>(
   return count;
 }
 
-// The instances the module exports (see src/wasm/kernels.ts), by the coordinates' type.
+// The instances the module exports (see src/wasm/weld-kernels.ts), by the coordinates' type; one signature for
+// both dimensions (2D's take hz and ignore it), so that the glue calls them alike.
 export function weldNear2d64(
-  coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64,
+  coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64,
   remap: usize, representatives: usize, repCoords: usize,
 ): i32 {
   return weldNear2<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
 }
 export function weldNear2d32(
-  coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64,
+  coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64,
   remap: usize, representatives: usize, repCoords: usize,
 ): i32 {
   return weldNear2<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
@@ -393,7 +394,8 @@ export function weldNear3<C>(
   return count;
 }
 
-// The instances the module exports (see src/wasm/kernels.ts), by the coordinates' type.
+// The instances the module exports (see src/wasm/weld-kernels.ts), by the coordinates' type; one signature for
+// both dimensions (2D's take hz and ignore it), so that the glue calls them alike.
 export function weldNear3d64(
   coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64,
   remap: usize, representatives: usize, repCoords: usize,
