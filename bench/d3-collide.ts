@@ -94,7 +94,12 @@ function simulate(nodes: Bubble[], dims: Dims, layout: Layout, side: number, col
   if (dims === 2) {
     const simulation = d3ForceSimulation(nodes).stop();
     if (layout === 'beeswarm') {
-      simulation.force('x', d3ForceX<Bubble>((d) => d.value)).force('y', d3ForceY<Bubble>(0));
+      simulation
+        .force(
+          'x',
+          d3ForceX<Bubble>((d) => d.value),
+        )
+        .force('y', d3ForceY<Bubble>(0));
     } else {
       simulation.force('walls', walls(side, 2));
     }
@@ -105,7 +110,10 @@ function simulate(nodes: Bubble[], dims: Dims, layout: Layout, side: number, col
   const simulation = d3ForceSimulation3(nodes, 3).stop();
   if (layout === 'beeswarm') {
     simulation
-      .force('x', d3ForceX3<Bubble>((d) => d.value))
+      .force(
+        'x',
+        d3ForceX3<Bubble>((d) => d.value),
+      )
       .force('y', d3ForceY3<Bubble>(0))
       .force('z', d3ForceZ3<Bubble>(0));
   } else {
@@ -116,7 +124,13 @@ function simulate(nodes: Bubble[], dims: Dims, layout: Layout, side: number, col
 }
 
 /** The nodes of a layout, relaxed with our force where the layout says so (it is d3's rule, only faster). */
-function makeLayout(n: number, dims: Dims, kind: Radii, layout: Layout, seed: number): { nodes: Bubble[]; side: number } {
+function makeLayout(
+  n: number,
+  dims: Dims,
+  kind: Radii,
+  layout: Layout,
+  seed: number,
+): { nodes: Bubble[]; side: number } {
   const r = radii(n, kind, seed);
   const side = sideFor(r, dims, 0.7);
   const rand = random(seed + 1);
@@ -275,7 +289,17 @@ function timeCase(n: number, dims: Dims, kind: Radii, layout: Layout, d3Reps: nu
   // Ours answers with its pairs, the same every run from the same layout; d3's pairs differ where its
   // quadtree prunes or hides one (see the notes), so its row is unchecked here and compared below.
   const contenders = [
-    contender(OURS, saved, nodes, dims, layout, side, ours as AnyForce, () => fingerprint(ours.stats().pairs, 0), false),
+    contender(
+      OURS,
+      saved,
+      nodes,
+      dims,
+      layout,
+      side,
+      ours as AnyForce,
+      () => fingerprint(ours.stats().pairs, 0),
+      false,
+    ),
     contender(
       dims === 2 ? 'd3-force forceCollide' : 'd3-force-3d forceCollide',
       saved,
