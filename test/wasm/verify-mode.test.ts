@@ -140,7 +140,7 @@ describe("mode 'verify' finds a wrong build of the kernels", () => {
       const scatter = exports.scatter64;
       (k as { exports: typeof exports }).exports = {
         ...exports,
-        scatter64: (...args: number[]) => {
+        scatter64: (...args: Parameters<typeof scatter>) => {
           scatter(...args);
           const at = args[6] >> 2;
           k.u32[at] = (k.u32[at] + 1) % args[1];
