@@ -4,8 +4,8 @@
  * `sortedIndex` and a copy of the coordinates in cell order, over either the
  * whole bounding box of cells (dense) or the occupied cells found through an
  * open-addressing table (hashed). Internal: the public classes check
- * arguments and delegate here, and to the queries and searches of their
- * dimension (query2d.ts, pairs2d.ts and their 3D twins).
+ * arguments and delegate here, and to the queries and searches
+ * (within-point.ts, query2d.ts, query3d.ts, pair-visits.ts).
  *
  * Everything here is cold (once per build, per call or per buffer) and
  * follows the dimension `d`; a 2D grid is one layer deep (originZ 0, cellsZ

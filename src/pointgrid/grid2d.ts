@@ -2,7 +2,7 @@
  * The state of a PointGrid2D and its build: what grid-base.ts holds for both
  * dimensions, with the 2D steps of the build (build-loops.ts, build-steps.ts) and the 2D cell
  * lookup. Internal: the public class checks arguments and delegates here, to
- * query2d.ts and pairs2d.ts.
+ * within-point.ts, query2d.ts and pair-visits.ts.
  *
  * @module
  */

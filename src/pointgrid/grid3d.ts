@@ -2,7 +2,7 @@
  * The state of a PointGrid3D and its build: what grid-base.ts holds for both
  * dimensions, with the 3D steps of the build (build-loops.ts, build-steps.ts) and the 3D cell
  * lookup. Internal: the public class checks arguments and delegates here, to
- * query3d.ts and pairs3d.ts.
+ * within-point.ts, query3d.ts and pair-visits.ts.
  *
  * @module
  */
