@@ -785,7 +785,7 @@ type BuildTask = Extract<Task, { op: 'build' }>;
 
 /**
  * One thread's part of a dense build, the one-thread build's loops
- * (build-steps.ts) over a slice, with a barrier after each step:
+ * (build-loops.ts) over a slice, with a barrier after each step:
  * 1. histogram: the cell of each point of its slice of points, counted into its own histogram;
  * 2. cellTotals: the points of its range of cells, over every histogram;
  * 3. offsets: its cells' starts, and in each histogram where that thread's points of the cell end
