@@ -15,6 +15,13 @@
 //#output js src/pointgrid/build-loops.ts
 //#output as src/wasm/assembly/build-loops.ts
 
+// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
+//#macro js inlined()
+//#endmacro
+//#macro as inlined()
+// @ts-ignore: decorator
+@inline
+//#endmacro
 //#macro js pos(p) = positions[p]
 //#macro as pos(p) = <f64>load<P>(pos + <usize>(p) * ps)
 //#macro js first() = offset
@@ -117,10 +124,7 @@ export const SMALL_CELL: i32 = 24;
 // assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
 // (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
 // them restates it.
-//#if TARGET === 'as'
-// @ts-ignore: decorator
-@inline
-//#endif
+@inlined()
 /** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
 export function cellAlong(value: f64, origin: f64, width: f64): f64 {
   return Math.floor((value - origin) / width);
