@@ -14,15 +14,30 @@
 // the same cells.
 
 /**
- * The loops of a PointGrid build on the JavaScript path that the kernels
- * run too (src/wasm/assembly/build-loops.ts, from the same template), one
- * function a loop: see build-steps.ts for why a build's loops are functions
- * of their own.
+ * The loops of a PointGrid build on the JavaScript path (the kernels run the
+ * same ones, src/wasm/assembly/build-loops.ts, from the same template, but
+ * for the hashed count and the renumbering), one function a loop.
+ *
+ * Why separate functions: a build called once per frame runs each loop over
+ * every point once per call, so V8 first compiles it on-stack (OSR) in the
+ * middle of its first hot loop. With every phase in one method, that code
+ * also covers the phases after the loop, whose branches the interpreter has
+ * not run yet, and it deoptimises there on every call (then interprets the
+ * rest, boxing doubles: garbage each frame). A function holding one loop has
+ * nothing after its loop to guess about, gets optimised normally after a few
+ * calls and stays optimised. Keep each loop here small and free of paths a
+ * steady build never takes, other than throwing on bad input.
  *
  * @module
  */
+import type { CellTable } from '../core/cell-table.js';
 import { SMALL_CELL } from '../core/sort-keys.js';
 import { type NumericArray, pointError } from '../core/validate.js';
+
+/** Hashed layout: replaces each point's first-seen cell id by the cell's row-major rank. */
+export function renumber(cellOf: Uint32Array, rank: Uint32Array | Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) cellOf[i] = rank[cellOf[i]];
+}
 
 /** Throws the RangeError for point i (at p) naming its first non-finite coordinate. Out of line: never hot. */
 function badPoint(positions: NumericArray, i: number, p: number, d: number): never {
@@ -33,7 +48,7 @@ function badPoint(positions: NumericArray, i: number, p: number, d: number): nev
   throw new Error(`point ${i} is finite`);
 }
 
-// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// The cell along an axis of a coordinate: both paths' builds (here, and the kernels' hashed count,
 // assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
 // (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
 // them restates it.
@@ -111,6 +126,36 @@ export function countDense2(
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
   }
+}
+
+/**
+ * Hashed layout: inserts each point's cell into the cleared `table`, writes
+ * the cell's first-seen id into `cellOf` and counts the points per id into
+ * `counts` (at least n long: there are at most n cells). Returns the number
+ * of cells. Cell coordinates stay doubles: far points have cells past 2^31.
+ * (The kernels count with a table of their own, assembly/hashed.ts.)
+ */
+export function countHashed2(
+  table: CellTable,
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  originX: number,
+  originY: number,
+  width: number,
+  cellOf: Uint32Array,
+  counts: Int32Array,
+): number {
+  let cells = 0;
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const id = table.insert2(cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width));
+    // After clear() ids come in first-seen order: a new cell takes the next one.
+    if (id === cells) counts[cells++] = 0;
+    cellOf[i] = id;
+    counts[id]++;
+  }
+  return cells;
 }
 
 /**
@@ -240,6 +285,41 @@ export function countDense3(
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
   }
+}
+
+/**
+ * Hashed layout: inserts each point's cell into the cleared `table`, writes
+ * the cell's first-seen id into `cellOf` and counts the points per id into
+ * `counts` (at least n long: there are at most n cells). Returns the number
+ * of cells. Cell coordinates stay doubles: far points have cells past 2^31.
+ * (The kernels count with a table of their own, assembly/hashed.ts.)
+ */
+export function countHashed3(
+  table: CellTable,
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  originX: number,
+  originY: number,
+  originZ: number,
+  width: number,
+  cellOf: Uint32Array,
+  counts: Int32Array,
+): number {
+  let cells = 0;
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const id = table.insert3(
+      cellAlong(positions[p], originX, width),
+      cellAlong(positions[p + 1], originY, width),
+      cellAlong(positions[p + 2], originZ, width),
+    );
+    // After clear() ids come in first-seen order: a new cell takes the next one.
+    if (id === cells) counts[cells++] = 0;
+    cellOf[i] = id;
+    counts[id]++;
+  }
+  return cells;
 }
 
 /**

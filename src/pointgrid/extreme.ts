@@ -1,7 +1,7 @@
 /**
  * PointGrid's searches for extreme radii: a radius or maxDistance whose
  * square overflows or is below 2^-896 (see core/distance.ts, and
- * isOrdinaryRadius there). The hot searches (query2d/3d.ts, pairs2d/3d.ts)
+ * isOrdinaryRadius there). The hot searches (within-point.ts, pair-visits.ts)
  * hand such a call here once, at its start, and stay plain float64 loops.
  * These searches are plain on purpose, written once for both dimensions:
  * the cells within reach of a tiny radius, every point for a huge one, each

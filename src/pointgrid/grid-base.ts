@@ -4,13 +4,13 @@
  * `sortedIndex` and a copy of the coordinates in cell order, over either the
  * whole bounding box of cells (dense) or the occupied cells found through an
  * open-addressing table (hashed). Internal: the public classes check
- * arguments and delegate here, and to the queries and searches of their
- * dimension (query2d.ts, pairs2d.ts and their 3D twins).
+ * arguments and delegate here, and to the queries and searches
+ * (within-point.ts, query2d.ts, query3d.ts, pair-visits.ts).
  *
  * Everything here is cold (once per build, per call or per buffer) and
  * follows the dimension `d`; a 2D grid is one layer deep (originZ 0, cellsZ
  * 1, as its header says). What differs per dimension is the hot steps of the
- * build (build-steps.ts, one function per loop and dimension) and the cell
+ * build (build-loops.ts, one function per loop and dimension) and the cell
  * lookup, which grid2d.ts and grid3d.ts give.
  *
  * @module
@@ -23,8 +23,7 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed } from '../wasm/build-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
-import { cellAlong, prefixSums } from './build-loops.js';
-import { renumber } from './build-steps.js';
+import { cellAlong, prefixSums, renumber } from './build-loops.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {
@@ -375,7 +374,7 @@ export abstract class GridBase {
     const offset = this.offset;
     const n = checkLayout(positions, d, stride, offset);
     checkPointCount(this.label, n);
-    // Each loop is a function of build-steps.ts, so that V8 optimises them
+    // Each loop is a function of build-loops.ts, so that V8 optimises them
     // one by one rather than this method mid-loop (see there).
     // Validate every point before touching anything, and find the bounds.
     const b = this.bounds;
@@ -458,7 +457,7 @@ export abstract class GridBase {
     this.publish();
   }
 
-  /** The build's bounds of the first `n` points (checked finite): bounds2 or bounds3 of build-steps.ts. */
+  /** The build's bounds of the first `n` points (checked finite): bounds2 or bounds3 of build-loops.ts. */
   protected abstract findBounds(positions: NumericArray, n: number, bounds: Float64Array): void;
 
   /** The dense build's count of the points per cell, into `cellStart` (each point's cell into `scratch`). */

@@ -5,7 +5,7 @@
  * docs/guides/design.md). What does not depend on the dimension's
  * signatures is written once in pointgrid-base.ts; the grid's state and build
  * in grid-base.ts and grid3d.ts; the hot loops per dimension in
- * query3d.ts and pairs3d.ts.
+ * within-point.ts, query3d.ts and pair-visits.ts.
  *
  * @module
  */
@@ -13,7 +13,7 @@
 import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid3D } from './grid3d.js';
 import { type PointGridFromOptions, type PointGridOptions, resolveCheck } from './options.js';
-import { forEachPair3D } from './pairs3d.js';
+import { forEachPair3D } from './pair-visits.js';
 import { adopting, EMPTY_POSITIONS, PointGridBase } from './pointgrid-base.js';
 import { checkQuery } from './pool-use.js';
 import { nearest3D } from './query3d.js';

@@ -15,6 +15,13 @@
 //#output js src/pointgrid/build-loops.ts
 //#output as src/wasm/assembly/build-loops.ts
 
+// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
+//#macro js inlined()
+//#endmacro
+//#macro as inlined()
+// @ts-ignore: decorator
+@inline
+//#endmacro
 //#macro js pos(p) = positions[p]
 //#macro as pos(p) = <f64>load<P>(pos + <usize>(p) * ps)
 //#macro js first() = offset
@@ -57,6 +64,11 @@
 //#macro all widen(v, lo, hi) = if (v < lo) lo = v; if (v > hi) hi = v
 //#macro all2 storeBounds() = @setOut(0, minX); @setOut(1, minY); @setOut(2, maxX); @setOut(3, maxY)
 //#macro all3 storeBounds() = @setOut(0, minX); @setOut(1, minY); @setOut(2, minZ); @setOut(3, maxX); @setOut(4, maxY); @setOut(5, maxZ)
+// The hashed count's point cell, and its origin z.
+//#macro all2 pointCell(p) = cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width)
+//#macro all3 pointCell(p) = cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width), cellAlong(positions[p + 2], originZ, width)
+//#macro all2 originZ() =
+//#macro all3 originZ() = originZ: f64,
 // A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
 //#macro js cell(x) = (x) | 0
 //#macro as cell(x) = <i32>(x)
@@ -65,15 +77,30 @@
 
 //#if TARGET === 'js'
 /**
- * The loops of a PointGrid build on the JavaScript path that the kernels
- * run too (src/wasm/assembly/build-loops.ts, from the same template), one
- * function a loop: see build-steps.ts for why a build's loops are functions
- * of their own.
+ * The loops of a PointGrid build on the JavaScript path (the kernels run the
+ * same ones, src/wasm/assembly/build-loops.ts, from the same template, but
+ * for the hashed count and the renumbering), one function a loop.
+ *
+ * Why separate functions: a build called once per frame runs each loop over
+ * every point once per call, so V8 first compiles it on-stack (OSR) in the
+ * middle of its first hot loop. With every phase in one method, that code
+ * also covers the phases after the loop, whose branches the interpreter has
+ * not run yet, and it deoptimises there on every call (then interprets the
+ * rest, boxing doubles: garbage each frame). A function holding one loop has
+ * nothing after its loop to guess about, gets optimised normally after a few
+ * calls and stays optimised. Keep each loop here small and free of paths a
+ * steady build never takes, other than throwing on bad input.
  *
  * @module
  */
+import type { CellTable } from '../core/cell-table.js';
 import { SMALL_CELL } from '../core/sort-keys.js';
 import { type NumericArray, pointError } from '../core/validate.js';
+
+/** Hashed layout: replaces each point's first-seen cell id by the cell's row-major rank. */
+export function renumber(cellOf: Uint32Array, rank: Uint32Array | Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) cellOf[i] = rank[cellOf[i]];
+}
 
 /** Throws the RangeError for point i (at p) naming its first non-finite coordinate. Out of line: never hot. */
 function badPoint(positions: NumericArray, i: number, p: number, d: number): never {
@@ -93,14 +120,11 @@ import { sortCrowdedCell } from './build';
 export const SMALL_CELL: i32 = 24;
 //#endif
 
-// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// The cell along an axis of a coordinate: both paths' builds (here, and the kernels' hashed count,
 // assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
 // (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
 // them restates it.
-//#if TARGET === 'as'
-// @ts-ignore: decorator
-@inline
-//#endif
+@inlined()
 /** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
 export function cellAlong(value: f64, origin: f64, width: f64): f64 {
   return Math.floor((value - origin) / width);
@@ -207,6 +231,28 @@ export function countDense${D}<P>(
 }
 
 //#if TARGET === 'js'
+/**
+ * Hashed layout: inserts each point's cell into the cleared `table`, writes
+ * the cell's first-seen id into `cellOf` and counts the points per id into
+ * `counts` (at least n long: there are at most n cells). Returns the number
+ * of cells. Cell coordinates stay doubles: far points have cells past 2^31.
+ * (The kernels count with a table of their own, assembly/hashed.ts.)
+ */
+export function countHashed${D}(
+  table: CellTable, positions: NumericArray, n: i32, stride: i32, offset: i32, originX: f64, originY: f64,
+  @originZ() width: f64, cellOf: Uint32Array, counts: Int32Array,
+): i32 {
+  let cells = 0;
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const id = table.insert${D}(@pointCell(p));
+    // After clear() ids come in first-seen order: a new cell takes the next one.
+    if (id === cells) counts[cells++] = 0;
+    cellOf[i] = id;
+    counts[id]++;
+  }
+  return cells;
+}
+
 /**
  * Copies each point's index and coordinates to its place in cell order,
  * turning the cell ends of {@link prefixSums} into cell starts. Filling from

@@ -35,6 +35,13 @@
 //#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
 // What a search of every occupied cell reads of the grid (the JavaScript path; the kernels' are module state).
 //#macro js cellArrays() = const coords = g.coords; const cellStart = g.cellStart; const keys = g.cellKeys; const cells = g.cellTotal; const n = g.points
+// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
+//#macro js inlined()
+//#endmacro
+//#macro as inlined()
+// @ts-ignore: decorator
+@inline
+//#endmacro
 //#macro js int(b) = +(b)
 //#macro as int(b) = i32(b)
 //#macro js min(a, b) = Math.min(a, b)
@@ -122,19 +129,13 @@ const ROW_NUMBERS: i32 = 5;
 // The range of cells along an axis that holds every point within `padded` (the radius with its rounding
 // margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
 // when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
-//#if TARGET === 'as'
-// @ts-ignore: decorator
-@inline
-//#endif
+@inlined()
 /** The first cell of the range (see the template). */
 export function lowCell(relative: f64, padded: f64, width: f64): f64 {
   return Math.max(Math.floor((relative - padded) / width), 0);
 }
 
-//#if TARGET === 'as'
-// @ts-ignore: decorator
-@inline
-//#endif
+@inlined()
 /** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
 export function highCell(relative: f64, padded: f64, width: f64, cells: f64): f64 {
   return Math.min(Math.floor((relative + padded) / width), cells - 1);

@@ -21,7 +21,7 @@ import { sortCrowdedCell } from './build';
 /** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
 
-// The cell along an axis of a coordinate: both paths' builds (here and the hashed counts, build-steps.ts and
+// The cell along an axis of a coordinate: both paths' builds (here, and the kernels' hashed count,
 // assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
 // (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
 // them restates it.
