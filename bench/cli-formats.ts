@@ -7,10 +7,10 @@
  *   write_triangle_mesh on the same file (Debian's python3-open3d, when
  *   /usr/bin/python3 imports it), and against a floor: Node reading the
  *   whole file and writing it back (readFileSync + writeFileSync), as MB/s.
- * - The ASCII readers against three's loaders: `spatialhash weld`'s reading
- *   phase against OBJLoader, PLYLoader and STLLoader parsing the same OBJ,
- *   ASCII PLY and ASCII STL (numbers written with 7 significant digits, as
- *   exporters write them), file read included on both sides.
+ * - The ASCII readers against three's loaders (cli-ascii.ts): `spatialhash
+ *   weld`'s reading phase and whole run against OBJLoader, PLYLoader and
+ *   STLLoader on the same files at 1e4 and 1e6 vertices, warm in this process
+ *   and cold in fresh ones.
  * - The whole weld of that PLY against MeshLab's Merge Close Vertices
  *   (Debian's meshlab; meshlabserver needs an X display: xvfb-run gives it one).
  * - dedupe of a LAS cloud: time and peak memory (VmHWM); and CloudCompare's
@@ -37,9 +37,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { las, obj, ply, stlAscii } from '../packages/cli/test/fixtures.js';
+import { las, ply } from '../packages/cli/test/fixtures.js';
+import { asciiBench } from './cli-ascii.js';
 import { median, ms, table } from './harness.js';
-import { torusMesh, torusSoup } from './torus.js';
+import { torusSoup } from './torus.js';
 
 /** What one child process cost (see cli.ts). */
 export interface Cost {
@@ -236,75 +237,8 @@ export async function formatBench(ctx: FormatBenchContext): Promise<string[]> {
     console.log('  binary PLY read and write: done');
   }
 
-  // 2. ASCII readers against three's loaders.
-  {
-    const [fa, fb] = quick ? [100, 100] : [500, 500];
-    const mesh = torusMesh(fa, fb, 7);
-    const soup = new Float64Array(mesh.triangles.length * 3);
-    for (let k = 0; k < mesh.triangles.length; k++)
-      soup.set(mesh.positions.subarray(mesh.triangles[k]! * 3, mesh.triangles[k]! * 3 + 3), k * 3);
-    const files = {
-      obj: join(work, 'ascii.obj'),
-      ply: join(work, 'ascii.ply'),
-      stl: join(work, 'ascii.stl'),
-    };
-    writeFileSync(files.obj, obj(mesh));
-    writeFileSync(files.ply, ply(mesh.positions, mesh.triangles, 'ascii'));
-    writeFileSync(files.stl, stlAscii(soup.subarray(0, Math.min(soup.length, 9 * 200_000))));
-    const script = join(work, 'parse-ascii.mjs');
-    writeFileSync(
-      script,
-      `import { readFileSync } from 'node:fs';
-const [loader, file] = process.argv.slice(2);
-const three = (path) => import(${JSON.stringify(join(root, 'node_modules/three/examples/jsm/loaders'))} + '/' + path);
-const module = loader === 'obj' ? await three('OBJLoader.js') : loader === 'ply' ? await three('PLYLoader.js') : await three('STLLoader.js');
-const start = performance.now();
-const bytes = readFileSync(file);
-const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-let count;
-if (loader === 'obj') count = new module.OBJLoader().parse(bytes.toString('utf8')).children.length;
-else if (loader === 'ply') count = new module.PLYLoader().parse(buffer).getAttribute('position').count;
-else count = new module.STLLoader().parse(buffer).getAttribute('position').count;
-console.log(JSON.stringify({ seconds: (performance.now() - start) / 1000, count }));
-`,
-    );
-    const rows: string[][] = [];
-    for (const [format, name, file] of [
-      ['OBJ', 'obj', files.obj],
-      ['ASCII PLY', 'ply', files.ply],
-      ['ASCII STL', 'stl', files.stl],
-    ] as const) {
-      const oursRuns: number[] = [];
-      const theirsRuns: number[] = [];
-      for (let r = 0; r < reps; r++) {
-        const cost = measured([
-          cli,
-          'weld',
-          file,
-          '-o',
-          join(work, `ascii-out.${name}`),
-          '--tolerance',
-          '1e-9',
-          '--json',
-        ]);
-        oursRuns.push(json(cost).timings.reading);
-        const parsed = measured([script, name, file]);
-        theirsRuns.push((JSON.parse(parsed.stdout) as { seconds: number }).seconds);
-      }
-      const a = median(oursRuns);
-      const b = median(theirsRuns);
-      const loader = name === 'obj' ? 'OBJLoader' : name === 'ply' ? 'PLYLoader' : 'STLLoader';
-      rows.push([format, `${mb(file).toFixed(1)} MB`, ms(a * 1000), ms(b * 1000), (b / a).toFixed(2), loader]);
-    }
-    sections.push(
-      [
-        "### The ASCII readers against three's loaders",
-        `The same torus (${(fa * fb).toLocaleString('en-US')} vertices, ${(fa * fb * 2).toLocaleString('en-US')} triangles, coordinates with 7 significant digits) as an OBJ with texture coordinates, an ASCII PLY, and an ASCII STL of up to 200,000 of its triangles. spatialhash's time is the reading phase of \`weld --json\` (pass 1: every number parsed and checked, the file streamed); three's is readFileSync plus parse in its own process, after its module loaded. ${reps} runs, medians. Ratio: three's time over ours (above 1: ours is faster).`,
-        table(['format', 'file', 'spatialhash reading ms', "three's loader ms", 'ratio', 'loader'], rows),
-      ].join('\n\n'),
-    );
-    console.log('  ASCII readers: done');
-  }
+  // 2. ASCII readers against three's loaders (cli-ascii.ts), warm in this process and cold in fresh ones.
+  sections.push(await asciiBench({ work, root, cli, reps, quick, measured }));
 
   // 3. dedupe of a LAS cloud: time and peak memory.
   {

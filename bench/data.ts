@@ -13,6 +13,11 @@ export function radiusFor2D(neighbors: number): number {
   return Math.sqrt(neighbors / Math.PI);
 }
 
+/** Radius that gives about `neighbors` other points per point at unit density in 3D. */
+export function radiusFor3D(neighbors: number): number {
+  return Math.cbrt(neighbors / ((4 / 3) * Math.PI));
+}
+
 /**
  * `n` points uniform in a square of side sqrt(n) (unit density), interleaved
  * x, y in a Float64Array.
@@ -21,6 +26,18 @@ export function uniform2D(n: number, seed: number): Float64Array {
   const rand = random(seed);
   const side = Math.sqrt(n);
   const out = new Float64Array(n * 2);
+  for (let i = 0; i < out.length; i++) out[i] = rand() * side;
+  return out;
+}
+
+/**
+ * `n` points uniform in a cube of side cbrt(n) (unit density), interleaved
+ * x, y, z in a Float64Array.
+ */
+export function uniform3D(n: number, seed: number): Float64Array {
+  const rand = random(seed);
+  const side = Math.cbrt(n);
+  const out = new Float64Array(n * 3);
   for (let i = 0; i < out.length; i++) out[i] = rand() * side;
   return out;
 }

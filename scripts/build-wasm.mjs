@@ -1,15 +1,19 @@
 // Compiles the WebAssembly kernels (src/wasm/assembly/, AssemblyScript) and writes them, base64-encoded, into
 // src/wasm/binary.ts, so that the library carries its module inside its JavaScript: every bundler and runtime
-// loads it with no file to resolve (as meshoptimizer does). The output is deterministic, so the committed
-// binary.ts is checked against a fresh compile by test/wasm/binary.test.ts.
+// loads it with no file to resolve (as meshoptimizer does). It writes the TypeScript interface of the module's
+// exports too, src/wasm/exports.ts, from the typings asc makes for it: a kernel is declared once, in
+// AssemblyScript, and the glue that calls it is typechecked against it. The output is deterministic, so the
+// committed files are checked against a fresh compile by test/wasm/kernels.test.ts.
 //
 // Usage: node scripts/build-wasm.mjs [--check]   (npm run build runs it first; --check only compares)
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'src/wasm/binary.ts');
+const exportsTarget = join(root, 'src/wasm/exports.ts');
 
 /** The flags of the one build: release, SIMD, no runtime (the kernels allocate nothing), memory imported. */
 export const ASC_FLAGS = [
@@ -24,11 +28,13 @@ export const ASC_FLAGS = [
   'abort=',
 ];
 
-/** Compiles the kernels; returns the module's bytes. */
+/** Compiles the kernels; returns the module's bytes and asc's typings of its exports (the same bytes as without). */
 export async function compileKernels() {
   const asc = (await import('assemblyscript/asc')).default;
   let binary;
-  const { error, stderr } = await asc.main(['src/wasm/assembly/index.ts', '-o', 'kernels.wasm', ...ASC_FLAGS], {
+  let typings;
+  const args = ['src/wasm/assembly/index.ts', '-o', 'kernels.wasm', ...ASC_FLAGS, '--bindings', 'raw'];
+  const { error, stderr } = await asc.main(args, {
     readFile: (name, base) => {
       try {
         return readFileSync(join(root, base, name), 'utf8');
@@ -38,11 +44,12 @@ export async function compileKernels() {
     },
     writeFile: (name, contents) => {
       if (name.endsWith('.wasm')) binary = contents;
+      if (name.endsWith('.d.ts')) typings = contents;
     },
     listFiles: () => [],
   });
   if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`);
-  return binary;
+  return { binary, typings };
 }
 
 /** The text of src/wasm/binary.ts for these bytes. */
@@ -59,18 +66,79 @@ export function binarySource(bytes) {
   ].join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const source = binarySource(await compileKernels());
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {}
-  if (process.argv.includes('--check')) {
-    if (current !== source) {
-      console.error('src/wasm/binary.ts differs from a fresh compile of src/wasm/assembly: run npm run build');
-      process.exit(1);
+/**
+ * The text of src/wasm/exports.ts for asc's typings (`--bindings raw`) of the module `binary`: each exported
+ * function with its TypeScript signature and, in its comment, its AssemblyScript one; each exported global as a
+ * WebAssembly.Global. The memory is left out (the module imports it).
+ */
+export function exportsSource(typings, binary) {
+  // (The typings list the instances of generic functions too, which the module does not export.)
+  const exported = new Set(WebAssembly.Module.exports(new WebAssembly.Module(binary)).map((e) => e.name));
+  const members = [];
+  // Each declaration follows its comment: "/** src/wasm/assembly/<file>/<name> @param p `type` ... @returns `type` */"
+  // before a function, "/** src/wasm/assembly/<file>/<name> */" before a global, whose type comes next.
+  const lines = typings.split('\n');
+  let doc = '';
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k].trim();
+    if (line.startsWith('/**')) doc = '';
+    doc += `${line}\n`;
+    const file = /src\/wasm\/assembly\/([\w-]+)\//.exec(doc)?.[1];
+    const fn = /^export function (\w+)(\([^)]*\)): ([^;]+);$/.exec(line);
+    const global = /^export const (\w+): \{$/.exec(line);
+    if (fn !== null && exported.has(fn[1])) {
+      const params = [...doc.matchAll(/@param (\w+) `([^`]+)`/g)].map((p) => `${p[1]}: ${p[2]}`);
+      const returns = /@returns `([^`]+)`/.exec(doc)?.[1] ?? 'void';
+      members.push(
+        `  /** ${file}.ts: \`${fn[1]}(${params.join(', ')}): ${returns}\` */`,
+        `  ${fn[1]}${fn[2]}: ${fn[3]};`,
+      );
+    } else if (global !== null && exported.has(global[1])) {
+      const type = /@type `(\w+)`/.exec(lines[k + 1])?.[1];
+      members.push(`  /** ${file}.ts: a global, \`${type}\` */`, `  ${global[1]}: WebAssembly.Global;`);
     }
-  } else if (current !== source) {
-    writeFileSync(target, source);
+  }
+  if (members.length === 0) throw new Error("asc made no typings of the kernels' exports");
+  const text = [
+    "// Generated by scripts/build-wasm.mjs from the typings asc makes of src/wasm/assembly/index.ts's exports",
+    '// (npm run build): do not edit. A kernel is declared once, in AssemblyScript.',
+    '',
+    '/**',
+    ' * The functions and globals the kernels module exports (src/wasm/kernels.ts',
+    ' * instantiates it), each with its AssemblyScript signature.',
+    ' *',
+    ' * @internal',
+    ' */',
+    'export interface KernelExports {',
+    ...members,
+    '}',
+    '',
+  ].join('\n');
+  const biome = join(root, 'node_modules/.bin/biome');
+  return execFileSync(biome, ['format', '--stdin-file-path=src/wasm/exports.ts'], {
+    input: text,
+    cwd: root,
+    encoding: 'utf8',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { binary, typings } = await compileKernels();
+  const stale = [];
+  for (const [path, source] of [
+    [target, binarySource(binary)],
+    [exportsTarget, exportsSource(typings, binary)],
+  ]) {
+    let current = '';
+    try {
+      current = readFileSync(path, 'utf8');
+    } catch {}
+    if (current === source) continue;
+    if (process.argv.includes('--check')) stale.push(path.slice(root.length + 1));
+    else writeFileSync(path, source);
+  }
+  if (stale.length > 0) {
+    console.error(`${stale.join(' and ')} differ from a fresh compile of src/wasm/assembly: run npm run build`);
+    process.exit(1);
   }
 }

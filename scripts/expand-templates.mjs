@@ -12,6 +12,9 @@
 //                                      @name(args) expands to text, params replaced by args. Targets: js, as,
 //                                      all, or one of them with a dimension (js2, as3, all2...): the most
 //                                      particular definition for the output's target and the loop's D wins
+//   //#macro <targets> <name>(<params>) and lines up to //#endmacro
+//                                      a block macro: a line that is only @name(args) becomes those lines
+//                                      (indented as the call, directives in them expanded where it is called)
 //   //#for <NAME> of <v1> <v2> ...     the lines up to //#endfor, once per value (a dimension, a variant)
 //   //#if <expr> / //#elif <expr> / //#else / //#endif
 //                                      lines kept where the JavaScript expression over the names in scope holds
@@ -46,27 +49,47 @@ function parse(file) {
   const outputs = [];
   const macros = new Map();
   const body = [];
+  // The lines of the block macro being read, if one is.
+  let open;
   readFileSync(file, 'utf8')
     .split('\n')
     .forEach((line, k) => {
       const d = directive(line);
-      if (d?.[0] === 'output') {
+      const where = `${file}:${k + 1}`;
+      if (open !== undefined) {
+        if (d?.[0] === 'macro') throw new Error(`${where}: a macro inside a block macro`);
+        if (d?.[0] === 'endmacro') open = undefined;
+        else open.push({ text: line, at: k + 1 });
+        return;
+      }
+      if (d?.[0] === 'endmacro') throw new Error(`${where}: //#endmacro without its //#macro`);
+      if (d?.[0] !== 'output' && d?.[0] !== 'macro') {
+        body.push({ text: line, at: k + 1 });
+        return;
+      }
+      // The comment lines right above an output or a macro are its own: they stay in the template.
+      while (body.length > 0 && /^\s*\/\/(?!#)/.test(body[body.length - 1].text)) body.pop();
+      if (d[0] === 'output') {
         const [target, path] = d[1].split(/\s+/);
-        if (target !== 'js' && target !== 'as') throw new Error(`${file}:${k + 1}: target must be js or as`);
+        if (target !== 'js' && target !== 'as') throw new Error(`${where}: target must be js or as`);
         outputs.push({ target, path });
-      } else if (d?.[0] === 'macro') {
-        const match = /^([\w,]+)\s+(\w+)\(([^)]*)\)\s*=\s*(.*)$/.exec(d[1]);
-        if (match === null) throw new Error(`${file}:${k + 1}: a macro is //#macro <targets> name(params) = text`);
-        const params = match[3]
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean);
-        for (const target of match[1].split(',')) {
-          if (!/^(js|as|all)[23]?$/.test(target)) throw new Error(`${file}:${k + 1}: unknown macro target ${target}`);
-          macros.set(`${target}:${match[2]}`, { params, text: match[4] });
-        }
-      } else body.push({ text: line, at: k + 1 });
+        return;
+      }
+      const match = /^([\w,]+)\s+(\w+)\(([^)]*)\)\s*(?:=\s*(.*))?$/.exec(d[1]);
+      if (match === null) throw new Error(`${where}: a macro is //#macro <targets> name(params) [= text]`);
+      const params = match[3]
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      // Without "= text", the lines up to //#endmacro.
+      const lines = match[4] === undefined ? [] : undefined;
+      for (const target of match[1].split(',')) {
+        if (!/^(js|as|all)[23]?$/.test(target)) throw new Error(`${where}: unknown macro target ${target}`);
+        macros.set(`${target}:${match[2]}`, { params, text: match[4], lines });
+      }
+      open = lines;
     });
+  if (open !== undefined) throw new Error(`${file}: a block macro without its //#endmacro`);
   return { outputs, macros, body };
 }
 
@@ -134,7 +157,18 @@ function expand(lines, env, file, macros) {
     } else if (d !== undefined && !['output', 'macro'].includes(d[0])) {
       throw new Error(`${where}: unknown directive //#${d[0]}`);
     } else {
-      out.push(applyMacros(substitute(lines[k].text, env), macros, env, where));
+      const call = /^(\s*)@(\w+)\(.*\)$/.exec(lines[k].text);
+      const macro = call === null ? undefined : macroFor(macros, call[2], env);
+      if (macro?.lines !== undefined) {
+        // A block macro: its lines, args for params, indented as the call, expanded here.
+        const { args, end } = callArguments(lines[k].text, call[0].indexOf('(', call[1].length), where);
+        if (end !== lines[k].text.length) throw new Error(`${where}: a block macro's call is alone on its line`);
+        const body = macro.lines.map(({ text, at }) => ({
+          text: text === '' ? '' : call[1] + replaceParams(text, macro.params, args),
+          at,
+        }));
+        out.push(...expand(body, env, file, macros));
+      } else out.push(applyMacros(substitute(lines[k].text, env), macros, env, where));
     }
   }
   return out;
@@ -167,6 +201,11 @@ function callArguments(text, open, where) {
   throw new Error(`${where}: unbalanced parentheses in a macro call`);
 }
 
+/** `text` with each of `params` (a whole word) replaced by its argument. */
+function replaceParams(text, params, args) {
+  return params.reduce((body, param, i) => body.replace(new RegExp(`\\b${param}\\b`, 'g'), () => args[i]), text);
+}
+
 /** The macro `name` for the target and dimension of `env`: the most particular definition. */
 function macroFor(macros, name, env) {
   const d = env.D ?? '';
@@ -184,17 +223,12 @@ function applyMacros(text, macros, env, where) {
     if (match === null) return text;
     const macro = macroFor(macros, match[1], env);
     if (macro === undefined) throw new Error(`${where}: no macro @${match[1]} for target ${env.TARGET}, D ${env.D}`);
+    if (macro.lines !== undefined) throw new Error(`${where}: block macro @${match[1]} called within a line`);
     const { args, end } = callArguments(text, match.index + match[0].length - 1, where);
     if (args.length !== macro.params.length) {
       throw new Error(`${where}: @${match[1]} takes ${macro.params.length} arguments, got ${args.length}`);
     }
-    const expanded = substitute(
-      macro.params.reduce(
-        (body, param, i) => body.replace(new RegExp(`\\b${param}\\b`, 'g'), () => args[i]),
-        macro.text,
-      ),
-      env,
-    );
+    const expanded = substitute(replaceParams(macro.text, macro.params, args), env);
     text = text.slice(0, match.index) + expanded + text.slice(end);
   }
   throw new Error(`${where}: macros expand without end`);
@@ -208,12 +242,40 @@ function toTypeScript(text) {
     .replace(new RegExp(`<(${NUMBER_TYPES})>`, 'g'), '');
 }
 
+/**
+ * `line` with its statements on lines of their own, indented as it is (a macro of several statements expands
+ * into one line): AssemblyScript, which no formatter reads, gets what Biome does for the TypeScript.
+ */
+function splitStatements(line) {
+  const indent = /^\s*/.exec(line)[0];
+  // (Not in a block comment, nor a line with a string.)
+  if (/^\s*\*|\/\*/.test(line)) return [line];
+  const parts = [];
+  let depth = 0;
+  let from = 0;
+  for (let k = 0; k < line.length; k++) {
+    const c = line[k];
+    if (c === '/' && line[k + 1] === '/') break;
+    if (c === "'" || c === '"' || c === '`') return [line];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ';' && depth === 0 && line[k + 1] === ' ' && /\S/.test(line.slice(k + 1))) {
+      parts.push(line.slice(from, k + 1).trim());
+      from = k + 1;
+    }
+  }
+  if (parts.length === 0) return [line];
+  parts.push(line.slice(from).trim());
+  return parts.map((part) => indent + part);
+}
+
 /** What the template `file` makes for each of its outputs: [{ path, text }]. */
 export function expandTemplate(file) {
   const name = relative(root, file);
   const { outputs, macros, body } = parse(file);
   return outputs.map(({ target, path }) => {
-    const lines = expand(body, { TARGET: target }, name, macros);
+    let lines = expand(body, { TARGET: target }, name, macros);
+    if (target === 'as') lines = lines.flatMap(splitStatements);
     const banner = [
       `// Generated from ${name} by scripts/expand-templates.mjs (npm run build): edit the template, not this file.`,
       '',

@@ -13,8 +13,9 @@ const RUN = 16;
 
 /**
  * A build's cells of up to this many points are insertion-sorted by x by the
- * build itself (specialised per dimension: pointgrid/build-steps.ts, and
- * sortCells in src/wasm/assembly/build.ts, whose SMALL_CELL must equal this);
+ * build itself (specialised per dimension: pointgrid/build-loops.ts, and
+ * the kernels' sortCells in src/wasm/assembly/build-loops.ts, whose
+ * SMALL_CELL test/wasm/kernel-constants.test.ts holds equal to this);
  * crowded ones go through the introsort below (pointgrid/sort-cells.ts) or
  * the kernels' records.
  */

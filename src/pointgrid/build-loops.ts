@@ -1,28 +1,61 @@
 // Generated from src/templates/build.template.ts by scripts/expand-templates.mjs (npm run build): edit the template, not this file.
 // The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
-// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
-// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (scripts/expand-templates.mjs explains the directives): check the points and find their bounds, count the
+// points per cell of a dense grid, scatter them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
 // (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
 // (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
 //
-// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// Not here, and why: the kernels scan the bounds of all but the last few points 128 bits at a time first
+// (build.ts), then run the loop here from where that scan stopped. A crowded cell (more than SMALL_CELL points)
+// is sorted by introsort on both paths, but the
 // kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
 // arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
-// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
-// SIMD scan in the kernels: each path's data structure, the same cells.
-
-// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts): each path's data structure,
+// the same cells.
 
 /**
- * The loops of a PointGrid build on the JavaScript path that the kernels
- * run too (src/wasm/assembly/build-loops.ts, from the same template), one
- * function a loop: see build-steps.ts for why a build's loops are functions
- * of their own.
+ * The loops of a PointGrid build on the JavaScript path (the kernels run the
+ * same ones, src/wasm/assembly/build-loops.ts, from the same template, but
+ * for the hashed count and the renumbering), one function a loop.
+ *
+ * Why separate functions: a build called once per frame runs each loop over
+ * every point once per call, so V8 first compiles it on-stack (OSR) in the
+ * middle of its first hot loop. With every phase in one method, that code
+ * also covers the phases after the loop, whose branches the interpreter has
+ * not run yet, and it deoptimises there on every call (then interprets the
+ * rest, boxing doubles: garbage each frame). A function holding one loop has
+ * nothing after its loop to guess about, gets optimised normally after a few
+ * calls and stays optimised. Keep each loop here small and free of paths a
+ * steady build never takes, other than throwing on bad input.
  *
  * @module
  */
+import type { CellTable } from '../core/cell-table.js';
 import { SMALL_CELL } from '../core/sort-keys.js';
-import type { NumericArray } from '../core/validate.js';
+import { type NumericArray, pointError } from '../core/validate.js';
+
+/** Hashed layout: replaces each point's first-seen cell id by the cell's row-major rank. */
+export function renumber(cellOf: Uint32Array, rank: Uint32Array | Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) cellOf[i] = rank[cellOf[i]];
+}
+
+/** Throws the RangeError for point i (at p) naming its first non-finite coordinate. Out of line: never hot. */
+function badPoint(positions: NumericArray, i: number, p: number, d: number): never {
+  for (let k = 0; k < d; k++) {
+    const v = positions[p + k];
+    if (v - v !== 0) throw pointError('positions', i, k === 0 ? 'x' : k === 1 ? 'y' : 'z', v);
+  }
+  throw new Error(`point ${i} is finite`);
+}
+
+// The cell along an axis of a coordinate: both paths' builds (here, and the kernels' hashed count,
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: number, origin: number, width: number): number {
+  return Math.floor((value - origin) / width);
+}
 
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
@@ -43,6 +76,33 @@ export function prefixSums(cellStart: Int32Array, cells: number, n: number): num
 }
 
 /**
+ * Checks that every point of `positions` is finite (throwing a RangeError naming the first bad one) and writes
+ * their bounds into `out`: the minima per axis, then the maxima. `n` is at least 1. Returns -1 (as the kernels'
+ * loop does when every point is finite).
+ */
+export function bounds2(positions: NumericArray, n: number, stride: number, offset: number, out: Float64Array): number {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const x = positions[p];
+    const y = positions[p + 1];
+    if (x - x !== 0 || y - y !== 0) badPoint(positions, i, p, 2);
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = maxX;
+  out[3] = maxY;
+  return -1;
+}
+
+/**
  * Dense layout: writes each point's cell (row-major in the box of cells,
  * which has fewer than 2^31) into `cellOf` and counts the points per cell
  * into `cellStart`, which must be zero.
@@ -60,12 +120,42 @@ export function countDense2(
   cellStart: Int32Array,
 ): void {
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const cellX = Math.floor((positions[p] - originX) / width);
-    const cellY = Math.floor((positions[p + 1] - originY) / width);
+    const cellX = cellAlong(positions[p], originX, width);
+    const cellY = cellAlong(positions[p + 1], originY, width);
     const c = (cellX + cellY * cellsX) | 0;
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
   }
+}
+
+/**
+ * Hashed layout: inserts each point's cell into the cleared `table`, writes
+ * the cell's first-seen id into `cellOf` and counts the points per id into
+ * `counts` (at least n long: there are at most n cells). Returns the number
+ * of cells. Cell coordinates stay doubles: far points have cells past 2^31.
+ * (The kernels count with a table of their own, assembly/hashed.ts.)
+ */
+export function countHashed2(
+  table: CellTable,
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  originX: number,
+  originY: number,
+  width: number,
+  cellOf: Uint32Array,
+  counts: Int32Array,
+): number {
+  let cells = 0;
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const id = table.insert2(cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width));
+    // After clear() ids come in first-seen order: a new cell takes the next one.
+    if (id === cells) counts[cells++] = 0;
+    cellOf[i] = id;
+    counts[id]++;
+  }
+  return cells;
 }
 
 /**
@@ -136,6 +226,40 @@ export function sortSmallCells2(
 }
 
 /**
+ * Checks that every point of `positions` is finite (throwing a RangeError naming the first bad one) and writes
+ * their bounds into `out`: the minima per axis, then the maxima. `n` is at least 1. Returns -1 (as the kernels'
+ * loop does when every point is finite).
+ */
+export function bounds3(positions: NumericArray, n: number, stride: number, offset: number, out: Float64Array): number {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let minZ = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  let maxZ = Number.NEGATIVE_INFINITY;
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const x = positions[p];
+    const y = positions[p + 1];
+    const z = positions[p + 2];
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) badPoint(positions, i, p, 3);
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  out[0] = minX;
+  out[1] = minY;
+  out[2] = minZ;
+  out[3] = maxX;
+  out[4] = maxY;
+  out[5] = maxZ;
+  return -1;
+}
+
+/**
  * Dense layout: writes each point's cell (row-major in the box of cells,
  * which has fewer than 2^31) into `cellOf` and counts the points per cell
  * into `cellStart`, which must be zero.
@@ -155,12 +279,47 @@ export function countDense3(
   cellStart: Int32Array,
 ): void {
   for (let i = 0, p = offset; i < n; i++, p += stride) {
-    const cellX = Math.floor((positions[p] - originX) / width);
-    const cellY = Math.floor((positions[p + 1] - originY) / width);
-    const c = (cellX + cellY * cellsX + Math.floor((positions[p + 2] - originZ) / width) * layer) | 0;
+    const cellX = cellAlong(positions[p], originX, width);
+    const cellY = cellAlong(positions[p + 1], originY, width);
+    const c = (cellX + cellY * cellsX + cellAlong(positions[p + 2], originZ, width) * layer) | 0;
     cellOf[i] = c;
     cellStart[c] = cellStart[c] + 1;
   }
+}
+
+/**
+ * Hashed layout: inserts each point's cell into the cleared `table`, writes
+ * the cell's first-seen id into `cellOf` and counts the points per id into
+ * `counts` (at least n long: there are at most n cells). Returns the number
+ * of cells. Cell coordinates stay doubles: far points have cells past 2^31.
+ * (The kernels count with a table of their own, assembly/hashed.ts.)
+ */
+export function countHashed3(
+  table: CellTable,
+  positions: NumericArray,
+  n: number,
+  stride: number,
+  offset: number,
+  originX: number,
+  originY: number,
+  originZ: number,
+  width: number,
+  cellOf: Uint32Array,
+  counts: Int32Array,
+): number {
+  let cells = 0;
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const id = table.insert3(
+      cellAlong(positions[p], originX, width),
+      cellAlong(positions[p + 1], originY, width),
+      cellAlong(positions[p + 2], originZ, width),
+    );
+    // After clear() ids come in first-seen order: a new cell takes the next one.
+    if (id === cells) counts[cells++] = 0;
+    cellOf[i] = id;
+    counts[id]++;
+  }
+  return cells;
 }
 
 /**

@@ -63,7 +63,7 @@ export class CellOrder {
       this.spare = undefined;
     }
     // Each loop is a function of its own, so that a per-frame rebuild keeps
-    // them optimised (see build-steps.ts).
+    // them optimised (see build-loops.ts).
     const ids = this.ids;
     const keys = table.keys;
     const d = table.dimension;

@@ -25,6 +25,7 @@
  */
 import { hashCell2, hashCell3 } from '../core/cell-hash.js';
 import { checkLayout, describe, type NumericArray } from '../core/validate.js';
+import { cellAlong } from './build-loops.js';
 import { baseCellWidth, cellWidthFor } from './grid-data.js';
 
 /** What the body check reads of a grid (Grid2D and Grid3D both have it, as arrays here). */
@@ -210,9 +211,9 @@ function placeProblem(g: GridBody): string | undefined {
         return `the ${AXES[a]} coordinate of point ${sortedIndex[s]} is ${describe(coords[p + a])}, not finite`;
       }
       if (
-        Math.floor((x - ox) / width) !== cx ||
-        Math.floor((y - oy) / width) !== cy ||
-        (three && Math.floor((z - oz) / width) !== cz)
+        cellAlong(x, ox, width) !== cx ||
+        cellAlong(y, oy, width) !== cy ||
+        (three && cellAlong(z, oz, width) !== cz)
       ) {
         return `point ${sortedIndex[s]} lies outside the cell (${c}) listing it`;
       }
@@ -241,7 +242,7 @@ function boxProblem(g: GridBody, min: number[], max: number[]): string | undefin
   if (g.width !== width) return `the cell width is ${g.width}, where a build of these points uses ${width}`;
   for (let a = 0; a < d; a++) {
     const origin = points === 0 ? 0 : min[a];
-    const cells = points === 0 ? 0 : Math.floor((max[a] - origin) / width) + 1;
+    const cells = points === 0 ? 0 : cellAlong(max[a], origin, width) + 1;
     if (g.origin[a] !== origin)
       return `origin${AXES[a].toUpperCase()} is ${g.origin[a]}, not the points' least ${AXES[a]} (${origin})`;
     if (g.cells[a] !== cells) return `cells${AXES[a].toUpperCase()} is ${g.cells[a]}, where the points span ${cells}`;

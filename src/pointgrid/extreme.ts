@@ -1,7 +1,7 @@
 /**
  * PointGrid's searches for extreme radii: a radius or maxDistance whose
  * square overflows or is below 2^-896 (see core/distance.ts, and
- * isOrdinaryRadius there). The hot searches (query2d/3d.ts, pairs2d/3d.ts)
+ * isOrdinaryRadius there). The hot searches (within-point.ts, pair-visits.ts)
  * hand such a call here once, at its start, and stay plain float64 loops.
  * These searches are plain on purpose, written once for both dimensions:
  * the cells within reach of a tiny radius, every point for a huge one, each
@@ -99,7 +99,7 @@ function cellBox(g: ExtremeGrid, q: readonly number[], radius: number, lo: numbe
   const relative = [0, 0, 0];
   for (let a = 0; a < g.d; a++) {
     relative[a] = q[a] - g.origin[a];
-    // More than MAX_VALUE from the origin, the query is beyond every radius that is not huge (see within2D).
+    // More than MAX_VALUE from the origin, the query is beyond every radius that is not huge (see within.template.ts).
     if (relative[a] - relative[a] !== 0) return false;
     magnitude = Math.max(magnitude, Math.abs(relative[a]));
   }

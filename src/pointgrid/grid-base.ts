@@ -4,13 +4,13 @@
  * `sortedIndex` and a copy of the coordinates in cell order, over either the
  * whole bounding box of cells (dense) or the occupied cells found through an
  * open-addressing table (hashed). Internal: the public classes check
- * arguments and delegate here, and to the queries and searches of their
- * dimension (query2d.ts, pairs2d.ts and their 3D twins).
+ * arguments and delegate here, and to the queries and searches
+ * (within-point.ts, query2d.ts, query3d.ts, pair-visits.ts).
  *
  * Everything here is cold (once per build, per call or per buffer) and
  * follows the dimension `d`; a 2D grid is one layer deep (originZ 0, cellsZ
  * 1, as its header says). What differs per dimension is the hot steps of the
- * build (build-steps.ts, one function per loop and dimension) and the cell
+ * build (build-loops.ts, one function per loop and dimension) and the cell
  * lookup, which grid2d.ts and grid3d.ts give.
  *
  * @module
@@ -23,8 +23,7 @@ import { grownLength } from '../core/grow.js';
 import { checkLayout, type NumericArray } from '../core/validate.js';
 import { buildDense, buildHashed } from '../wasm/build-kernels.js';
 import { onJavaScript, verifying } from '../wasm/kernels.js';
-import { prefixSums } from './build-loops.js';
-import { renumber } from './build-steps.js';
+import { cellAlong, prefixSums, renumber } from './build-loops.js';
 import { CellOrder } from './cell-order.js';
 import { bodyProblem, copiesProblem, type GridBody } from './check-data.js';
 import {
@@ -375,7 +374,7 @@ export abstract class GridBase {
     const offset = this.offset;
     const n = checkLayout(positions, d, stride, offset);
     checkPointCount(this.label, n);
-    // Each loop is a function of build-steps.ts, so that V8 optimises them
+    // Each loop is a function of build-loops.ts, so that V8 optimises them
     // one by one rather than this method mid-loop (see there).
     // Validate every point before touching anything, and find the bounds.
     const b = this.bounds;
@@ -389,9 +388,9 @@ export abstract class GridBase {
     const originX = n === 0 ? 0 : b[0];
     const originY = n === 0 ? 0 : b[1];
     const originZ = n === 0 || d === 2 ? 0 : b[2];
-    const cellsX = n === 0 ? 0 : Math.floor((b[d] - originX) / width) + 1;
-    const cellsY = n === 0 ? 0 : Math.floor((b[d + 1] - originY) / width) + 1;
-    const cellsZ = d === 2 ? 1 : n === 0 ? 0 : Math.floor((b[5] - originZ) / width) + 1;
+    const cellsX = n === 0 ? 0 : cellAlong(b[d], originX, width) + 1;
+    const cellsY = n === 0 ? 0 : cellAlong(b[d + 1], originY, width) + 1;
+    const cellsZ = d === 2 ? 1 : n === 0 ? 0 : cellAlong(b[5], originZ, width) + 1;
     const boxCells = cellsX * cellsY * cellsZ;
     const dense = boxCells <= denseLimit(this.maxDenseCells, n);
 
@@ -434,14 +433,17 @@ export abstract class GridBase {
       table.clear();
       const counts = this.cellCounts;
       cells = this.countHashed(positions, n);
+      // Now that the cells are known, make room for their starts, keys and lookup in the buffer, before anything
+      // is written into it: a build that outgrows the buffer moves to a new one and must leave the old one as it
+      // was, since grids over it (a from() view, another thread's grid) keep answering the build it holds.
+      this.reserveCells(cells);
       // Row-major cell ids, so that pair searches read rows as runs (see CellOrder).
       const order = this.cellOrder!;
-      // The coordinate copy is filled only below, so the sort may keep its keys there.
+      // The coordinate copy (of the buffer the build ends in) is filled only below, so the sort may keep its
+      // keys there.
       const spare = this.coords instanceof Float64Array ? this.coords : undefined;
       order.byRow(table, counts, cells, cellsY, cellsZ, spare);
       renumber(scratch, order.rank, n);
-      // Now that the cells are known, make room for their starts, keys and lookup in the buffer.
-      this.reserveCells(cells);
       this.cellStart.set(counts.subarray(0, cells));
       this.keys.set(table.keys.subarray(0, d * cells));
     }
@@ -455,7 +457,7 @@ export abstract class GridBase {
     this.publish();
   }
 
-  /** The build's bounds of the first `n` points (checked finite): bounds2 or bounds3 of build-steps.ts. */
+  /** The build's bounds of the first `n` points (checked finite): bounds2 or bounds3 of build-loops.ts. */
   protected abstract findBounds(positions: NumericArray, n: number, bounds: Float64Array): void;
 
   /** The dense build's count of the points per cell, into `cellStart` (each point's cell into `scratch`). */
@@ -519,7 +521,10 @@ export abstract class GridBase {
    * @throws Error naming the first broken invariant.
    */
   validate(): void {
-    this.attached('validate');
+    // What the buffer holds now, as every query reads it: another grid over the buffer may have rebuilt it since
+    // this one last read the header (checking the new body against the old header's bounds would report a broken
+    // grid that is not).
+    this.sync('validate');
     const body = this.body();
     const positions = this.positions;
     const problem =

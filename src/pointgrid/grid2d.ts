@@ -1,16 +1,15 @@
 /**
  * The state of a PointGrid2D and its build: what grid-base.ts holds for both
- * dimensions, with the 2D steps of the build (build-loops.ts, build-steps.ts) and the 2D cell
+ * dimensions, with the 2D steps of the build (build-loops.ts, from the build template) and the 2D cell
  * lookup. Internal: the public class checks arguments and delegates here, to
- * query2d.ts and pairs2d.ts.
+ * within-point.ts, query2d.ts and pair-visits.ts.
  *
  * @module
  */
 
 import { hashCell2 } from '../core/cell-hash.js';
 import type { NumericArray } from '../core/validate.js';
-import { countDense2, scatter2, sortSmallCells2 } from './build-loops.js';
-import { bounds2, countHashed2 } from './build-steps.js';
+import { bounds2, countDense2, countHashed2, scatter2, sortSmallCells2 } from './build-loops.js';
 import { GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 2D point grid, rebuilt in place by {@link GridBase.build}. */

@@ -1,16 +1,15 @@
 /**
  * The state of a PointGrid3D and its build: what grid-base.ts holds for both
- * dimensions, with the 3D steps of the build (build-loops.ts, build-steps.ts) and the 3D cell
+ * dimensions, with the 3D steps of the build (build-loops.ts, from the build template) and the 3D cell
  * lookup. Internal: the public class checks arguments and delegates here, to
- * query3d.ts and pairs3d.ts.
+ * within-point.ts, query3d.ts and pair-visits.ts.
  *
  * @module
  */
 
 import { hashCell3 } from '../core/cell-hash.js';
 import type { NumericArray } from '../core/validate.js';
-import { countDense3, scatter3, sortSmallCells3 } from './build-loops.js';
-import { bounds3, countHashed3 } from './build-steps.js';
+import { bounds3, countDense3, countHashed3, scatter3, sortSmallCells3 } from './build-loops.js';
 import { GridBase } from './grid-base.js';
 
 /** Buffers and bounds of one 3D point grid, rebuilt in place by {@link GridBase.build}. */

@@ -17,7 +17,7 @@ import { COUNT, type PairSink, VISIT } from './pair-sink.js';
 /** A search's state per grid: kept from call to call, one per grid so that a visitor may search another grid. */
 const searches = new WeakMap<Grid2D | Grid3D, PairSearch>();
 
-/** What to do with the sink's batch when a VISIT search stops for room (visitBatch of pairs2d.ts / pairs3d.ts). */
+/** What to do with the sink's batch when a VISIT search stops for room (visitBatch2 / visitBatch3 of pair-visits.ts). */
 export type BatchVisit<G> = (grid: G, sink: PairSink) => void;
 
 /**

@@ -15,15 +15,6 @@
 // kernels test two candidates at once where the coordinates are float64 in 2D (f64x2): the same tests lane by
 // lane, so the same pairs.
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
-// used advances by step on a hit, by 0 on a miss (| 0 spares V8 an overflow check: it stays below 2^31).
-// A range's edges: where it lies in y (and z) against the searched cell, and on which side (1 above, -1 below,
-// 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN).
-// A range in the cell's own layer (3D): no z gap.
-// A scan's flag that only the kernels' SIMD loop clears.
-// The candidate's offsets from the point beyond x, and their squared sum.
-// The layers of a hashed stencil above the cell's own (none in 2D), and the z of one.
-
 /**
  * The half-stencil pair search on the JavaScript path, from the same
  * template as the kernels' (src/wasm/assembly/pair-search.ts): see

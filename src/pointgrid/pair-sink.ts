@@ -167,7 +167,7 @@ export class PairSink {
    * parameters or more. A double passed to a call V8 does not inline is boxed,
    * an allocation per pair, while two small integers allocate nothing, so a
    * visitor of 0, 1 or 2 parameters is called with the pair only. The two
-   * kinds are called from separate functions (see visitBatch in pairs2d.ts),
+   * kinds are called from separate functions (see src/templates/pair-visits.template.ts),
    * each optimised on its own, so a distance-taking visitor is inlined into a
    * loop that only ever calls distance-taking visitors (bench workload 4
    * checks that no arity allocates).

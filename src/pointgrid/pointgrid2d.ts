@@ -5,7 +5,7 @@
  * docs/guides/design.md). What does not depend on the dimension's
  * signatures is written once in pointgrid-base.ts; the grid's state and build
  * in grid-base.ts and grid2d.ts; the hot loops per dimension in
- * query2d.ts and pairs2d.ts.
+ * within-point.ts, query2d.ts and pair-visits.ts.
  *
  * @module
  */
@@ -13,11 +13,12 @@
 import { checkArray, checkDistance, checkFinite, checkInteger, describe, type NumericArray } from '../core/validate.js';
 import { Grid2D } from './grid2d.js';
 import { type PointGridFromOptions, type PointGridOptions, resolveCheck } from './options.js';
-import { forEachPair2D } from './pairs2d.js';
+import { forEachPair2D } from './pair-visits.js';
 import { adopting, EMPTY_POSITIONS, PointGridBase } from './pointgrid-base.js';
 import { checkQuery } from './pool-use.js';
-import { nearest2D, within2D } from './query2d.js';
+import { nearest2D } from './query2d.js';
 import { pinShapes } from './shape-pins.js';
+import { countPoint, withinPoint } from './within-point.js';
 
 /**
  * A uniform grid over 2D points for fixed-radius neighbour search, k-nearest
@@ -139,7 +140,7 @@ export class PointGrid2D extends PointGridBase {
     checkDistance('radius', radius);
     this.grid.sync('within');
     const scratch = this.grid.scratchFor(this.grid.points);
-    const found = within2D(this.grid, x, y, radius, scratch);
+    const found = withinPoint(this.grid, x, y, 0, radius, scratch);
     out.length = found;
     for (let k = 0; k < found; k++) out[k] = scratch[k];
     return out;
@@ -165,8 +166,36 @@ export class PointGrid2D extends PointGridBase {
     if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
     if (!(out instanceof Uint32Array)) throw new RangeError(`out must be a Uint32Array, got ${describe(out)}`);
     this.grid.sync('withinInto');
-    const found = within2D(this.grid, x, y, radius, out);
+    const found = withinPoint(this.grid, x, y, 0, radius, out);
     return found;
+  }
+
+  /**
+   * How many points lie at distance <= `radius` from (x, y): the length of
+   * what {@link within} returns, found by the same search (the same
+   * distance rule, any radius, Infinity included), but no index is written
+   * anywhere, so nothing is allocated and nothing is sized for the answer.
+   * O(points in the cells the disc touches).
+   *
+   * @example
+   * ```ts
+   * const grid = new PointGrid2D(positions, { cellSize: h });
+   * // How crowded each particle's neighbourhood is, with no index written:
+   * for (let i = 0; i < grid.count; i++) {
+   *   density[i] = grid.countWithin(positions[2 * i], positions[2 * i + 1], h) - 1;
+   * }
+   * ```
+   *
+   * @throws RangeError for a non-finite x or y, or a radius < 0 or NaN.
+   */
+  countWithin(x: number, y: number, radius: number): number {
+    if (this.grid.use !== undefined) checkQuery('PointGrid2D.countWithin()', this.grid.use);
+    // Inline checks, as withinInto's: a density loop calls this once per point.
+    if (typeof x !== 'number' || x - x !== 0) checkFinite('x', x);
+    if (typeof y !== 'number' || y - y !== 0) checkFinite('y', y);
+    if (typeof radius !== 'number' || !(radius >= 0)) checkDistance('radius', radius);
+    this.grid.sync('countWithin');
+    return countPoint(this.grid, x, y, 0, radius);
   }
 
   /**

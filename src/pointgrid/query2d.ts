@@ -1,42 +1,16 @@
 /**
- * Queries of a PointGrid2D: points within a radius (rows of cells clipped to
- * the disc) and the k nearest (rings of cells outward with a safe stopping
- * bound). Internal: arguments are checked by the public class.
+ * The k nearest points of a PointGrid2D: rings of cells outward with a safe
+ * stopping bound (within is within-point.ts, for both dimensions). Internal:
+ * arguments are checked by the public class.
  *
  * @module
  */
 
-import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
-import { verifying } from '../wasm/kernels.js';
-import { verifyFound } from '../wasm/verify.js';
-import { within } from '../wasm/within-kernels.js';
-import { extremeGrid, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
+import { cellAlong } from './build-loops.js';
+import { extremeGrid, fixNearest, nearestTiny } from './extreme.js';
 import type { Grid2D } from './grid2d.js';
-import { withinRows2D } from './within-rows.js';
-
-/**
- * Writes the points within radius into target (as far as it fits) and
- * returns how many there are. Every loop is bounded by the header's numbers
- * (read once per build), whatever the buffer's sections hold: cell runs are
- * clamped to the points and indices to the count, so a buffer that another
- * thread rewrites mid-query gives a wrong answer at worst, never a hang.
- */
-export function within2D(g: Grid2D, x: number, y: number, radius: number, target: Uint32Array): number {
-  const n = g.points;
-  if (n === 0) return 0;
-  // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
-  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), [x, y], radius, target);
-  // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/within-kernels.ts).
-  const fast = within(g, x, y, 0, radius, target);
-  if (fast < 0) return withinRows2D(g, x, y, radius, target);
-  if (verifying()) {
-    const check = new Uint32Array(target.length);
-    verifyFound('PointGrid2D within', fast, target, withinRows2D(g, x, y, radius, check), check);
-  }
-  return fast;
-}
 
 /** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
 export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistance: number, out: number[]): number[] {
@@ -56,8 +30,8 @@ export function nearest2D(g: Grid2D, x: number, y: number, k: number, maxDistanc
   const cellsY = g.cellsY;
   const rx = x - g.originX;
   const ry = y - g.originY;
-  const qx = Math.floor(rx / width);
-  const qy = Math.floor(ry / width);
+  const qx = cellAlong(x, g.originX, width);
+  const qy = cellAlong(y, g.originY, width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, maxSquared);
     return drain(g, x, y, maxDistance, out);
@@ -135,7 +109,7 @@ function offerRow(g: Grid2D, cy: number, cx0: number, cx1: number, x: number, y:
 
 /**
  * Offers sorted points start..end-1 to the nearest heap, the run clamped to
- * the points and each index to the count (see within2D).
+ * the points and each index to the count (see within-point.ts).
  */
 function offerRange(g: Grid2D, start: number, end: number, x: number, y: number, maxSquared: number): void {
   const coords = g.coords;

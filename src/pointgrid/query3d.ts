@@ -1,39 +1,16 @@
 /**
- * Queries of a PointGrid3D: points within a radius (rows of cells clipped to
- * the ball) and the k nearest (rings of cells outward with a safe stopping
- * bound). Internal: arguments are checked by the public class.
+ * The k nearest points of a PointGrid3D: shells of cells outward with a safe
+ * stopping bound (within is within-point.ts, for both dimensions). Internal:
+ * arguments are checked by the public class.
  *
  * @module
  */
 
-import { isOrdinaryRadius, LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
+import { LOWEST_ORDINARY_SQUARE } from '../core/distance.js';
 import { MAX_RING_CELL, SLACK, UNDERFLOW } from '../core/margins.js';
-import { verifying } from '../wasm/kernels.js';
-import { verifyFound } from '../wasm/verify.js';
-import { within } from '../wasm/within-kernels.js';
-import { extremeGrid, fixNearest, nearestTiny, withinExtreme } from './extreme.js';
+import { cellAlong } from './build-loops.js';
+import { extremeGrid, fixNearest, nearestTiny } from './extreme.js';
 import type { Grid3D } from './grid3d.js';
-import { withinRows3D } from './within-rows.js';
-
-/**
- * Writes the points within radius into target (as far as it fits) and
- * returns how many there are. Bounded whatever the buffer holds, as within2D.
- */
-export function within3D(g: Grid3D, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
-  const n = g.points;
-  if (n === 0) return 0;
-  // An extreme radius (its square overflows or is below 2^-896) takes the cold path (see core/distance.ts).
-  if (!isOrdinaryRadius(radius)) return withinExtreme(extremeGrid(g), [x, y, z], radius, target);
-  // On the WebAssembly kernels where they are on (ordinary radii only, as here): the same points in the same
-  // order (src/wasm/within-kernels.ts).
-  const fast = within(g, x, y, z, radius, target);
-  if (fast < 0) return withinRows3D(g, x, y, z, radius, target);
-  if (verifying()) {
-    const check = new Uint32Array(target.length);
-    verifyFound('PointGrid3D within', fast, target, withinRows3D(g, x, y, z, radius, check), check);
-  }
-  return fast;
-}
 
 /** The k nearest points within maxDistance into `out`, ascending by distance then index (arguments already checked). */
 export function nearest3D(
@@ -62,9 +39,9 @@ export function nearest3D(
   const rx = x - g.originX;
   const ry = y - g.originY;
   const rz = z - g.originZ;
-  const qx = Math.floor(rx / width);
-  const qy = Math.floor(ry / width);
-  const qz = Math.floor(rz / width);
+  const qx = cellAlong(x, g.originX, width);
+  const qy = cellAlong(y, g.originY, width);
+  const qz = cellAlong(z, g.originZ, width);
   if (Math.abs(qx) > MAX_RING_CELL || Math.abs(qy) > MAX_RING_CELL || Math.abs(qz) > MAX_RING_CELL) {
     offerRange(g, 0, n, x, y, z, maxSquared);
     return drain(g, x, y, z, maxDistance, out);
@@ -169,7 +146,7 @@ function offerRow(
 
 /**
  * Offers sorted points start..end-1 to the nearest heap, the run clamped to
- * the points and each index to the count (see within2D).
+ * the points and each index to the count (see within-point.ts).
  */
 function offerRange(g: Grid3D, start: number, end: number, x: number, y: number, z: number, maxSquared: number): void {
   const coords = g.coords;

@@ -21,8 +21,7 @@ import { withinManyOnKernels } from '../wasm/within-kernels.js';
 import type { Grid2D } from './grid2d.js';
 import type { Grid3D } from './grid3d.js';
 import { checkOut } from './options.js';
-import { within2D } from './query2d.js';
-import { within3D } from './query3d.js';
+import { withinPoint } from './within-point.js';
 
 /** Options of `withinMany()` on {@link PointGrid2D} and {@link PointGrid3D}. */
 export interface WithinManyOptions {
@@ -127,10 +126,7 @@ function withinEach(
   let total = 0;
   for (let q = 0; q < count; q++) {
     offsets[q] = total;
-    const found =
-      d === 2
-        ? within2D(g as Grid2D, packed[2 * q], packed[2 * q + 1], radius, scratch)
-        : within3D(g as Grid3D, packed[3 * q], packed[3 * q + 1], packed[3 * q + 2], radius, scratch);
+    const found = withinPoint(g, packed[d * q], packed[d * q + 1], d === 3 ? packed[3 * q + 2] : 0, radius, scratch);
     if (total + found > indices.length) {
       const grown = roomyArray(Math.max(2 * indices.length, total + found), false);
       grown.set(indices.subarray(0, total));

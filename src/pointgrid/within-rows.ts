@@ -15,14 +15,10 @@
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
-// The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
-// A batch's row bounds, ROW_NUMBERS a row: a Float64Array here, the kernels' scratch at address 0.
-// The query's coordinates after x, and their squared distances after dx's.
-
 /**
  * within on the JavaScript path (PointGrid2D / PointGrid3D's within,
  * withinInto, withinMany and countWithin for an ordinary radius, see
- * query2d.ts / query3d.ts): the same points in the same order as the
+ * within-point.ts): the same points in the same order as the
  * kernels (src/wasm/assembly/within-rows.ts, from the same template).
  *
  * Every loop is bounded by the header's numbers (read once per build),
@@ -247,11 +243,11 @@ function withinEveryCell2D(
   target: Uint32Array,
 ): number {
   const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
   const cellStart = g.cellStart;
   const keys = g.cellKeys;
   const cells = g.cellTotal;
   const n = g.points;
+  const sortedIndex = g.sortedIndex;
   const capacity = target.length;
   let found = 0;
   for (let id = 0; id < cells; id++) {
@@ -480,11 +476,11 @@ function withinEveryCell3D(
   target: Uint32Array,
 ): number {
   const coords = g.coords;
-  const sortedIndex = g.sortedIndex;
   const cellStart = g.cellStart;
   const keys = g.cellKeys;
   const cells = g.cellTotal;
   const n = g.points;
+  const sortedIndex = g.sortedIndex;
   const capacity = target.length;
   let found = 0;
   for (let id = 0; id < cells; id++) {
@@ -499,6 +495,396 @@ function withinEveryCell3D(
       const dz = coords[3 * t + 2] - z;
       if (dx * dx + dy * dy + dz * dz <= r2) {
         if (found < capacity) target[found] = sortedIndex[t];
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/** How many points of `g` lie within `radius` of the query (for a grid of at least one point and an ordinary radius). */
+export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): number {
+  const n = g.points;
+  const width = g.width;
+  const coords = g.coords;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const dense = g.dense;
+  const rows = ROWS;
+  const originX = g.originX;
+  const originY = g.originY;
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+  // (See the 3D instance.)
+  if (rx - rx !== 0 || ry - ry !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
+  const lz: number = 0;
+  const hz: number = 0;
+  const margin = (Math.abs(ry) + width) * SLACK;
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) > cells) return countEveryCell2D(g, x, y, r2, lx, hx, ly, hy);
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: number = 0; batch < rowTotal; batch += ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+      const gap = gy - (cy + 1) * margin;
+      let floor2: number = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        rows[at] = floor2;
+        rows[at + 1] = (cy + cz * cellsY) * cellsX + cx0;
+        rows[at + 2] = cx1 - cx0;
+        rows[at + 3] = cx0;
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = g.findCell(cx, cy);
+        if (id < 0) continue;
+        rows[at] = floor2;
+        rows[at + 1] = id;
+        rows[at + 2] = cx1;
+        rows[at + 3] = cy;
+        rows[at + 4] = cz;
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = rows[at];
+      let first: number;
+      let last: number;
+      let s: number;
+      let end: number;
+      if (dense) {
+        const cell = rows[at + 1];
+        const span = rows[at + 2];
+        s = cellStart[cell];
+        end = cellStart[cell + span + 1];
+        first = rows[at + 3];
+        last = first + span;
+      } else {
+        const id = rows[at + 1];
+        const cx1 = rows[at + 2];
+        const cy = rows[at + 3];
+        let lastId = id;
+        while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= cx1) lastId++;
+        s = cellStart[id];
+        end = cellStart[lastId + 1];
+        first = keys[2 * id];
+        last = keys[2 * lastId];
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+          for (; t < end; t++) {
+            const dx = coords[2 * t] - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = coords[2 * t - 2] - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      for (let t = s; t < end; t++) {
+        const dx = coords[2 * t] - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = coords[2 * t + 1] - y;
+        if (dx2 + dy * dy <= r2) {
+          found++;
+        }
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/** {@link countWithin2D} over every occupied cell in the box (see withinEveryCell2D). */
+function countEveryCell2D(
+  g: Grid2D,
+  x: number,
+  y: number,
+  r2: number,
+  lx: number,
+  hx: number,
+  ly: number,
+  hy: number,
+): number {
+  const coords = g.coords;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const n = g.points;
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = keys[2 * id];
+    const ky = keys[2 * id + 1];
+    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
+    const end = Math.min(cellStart[id + 1], n);
+    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
+      const dx = coords[2 * t] - x;
+      const dy = coords[2 * t + 1] - y;
+      if (dx * dx + dy * dy <= r2) {
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/** How many points of `g` lie within `radius` of the query (for a grid of at least one point and an ordinary radius). */
+export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius: number): number {
+  const n = g.points;
+  const width = g.width;
+  const coords = g.coords;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const cellsX = g.cellsX;
+  const cellsY = g.cellsY;
+  const dense = g.dense;
+  const rows = ROWS;
+  const originX = g.originX;
+  const originY = g.originY;
+  const cellsZ = g.cellsZ;
+  const originZ = g.originZ;
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+  const rz = z - originZ;
+  // More than Number.MAX_VALUE from the origin along an axis, the query is over 2^918 (~1e276) from every
+  // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
+  if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, cellsZ);
+  // Rows along x: one per (cy, cz); their margin grows with both.
+  const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > cells)
+    return countEveryCell3D(g, x, y, z, r2, lx, hx, ly, hy, lz, hz);
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: number = 0; batch < rowTotal; batch += ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+      const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+      const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+      let floor2: number = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        rows[at] = floor2;
+        rows[at + 1] = (cy + cz * cellsY) * cellsX + cx0;
+        rows[at + 2] = cx1 - cx0;
+        rows[at + 3] = cx0;
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = g.findCell(cx, cy, cz);
+        if (id < 0) continue;
+        rows[at] = floor2;
+        rows[at + 1] = id;
+        rows[at + 2] = cx1;
+        rows[at + 3] = cy;
+        rows[at + 4] = cz;
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = rows[at];
+      let first: number;
+      let last: number;
+      let s: number;
+      let end: number;
+      if (dense) {
+        const cell = rows[at + 1];
+        const span = rows[at + 2];
+        s = cellStart[cell];
+        end = cellStart[cell + span + 1];
+        first = rows[at + 3];
+        last = first + span;
+      } else {
+        const id = rows[at + 1];
+        const cx1 = rows[at + 2];
+        const cy = rows[at + 3];
+        let lastId = id;
+        const cz = rows[at + 4];
+        while (
+          lastId + 1 < cells &&
+          keys[3 * lastId + 5] === cz &&
+          keys[3 * lastId + 4] === cy &&
+          keys[3 * lastId + 3] <= cx1
+        )
+          lastId++;
+        s = cellStart[id];
+        end = cellStart[lastId + 1];
+        first = keys[3 * id];
+        last = keys[3 * lastId];
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+          for (; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = coords[3 * t - 3] - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      for (let t = s; t < end; t++) {
+        const dx = coords[3 * t] - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = coords[3 * t + 1] - y;
+        const dz = coords[3 * t + 2] - z;
+        if (dx2 + dy * dy + dz * dz <= r2) {
+          found++;
+        }
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return Math.min(found, n);
+}
+
+/** {@link countWithin3D} over every occupied cell in the box (see withinEveryCell3D). */
+function countEveryCell3D(
+  g: Grid3D,
+  x: number,
+  y: number,
+  z: number,
+  r2: number,
+  lx: number,
+  hx: number,
+  ly: number,
+  hy: number,
+  lz: number,
+  hz: number,
+): number {
+  const coords = g.coords;
+  const cellStart = g.cellStart;
+  const keys = g.cellKeys;
+  const cells = g.cellTotal;
+  const n = g.points;
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = keys[3 * id];
+    const ky = keys[3 * id + 1];
+    const kz = keys[3 * id + 2];
+    if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
+    const end = Math.min(cellStart[id + 1], n);
+    for (let t = Math.max(cellStart[id], 0); t < end; t++) {
+      const dx = coords[3 * t] - x;
+      const dy = coords[3 * t + 1] - y;
+      const dz = coords[3 * t + 2] - z;
+      if (dx * dx + dy * dy + dz * dz <= r2) {
         found++;
       }
     }

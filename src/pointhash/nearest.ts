@@ -43,9 +43,11 @@ const NONE = -1;
  */
 export const nearestWork = { steps: 0, lookups: 0, scanned: 0, scored: 0 };
 
-// State of the search in progress (module-level so a search allocates nothing).
-// The only user code a search calls is its predicate, inside which every
-// nearest throws, so a search is never re-entered.
+// State of the search in progress (module-level so a search allocates nothing),
+// one for every PointHash2D and PointHash3D. The only user code a search calls
+// is its predicate, inside which every nearest throws, of this hash (its
+// callingOut) or any other (`predicate` is set: see nearestPoints), so a search
+// is never re-entered.
 let heapSize = 0;
 let heapLimit = 0;
 let radius2 = 0;
@@ -350,6 +352,11 @@ export function nearestPoints<T>(
   checkArray('out', out);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
+  // Inside another point hash's nearest predicate: this search would overwrite that one's state (its heap size,
+  // query point, radius and verdicts), which then answered wrong items (found by test/fuzz/hash-stateful).
+  if (predicate !== undefined) {
+    throw new Error('nearest: nearest cannot run inside a nearest predicate (of any PointHash2D or PointHash3D)');
+  }
   nearestWork.steps = 0;
   nearestWork.lookups = 0;
   nearestWork.scanned = 0;

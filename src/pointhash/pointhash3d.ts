@@ -297,8 +297,8 @@ export class PointHash3D<T> extends PointHashBase<T> {
    * @param mask - only points with `(category & mask) !== 0` count: the answer is the k nearest such points.
    * @param predicate - when given, only items for which it returns true count (e.g. "not myself"),
    * again the k nearest of them, exactly. It may read the hash and run box
-   * and radius queries, but not change the hash or start another nearest
-   * (both throw an Error).
+   * and radius queries, but not change the hash or start another nearest,
+   * of this or any other PointHash2D or PointHash3D (both throw an Error).
    * @throws RangeError if x, y or z is not finite, k is not a non-negative integer, maxDistance is negative or
    * NaN, mask is not a 32-bit integer or predicate is not a function.
    */

@@ -39,9 +39,11 @@ const NONE = -1;
  */
 export const nearestWork = { steps: 0, lookups: 0, scanned: 0, scored: 0 };
 
-// State of the search in progress (module-level so a search allocates nothing).
-// The only user code a search calls is its predicate, inside which every
-// nearest or stamped query throws, so a search is never re-entered.
+// State of the search in progress (module-level so a search allocates nothing),
+// one for every SpatialHash2D and SpatialHash3D. The only user code a search
+// calls is its predicate, inside which every nearest (of this hash or any other:
+// `predicate` is set, see nearest) or stamped query of this hash throws, so a
+// search is never re-entered.
 let heapSize = 0;
 let heapLimit = 0;
 let stamp = 0;
@@ -320,6 +322,11 @@ export function nearest<T>(
   checkArray('out', out);
   checkPredicate(filter);
   hash.checkNotCallingOut('nearest');
+  // Inside another box hash's nearest predicate: this search would overwrite that one's state (its heap size,
+  // stamp, query point and verdicts), which then answered wrong items.
+  if (predicate !== undefined) {
+    throw new Error('nearest: nearest cannot run inside a nearest predicate (of any SpatialHash2D or SpatialHash3D)');
+  }
   nearestWork.steps = 0;
   nearestWork.lookups = 0;
   nearestWork.scanned = 0;

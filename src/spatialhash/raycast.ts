@@ -159,15 +159,29 @@ function findCell<T>(hash: SpatialHashBase<T>, cell: Float64Array): number {
   return hash.dim === 2 ? hash.cells.find2(cell[0], cell[1]) : hash.cells.find3(cell[0], cell[1], cell[2]);
 }
 
-// State of the cast in progress. Module-level rather than a closure so a cast
-// allocates nothing. The only user code a cast calls is its predicate, inside
-// which every ray or stamped query throws, so a cast is never re-entered.
+// State of the cast in progress, one for every SpatialHash2D and SpatialHash3D.
+// Module-level rather than a closure so a cast allocates nothing. The only user
+// code a cast calls is its predicate, inside which every ray (of this hash or
+// any other: see checkNotCasting) or stamped query of this hash throws, so a
+// cast is never re-entered.
 let castCount = 0;
 let castBest = Number.POSITIVE_INFINITY;
 let castBestHandle = NONE;
 let castAll = false;
 let castMask = -1;
 let castPredicate: ItemPredicate<unknown> | undefined;
+
+/**
+ * Throws inside another cast's predicate, of any box hash: this cast would
+ * overwrite that one's state (its count of hits, best hit, mask).
+ */
+function checkNotCasting(method: string): void {
+  if (castPredicate !== undefined) {
+    throw new Error(
+      `${method}: a ray cast cannot run inside a ray cast's predicate (of any SpatialHash2D or SpatialHash3D)`,
+    );
+  }
+}
 
 /** Records handle h if the ray hits its box within maxDistance. */
 function testHandle<T>(hash: SpatialHashBase<T>, walker: RayWalker, h: number, maxDistance: number): void {
@@ -333,6 +347,7 @@ export function raycast<T>(
   const m = toBits('mask', mask);
   checkPredicate(predicate);
   hash.checkNotCallingOut('raycast');
+  checkNotCasting('raycast');
   if (hash.size === 0 || castRay(hash, walker, maxDistance, false, m, predicate) === 0) return undefined;
   return { item: hash.items[hash.hitHandle[0]] as T, distance: hash.hitParameter[0] * walker.length };
 }
@@ -355,6 +370,7 @@ export function raycastAll<T>(
   const m = toBits('mask', mask);
   checkPredicate(predicate);
   hash.checkNotCallingOut('raycastAll');
+  checkNotCasting('raycastAll');
   const n = hash.size === 0 ? 0 : castRay(hash, walker, maxDistance, true, m, predicate);
   sortHits(hash.hitParameter, hash.hitHandle, n);
   const items = hash.items;

@@ -1,18 +1,27 @@
 // The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
-// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
-// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (scripts/expand-templates.mjs explains the directives): check the points and find their bounds, count the
+// points per cell of a dense grid, scatter them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
 // (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
 // (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
 //
-// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// Not here, and why: the kernels scan the bounds of all but the last few points 128 bits at a time first
+// (build.ts), then run the loop here from where that scan stopped. A crowded cell (more than SMALL_CELL points)
+// is sorted by introsort on both paths, but the
 // kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
 // arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
-// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
-// SIMD scan in the kernels: each path's data structure, the same cells.
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts): each path's data structure,
+// the same cells.
 
 //#output js src/pointgrid/build-loops.ts
 //#output as src/wasm/assembly/build-loops.ts
 
+// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
+//#macro js inlined()
+//#endmacro
+//#macro as inlined()
+// @ts-ignore: decorator
+@inline
+//#endmacro
 //#macro js pos(p) = positions[p]
 //#macro as pos(p) = <f64>load<P>(pos + <usize>(p) * ps)
 //#macro js first() = offset
@@ -35,6 +44,31 @@
 //#macro as index(s) = load<u32>(sortedIndex + (<usize>(s) << 2))
 //#macro js setIndex(s, v) = sortedIndex[s] = v
 //#macro as setIndex(s, v) = store<u32>(sortedIndex + (<usize>(s) << 2), v)
+// The bounds: what they start from (the JavaScript path's empty bounds, the kernels' SIMD scan's in `out`), where
+// they go, and the first point with a coordinate that is not finite (the JavaScript path throws naming it; the
+// kernels return it, and the glue throws the same error).
+//#macro js low(k) = Number.POSITIVE_INFINITY
+//#macro as low(k) = load<f64>(out + (<usize>(k) << 3))
+//#macro js high(k) = Number.NEGATIVE_INFINITY
+//#macro as high(k) = load<f64>(out + (<usize>(k) << 3))
+//#macro all2 seeds() = let minX = @low(0); let minY = @low(1); let maxX = @high(2); let maxY = @high(3)
+//#macro all3 seeds() = let minX = @low(0); let minY = @low(1); let minZ = @low(2); let maxX = @high(3); let maxY = @high(4); let maxZ = @high(5)
+//#macro js setOut(k, v) = out[k] = v
+//#macro as setOut(k, v) = store<f64>(out + (<usize>(k) << 3), v)
+//#macro js bad(i, p) = badPoint(positions, i, p, ${D})
+//#macro as bad(i, p) = return i
+//#macro js from() = 0
+//#macro as from() = first
+//#macro js startAt() = offset
+//#macro as startAt() = ${D} * first
+//#macro all widen(v, lo, hi) = if (v < lo) lo = v; if (v > hi) hi = v
+//#macro all2 storeBounds() = @setOut(0, minX); @setOut(1, minY); @setOut(2, maxX); @setOut(3, maxY)
+//#macro all3 storeBounds() = @setOut(0, minX); @setOut(1, minY); @setOut(2, minZ); @setOut(3, maxX); @setOut(4, maxY); @setOut(5, maxZ)
+// The hashed count's point cell, and its origin z.
+//#macro all2 pointCell(p) = cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width)
+//#macro all3 pointCell(p) = cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width), cellAlong(positions[p + 2], originZ, width)
+//#macro all2 originZ() =
+//#macro all3 originZ() = originZ: f64,
 // A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
 //#macro js cell(x) = (x) | 0
 //#macro as cell(x) = <i32>(x)
@@ -43,15 +77,39 @@
 
 //#if TARGET === 'js'
 /**
- * The loops of a PointGrid build on the JavaScript path that the kernels
- * run too (src/wasm/assembly/build-loops.ts, from the same template), one
- * function a loop: see build-steps.ts for why a build's loops are functions
- * of their own.
+ * The loops of a PointGrid build on the JavaScript path (the kernels run the
+ * same ones, src/wasm/assembly/build-loops.ts, from the same template, but
+ * for the hashed count and the renumbering), one function a loop.
+ *
+ * Why separate functions: a build called once per frame runs each loop over
+ * every point once per call, so V8 first compiles it on-stack (OSR) in the
+ * middle of its first hot loop. With every phase in one method, that code
+ * also covers the phases after the loop, whose branches the interpreter has
+ * not run yet, and it deoptimises there on every call (then interprets the
+ * rest, boxing doubles: garbage each frame). A function holding one loop has
+ * nothing after its loop to guess about, gets optimised normally after a few
+ * calls and stays optimised. Keep each loop here small and free of paths a
+ * steady build never takes, other than throwing on bad input.
  *
  * @module
  */
+import type { CellTable } from '../core/cell-table.js';
 import { SMALL_CELL } from '../core/sort-keys.js';
-import type { NumericArray } from '../core/validate.js';
+import { type NumericArray, pointError } from '../core/validate.js';
+
+/** Hashed layout: replaces each point's first-seen cell id by the cell's row-major rank. */
+export function renumber(cellOf: Uint32Array, rank: Uint32Array | Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) cellOf[i] = rank[cellOf[i]];
+}
+
+/** Throws the RangeError for point i (at p) naming its first non-finite coordinate. Out of line: never hot. */
+function badPoint(positions: NumericArray, i: number, p: number, d: number): never {
+  for (let k = 0; k < d; k++) {
+    const v = positions[p + k];
+    if (v - v !== 0) throw pointError('positions', i, k === 0 ? 'x' : k === 1 ? 'y' : 'z', v);
+  }
+  throw new Error(`point ${i} is finite`);
+}
 //#else
 // The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
 // from the same template). Every pointer is a byte offset into the imported memory.
@@ -61,6 +119,16 @@ import { sortCrowdedCell } from './build';
 /** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
 //#endif
+
+// The cell along an axis of a coordinate: both paths' builds (here, and the kernels' hashed count,
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+@inlined()
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: f64, origin: f64, width: f64): f64 {
+  return Math.floor((value - origin) / width);
+}
 
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
@@ -85,6 +153,37 @@ export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
 }
 
 //#for D of 2 3
+//#if TARGET === 'js'
+/**
+ * Checks that every point of `positions` is finite (throwing a RangeError naming the first bad one) and writes
+ * their bounds into `out`: the minima per axis, then the maxima. `n` is at least 1. Returns -1 (as the kernels'
+ * loop does when every point is finite).
+ */
+export function bounds${D}(positions: NumericArray, n: i32, stride: i32, offset: i32, out: Float64Array): i32 {
+//#else
+/** bounds${D} of the JavaScript path from point `first` on, `out` holding the bounds before it (build.ts). */
+export function boundsFrom${D}<P>(pos: usize, first: i32, n: i32, out: usize): i32 {
+  const ps = sizeof<P>();
+//#endif
+  @seeds();
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = @from(), p = @startAt(); i < n; i++, p += @stride()) {
+    const x = @pos(p);
+    const y = @pos(p + 1);
+//#if D === 3
+    const z = @pos(p + 2);
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) @bad(i, p);
+    @widen(z, minZ, maxZ);
+//#else
+    if (x - x !== 0 || y - y !== 0) @bad(i, p);
+//#endif
+    @widen(x, minX, maxX);
+    @widen(y, minY, maxY);
+  }
+  @storeBounds();
+  return -1;
+}
+
 //#if TARGET === 'js'
 /**
  * Dense layout: writes each point's cell (row-major in the box of cells,
@@ -119,10 +218,10 @@ export function countDense${D}<P>(
   const ps = sizeof<P>();
 //#endif
   for (let i = 0, p = @first(); i < n; i++, p += @stride()) {
-    const cellX = Math.floor((@pos(p) - originX) / width);
-    const cellY = Math.floor((@pos(p + 1) - originY) / width);
+    const cellX = cellAlong(@pos(p), originX, width);
+    const cellY = cellAlong(@pos(p + 1), originY, width);
 //#if D === 3
-    const c = @cell(cellX + cellY * cellsX + Math.floor((@pos(p + 2) - originZ) / width) * layer);
+    const c = @cell(cellX + cellY * cellsX + cellAlong(@pos(p + 2), originZ, width) * layer);
 //#else
     const c = @cell(cellX + cellY * cellsX);
 //#endif
@@ -132,6 +231,28 @@ export function countDense${D}<P>(
 }
 
 //#if TARGET === 'js'
+/**
+ * Hashed layout: inserts each point's cell into the cleared `table`, writes
+ * the cell's first-seen id into `cellOf` and counts the points per id into
+ * `counts` (at least n long: there are at most n cells). Returns the number
+ * of cells. Cell coordinates stay doubles: far points have cells past 2^31.
+ * (The kernels count with a table of their own, assembly/hashed.ts.)
+ */
+export function countHashed${D}(
+  table: CellTable, positions: NumericArray, n: i32, stride: i32, offset: i32, originX: f64, originY: f64,
+  @originZ() width: f64, cellOf: Uint32Array, counts: Int32Array,
+): i32 {
+  let cells = 0;
+  for (let i = 0, p = offset; i < n; i++, p += stride) {
+    const id = table.insert${D}(@pointCell(p));
+    // After clear() ids come in first-seen order: a new cell takes the next one.
+    if (id === cells) counts[cells++] = 0;
+    cellOf[i] = id;
+    counts[id]++;
+  }
+  return cells;
+}
+
 /**
  * Copies each point's index and coordinates to its place in cell order,
  * turning the cell ends of {@link prefixSums} into cell starts. Filling from
@@ -242,34 +363,21 @@ export function sortCells${D}<C>(coords: usize, sortedIndex: usize, cellStart: u
 // The instances the module exports (see src/wasm/kernels.ts), by the positions' and coordinates' types, with
 // the dimension as an argument as the glue passes it.
 
-export function countDense64(
+//#for BITS of 64 32
+export function countDense${BITS}(
   pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
   cellStart: usize,
 ): void {
-  if (d === 2) countDense2<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
-  else countDense3<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  if (d === 2) countDense2<f${BITS}>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+  else countDense3<f${BITS}>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
 }
-export function countDense32(
-  pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
-  cellStart: usize,
-): void {
-  if (d === 2) countDense2<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
-  else countDense3<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
+export function scatter${BITS}(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f${BITS}, f${BITS}>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f${BITS}, f${BITS}>(pos, n, cellOf, cellStart, coords, sortedIndex);
 }
-export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
-  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+export function sortCells${BITS}(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f${BITS}>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f${BITS}>(coords, order, cellStart, cells, scratch, perLevel);
 }
-export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  if (d === 2) scatter2<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
-  else scatter3<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
-}
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
-  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
-}
-export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  if (d === 2) sortCells2<f32>(coords, order, cellStart, cells, scratch, perLevel);
-  else sortCells3<f32>(coords, order, cellStart, cells, scratch, perLevel);
-}
+//#endfor
 //#endif

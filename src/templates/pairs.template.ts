@@ -65,6 +65,43 @@
 // A scan's flag that only the kernels' SIMD loop clears.
 //#macro js flag() = const
 //#macro as flag() = let
+// The kernels' 2D search over float64 coordinates tests two candidates a step, from t up to `end`: their x and y
+// in one vector each, the same operations as the scalar loop after it lane by lane, so the same pairs (two
+// float32 lanes would not be). A candidate past `bound` in x (the radius, or a range's window, which holds every
+// pair the test accepts) is no hit, and neither is a later one: the scan then clears `flag`. Elsewhere nothing.
+//#macro js,as3 pairsTwoAtATime(end, bound, flag)
+//#endmacro
+//#macro as2 pairsTwoAtATime(end, bound, flag)
+// Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
+if (sizeof<C>() === 8) {
+  const pxv = f64x2.splat(px);
+  const pyv = f64x2.splat(py);
+  const r2v = f64x2.splat(r2);
+  const boundv = f64x2.splat(bound);
+  let q = coords + <usize>(2 * t) * cs;
+  let at = out + (<usize>used << 2);
+  const lastAt = <usize>last << 2;
+  for (; t + 1 < end; t += 2, q += 32) {
+    const a = v128.load(q);
+    const b = v128.load(q, 16);
+    const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
+    const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
+    const dx2 = f64x2.mul(dx, dx);
+    const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
+    store<u32>(at, s);
+    store<u32>(at + lastAt, t);
+    at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
+    store<u32>(at, s);
+    store<u32>(at + lastAt, t + 1);
+    at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
+    if (v128.any_true(f64x2.gt(dx2, boundv))) {
+      flag = false;
+      break;
+    }
+  }
+  used = <i32>((at - out) >> 2);
+}
+//#endmacro
 //#macro all2 push(k, a, b) = @setRange(k, a); @setRange(k + 1, b)
 //#macro all3 push(k, a, b) = @setRange(k, a); @setRange(k + 1, b)
 // The candidate's offsets from the point beyond x, and their squared sum.
@@ -455,38 +492,7 @@ export function searchPairs${D}<C>(): i32 {
 //#endif
       let t = s + 1;
       @flag() open = true;
-//#if TARGET === 'as' && D === 2
-      if (sizeof<C>() === 8) {
-        // Two candidates a step: their x and y in one vector each, the same operations as the scalar loop lane
-        // by lane, so the same pairs (float64 coordinates only: two float32 lanes would not be).
-        const pxv = f64x2.splat(px);
-        const pyv = f64x2.splat(py);
-        const r2v = f64x2.splat(r2);
-        let q = coords + <usize>(2 * t) * cs;
-        let at = out + (<usize>used << 2);
-        const lastAt = <usize>last << 2;
-        for (; t + 1 < run; t += 2, q += 32) {
-          const a = v128.load(q);
-          const b = v128.load(q, 16);
-          const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
-          const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
-          const dx2 = f64x2.mul(dx, dx);
-          const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
-          store<u32>(at, s);
-          store<u32>(at + lastAt, t);
-          at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
-          store<u32>(at, s);
-          store<u32>(at + lastAt, t + 1);
-          at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-          // Past the radius in x: no later candidate is a hit (nor was a past one written as one).
-          if (v128.any_true(f64x2.gt(dx2, r2v))) {
-            open = false;
-            break;
-          }
-        }
-        used = <i32>((at - out) >> 2);
-      }
-//#endif
+      @pairsTwoAtATime(run, r2, open)
       for (; open && t < run; t++) {
         const dx = @coord(${D} * t) - px;
         const dx2 = dx * dx;
@@ -534,37 +540,7 @@ export function searchPairs${D}<C>(): i32 {
           t++;
         }
         @flag() inside = true;
-//#if TARGET === 'as' && D === 2
-        if (sizeof<C>() === 8) {
-          const pxv = f64x2.splat(px);
-          const pyv = f64x2.splat(py);
-          const r2v = f64x2.splat(r2);
-          const windowv = f64x2.splat(window2);
-          let q = coords + <usize>(2 * t) * cs;
-          let at = out + (<usize>used << 2);
-          const lastAt = <usize>last << 2;
-          for (; t + 1 < stop; t += 2, q += 32) {
-            const a = v128.load(q);
-            const b = v128.load(q, 16);
-            const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
-            const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
-            const dx2 = f64x2.mul(dx, dx);
-            // A candidate past the window is no hit (the window holds every pair the test accepts).
-            const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
-            store<u32>(at, s);
-            store<u32>(at + lastAt, t);
-            at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
-            store<u32>(at, s);
-            store<u32>(at + lastAt, t + 1);
-            at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-            if (v128.any_true(f64x2.gt(dx2, windowv))) {
-              inside = false;
-              break;
-            }
-          }
-          used = <i32>((at - out) >> 2);
-        }
-//#endif
+        @pairsTwoAtATime(stop, window2, inside)
         for (; inside && t < stop; t++) {
           const dx = @coord(${D} * t) - px;
           const dx2 = dx * dx;

@@ -33,6 +33,15 @@
 //#macro as row(k) = load<f64>(<usize>(k) << 3)
 //#macro js setRow(k, v) = rows[k] = v
 //#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
+// What a search of every occupied cell reads of the grid (the JavaScript path; the kernels' are module state).
+//#macro js cellArrays() = const coords = g.coords; const cellStart = g.cellStart; const keys = g.cellKeys; const cells = g.cellTotal; const n = g.points
+// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
+//#macro js inlined()
+//#endmacro
+//#macro as inlined()
+// @ts-ignore: decorator
+@inline
+//#endmacro
 //#macro js int(b) = +(b)
 //#macro as int(b) = i32(b)
 //#macro js min(a, b) = Math.min(a, b)
@@ -63,7 +72,7 @@
 /**
  * within on the JavaScript path (PointGrid2D / PointGrid3D's within,
  * withinInto, withinMany and countWithin for an ordinary radius, see
- * query2d.ts / query3d.ts): the same points in the same order as the
+ * within-point.ts): the same points in the same order as the
  * kernels (src/wasm/assembly/within-rows.ts, from the same template).
  *
  * Every loop is bounded by the header's numbers (read once per build),
@@ -120,25 +129,19 @@ const ROW_NUMBERS: i32 = 5;
 // The range of cells along an axis that holds every point within `padded` (the radius with its rounding
 // margins, see paddedRadius) of a query `relative` from the grid's origin: clamped to the grid's cells, empty
 // when low > high. Both paths' within and the cold path of extreme radii (extreme.ts) take it from here.
-//#if TARGET === 'as'
-// @ts-ignore: decorator
-@inline
-//#endif
+@inlined()
 /** The first cell of the range (see the template). */
 export function lowCell(relative: f64, padded: f64, width: f64): f64 {
   return Math.max(Math.floor((relative - padded) / width), 0);
 }
 
-//#if TARGET === 'as'
-// @ts-ignore: decorator
-@inline
-//#endif
+@inlined()
 /** The last cell of the range (see the template), `cells` the grid's cells along the axis. */
 export function highCell(relative: f64, padded: f64, width: f64, cells: f64): f64 {
   return Math.min(Math.floor((relative + padded) / width), cells - 1);
 }
 
-//#for VARIANT of rows
+//#for VARIANT of rows count
 //#for D of 2 3
 //#if TARGET === 'js' && VARIANT === 'rows'
 /**
@@ -401,23 +404,15 @@ export function countWithin${D}d32(x: f64, @rest(), radius: f64): i32 {
 function withinEveryCell${D}D(
   g: Grid${D}D, x: f64, @rest(), r2: f64, @box(), target: Uint32Array,
 ): i32 {
-  const coords = g.coords;
+  @cellArrays();
   const sortedIndex = g.sortedIndex;
-  const cellStart = g.cellStart;
-  const keys = g.cellKeys;
-  const cells = g.cellTotal;
-  const n = g.points;
   const capacity = target.length;
 //#elif TARGET === 'js'
 /** {@link countWithin${D}D} over every occupied cell in the box (see withinEveryCell${D}D). */
 function countEveryCell${D}D(
   g: Grid${D}D, x: f64, @rest(), r2: f64, @box(),
 ): i32 {
-  const coords = g.coords;
-  const cellStart = g.cellStart;
-  const keys = g.cellKeys;
-  const cells = g.cellTotal;
-  const n = g.points;
+  @cellArrays();
 //#elif VARIANT === 'rows'
 /** withinEveryCell${D}D of the JavaScript path. */
 function withinEveryCell${D}<C>(

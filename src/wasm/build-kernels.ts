@@ -1,7 +1,7 @@
 /**
  * The builds of PointGrid2D / PointGrid3D on the WebAssembly kernels (dense
  * and hashed), each giving byte for byte what the JavaScript build gives
- * (pointgrid/grid-base.ts, build-steps.ts). The build runs in the kernels'
+ * (pointgrid/grid-base.ts, build-loops.ts). The build runs in the kernels'
  * memory, is copied out into the grid's buffer, and stays there as the
  * mirror (see mirror.ts), so the grid's next search need not copy it in.
  *

@@ -17,6 +17,8 @@
  */
 import { describe } from '../core/validate.js';
 import { KERNELS_BASE64 } from './binary.js';
+// The module's exports, declared from its AssemblyScript by scripts/build-wasm.mjs.
+import type { KernelExports } from './exports.js';
 
 /**
  * Which implementation the batch paths of PointGrid2D and PointGrid3D use
@@ -35,65 +37,6 @@ import { KERNELS_BASE64 } from './binary.js';
 export type KernelMode = 'auto' | 'wasm' | 'javascript' | 'verify';
 
 /**
- * The functions the module exports (see src/wasm/assembly/index.ts).
- *
- * @internal
- */
-export interface KernelExports {
-  bounds64(pos: number, n: number, d: number, out: number): number;
-  bounds32(pos: number, n: number, d: number, out: number): number;
-  countDense64(...args: number[]): void;
-  countDense32(...args: number[]): void;
-  /** Returns the largest cell's count. */
-  prefixSums(cellStart: number, cells: number, n: number): number;
-  scatter64(...args: number[]): void;
-  scatter32(...args: number[]): void;
-  sortCells64(...args: number[]): void;
-  sortCells32(...args: number[]): void;
-  /** Reads the grid record (records.ts) into the kernels' grid state. */
-  setGrid(): void;
-  /** Starts the pair search the search record describes (records.ts). */
-  startSearch(): void;
-  setOutput(at: number, capacity: number, used: number): void;
-  searchPairs2d64(): number;
-  searchPairs2d32(): number;
-  searchPairs3d64(): number;
-  searchPairs3d32(): number;
-  originalPairs(order: number, pairs: number, length: number, points: number): void;
-  rowStarts(order: number, partners: number, rowEnd: number, offsets: number, cursor: number, count: number): void;
-  fillRows(
-    order: number,
-    partners: number,
-    rowEnd: number,
-    cursor: number,
-    indices: number,
-    count: number,
-    total: number,
-  ): void;
-  within2d64(x: number, y: number, radius: number, target: number): number;
-  within2d32(x: number, y: number, radius: number, target: number): number;
-  countHashed64(...args: number[]): number;
-  countHashed32(...args: number[]): number;
-  orderCells(...args: number[]): void;
-  fillLookup(slots: number, mask: number, keys: number, cells: number, d: number): void;
-  within3d64(x: number, y: number, z: number, radius: number, target: number): number;
-  within3d32(x: number, y: number, z: number, radius: number, target: number): number;
-  setWeldTable(slots: number, occupied: number, keys: number, heads: number, next: number, initialSlots: number): void;
-  weldNear3d64(...args: number[]): number;
-  weldNear3d32(...args: number[]): number;
-  weldNear2d64(...args: number[]): number;
-  weldNear2d32(...args: number[]): number;
-  weldExact(coords: number, n: number, d: number, remap: number, representatives: number, repCoords: number): number;
-  sortWindow(queries: number, d: number, from: number, to: number, bucket: number, counts: number, order: number): void;
-  gatherWindow(results: number, rowStart: number, rowCount: number, count: number, rows: number): void;
-  withinMany64(...args: number[]): number;
-  withinMany32(...args: number[]): number;
-  written: WebAssembly.Global;
-  length: WebAssembly.Global;
-  needed: WebAssembly.Global;
-}
-
-/**
  * `globalThis.SPATIALHASH_WORKER_SCRIPT` is replaced by `true` in the pool's
  * worker script, by its bundler (scripts/worker-bundle.cjs), where load()'s
  * test of it is then constant and the embedded module drops out of the script.
@@ -107,9 +50,12 @@ const PAGE = 65536;
 let memoryLimit = 2 ** 32 - PAGE;
 
 /**
- * Sets the most bytes the kernels' memory may grow to (default 4 GiB less a
- * page) and returns the last limit, so that tests can make a reservation
- * fail part-way through a call, as one at the 4 GiB limit would. Internal.
+ * Sets the most bytes the kernels may reserve (default 4 GiB less a page, the
+ * most their memory may grow to) and returns the last limit, so that tests
+ * can make a reservation fail part-way through a call, as one at the 4 GiB
+ * limit would. A limit below the memory's size holds too (see
+ * Kernels.reserve): the memory is at least 1 MiB, past any small grid's
+ * needs. Internal.
  *
  * @internal
  */
@@ -237,9 +183,12 @@ export class Kernels {
    * afresh after calling this.
    */
   reserve(bytes: number): boolean {
+    // The limit first, though the memory may hold the bytes already: tests lower it below the memory's size (see
+    // kernelMemoryLimitForTests), so that a small grid's reservation fails part-way through a call as a large one's
+    // does at 4 GiB. (The memory never grows past the default limit, so the order changes nothing outside tests.)
+    if (!(bytes <= memoryLimit)) return false;
     const have = this.memory.buffer.byteLength;
     if (bytes <= have) return true;
-    if (!(bytes <= memoryLimit)) return false;
     const pages = Math.ceil((bytes - have) / PAGE);
     // Grow by at least an eighth, so a result growing step by step does not regrow every call.
     const grow = Math.max(pages, Math.min(Math.ceil(have / PAGE / 8), 65535 - have / PAGE));

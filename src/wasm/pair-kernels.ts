@@ -2,7 +2,7 @@
  * The half-stencil pair search of PointGrid2D / PointGrid3D on the
  * WebAssembly kernels (forEachPair, pairs, neighbors, and a pool thread's
  * slices), giving exactly the pairs the JavaScript search gives
- * (pointgrid/pairs2d.ts, pairs3d.ts), in the same order. Every search starts
+ * (pointgrid/pair-visits.ts), in the same order. Every search starts
  * at {@link startSearch}: the grid copied in unless the kernels hold it (see
  * mirror.ts), the grid and search records written (records.ts), the scratch
  * and output laid out after the mirror; the search then runs in the kernels
@@ -58,7 +58,7 @@ interface Search {
 const SEARCH: Search = { k: null as unknown as Kernels, layout: MIRRORED, run: () => 0, out: 0, rowEnd: 0 };
 
 /**
- * Sets up the half-stencil search of `g` (see pointgrid/pairs2d.ts, pairs3d.ts) with
+ * Sets up the half-stencil search of `g` (see pointgrid/pair-visits.ts) with
  * `step` numbers per pair, mirroring the grid and sizing the scratch; the
  * output region starts with room for `room` numbers. Undefined when the
  * radius is not ordinary (see isOrdinaryRadius), the kernels are off or out

@@ -19,7 +19,10 @@ import { kernels } from './kernels.js';
 import { align8, copyPositions } from './layout.js';
 import { KERNEL_BASE } from './records.js';
 
-/** A weld's result (see Welding in src/weld/weld.ts), arrays exactly `count` representatives long. */
+/**
+ * A weld's result (see Welding in src/weld/weld.ts), arrays exactly `count` representatives long; repCoords
+ * empty when they were not asked for.
+ */
 export interface KernelWelding {
   remap: Uint32Array;
   representatives: Uint32Array;
@@ -34,6 +37,8 @@ export interface KernelWelding {
  * that is not finite (the caller throws the error naming it); or undefined
  * when the kernels are off or out of memory, or the tolerance is neither 0
  * nor ordinary (see isOrdinaryRadius; the caller welds in JavaScript).
+ * The representatives' coordinates are copied out only with `coordinates`
+ * (weldMesh returns them, weld does not: 40 MB at 1e7 vertices of a soup).
  */
 export function weldOnKernels(
   positions: NumericArray,
@@ -42,6 +47,7 @@ export function weldOnKernels(
   offset: number,
   n: number,
   tolerance: number,
+  coordinates = true,
 ): KernelWelding | number | undefined {
   // Tolerance 0 welds equal coordinates (weld/exact.ts); any other must be ordinary (see isOrdinaryRadius in
   // core/distance.ts: weld/extreme.ts welds the others, in JavaScript; weld.ts sends only those of near.ts here).
@@ -86,42 +92,34 @@ export function weldOnKernels(
       min[axis] = k.f64[(bounds >> 3) + axis] + 0;
       max[axis] = k.f64[(bounds >> 3) + d + axis] + 0;
     }
-    const grid = gridParameters(min, max, tolerance);
+    // The packed coordinates as the kernels hold them: gridParameters may choose larger cells for them.
+    const view = float32
+      ? k.f32.subarray(coords >> 2, (coords >> 2) + n * d)
+      : k.f64.subarray(coords >> 3, (coords >> 3) + n * d);
+    const grid = gridParameters(min, max, tolerance, view);
     const sure2 = sureDistance2(tolerance2, undefined);
-    count =
-      d === 3
-        ? (float32 ? e.weldNear3d32 : e.weldNear3d64)(
-            coords,
-            n,
-            tolerance2,
-            sure2,
-            grid[0],
-            grid[1],
-            grid[2],
-            grid[3],
-            grid[4],
-            remap,
-            representatives,
-            repCoords,
-          )
-        : (float32 ? e.weldNear2d32 : e.weldNear2d64)(
-            coords,
-            n,
-            tolerance2,
-            sure2,
-            grid[0],
-            grid[1],
-            grid[2],
-            grid[3],
-            remap,
-            representatives,
-            repCoords,
-          );
+    const near = d === 3 ? (float32 ? e.weldNear3d32 : e.weldNear3d64) : float32 ? e.weldNear2d32 : e.weldNear2d64;
+    // (2D's instances take hz and ignore it.)
+    const hz = d === 3 ? grid[4] : 0;
+    count = near(
+      coords,
+      n,
+      tolerance2,
+      sure2,
+      grid[0],
+      grid[1],
+      grid[2],
+      grid[3],
+      hz,
+      remap,
+      representatives,
+      repCoords,
+    );
   }
   return {
     remap: k.u32.slice(remap >> 2, (remap >> 2) + n),
     representatives: k.u32.slice(representatives >> 2, (representatives >> 2) + count),
-    repCoords: k.f64.slice(repCoords >> 3, (repCoords >> 3) + count * d),
+    repCoords: coordinates ? k.f64.slice(repCoords >> 3, (repCoords >> 3) + count * d) : new Float64Array(0),
     count,
   };
 }

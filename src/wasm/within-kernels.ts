@@ -1,12 +1,12 @@
 /**
  * The within queries of PointGrid2D / PointGrid3D on the WebAssembly
- * kernels: within / withinInto one query at a time, withinMany a window of
- * queries at a time in the grid's cell order, each giving exactly what the
- * JavaScript path gives (pointgrid/query2d.ts, query3d.ts,
+ * kernels: within / withinInto and countWithin one query at a time,
+ * withinMany a window of queries at a time in the grid's cell order, each
+ * giving exactly what the JavaScript path gives (pointgrid/within-point.ts,
  * within-many.ts), in the same order. A query reads the grid through the
  * kernels' grid state, set for it by {@link setQueries} (see mirror.ts for
  * when that state may be trusted); a grid other than the one the kernels
- * hold is copied in first, which the copy throttle of {@link within} keeps
+ * hold is copied in first, which the copy throttle of queryKernels keeps
  * from happening at every call.
  *
  * @module
@@ -19,33 +19,16 @@ import { align8, type KernelGrid, writeGridRecord } from './layout.js';
 import { copyIn, current, isShared } from './mirror.js';
 
 /**
- * within2D / within3D on the kernels: writes the points within `radius` of
- * (x, y[, z]) into `target` (as far as it fits) exactly as
- * pointgrid/query2d.ts and query3d.ts do and returns how many there are; -1 when the radius is not
- * ordinary (see isOrdinaryRadius), the kernels are off, the grid lives in
- * a SharedArrayBuffer (which would be copied in at every query), or another
- * grid was copied in for a query too recently, so the caller queries in
- * JavaScript. The first query after a build copies the grid in unless the
- * kernels built it.
+ * within / withinInto on the kernels: writes the points within `radius` of
+ * (x, y[, z]) into `target` (as far as it fits) exactly as the JavaScript
+ * path does (pointgrid/within-point.ts) and returns how many there are; -1
+ * when the radius is not ordinary (see isOrdinaryRadius) or the kernels do
+ * not take the query (see {@link queryKernels}), so the caller queries in
+ * JavaScript.
  */
 export function within(g: KernelGrid, x: number, y: number, z: number, radius: number, target: Uint32Array): number {
-  if (!isOrdinaryRadius(radius)) return -1;
-  const k = kernels();
-  // (A transferred buffer reads as empty: the JavaScript query then finds nothing, and the caller throws.)
-  if (k === undefined || isShared(g.data) || g.data.byteLength === 0) return -1;
-  if (k.queryGrid !== g || !current(k, g)) {
-    const copies = !current(k, g);
-    // Queries that alternate between grids would copy a grid in at every call (about 50 µs at 1e5 points, against
-    // a query of a microsecond or two): after a copy, the next one waits until enough queries came between to
-    // pay for it (copies grow with the points), and the queries meanwhile run in JavaScript.
-    if (copies && k.queriesSinceCopy < Math.max(64, g.points >> 6)) {
-      k.queriesSinceCopy++;
-      return -1;
-    }
-    if (!setQueries(k, g)) return -1;
-    if (copies) k.queriesSinceCopy = 0;
-  }
-  k.queriesSinceCopy++;
+  const k = isOrdinaryRadius(radius) ? queryKernels(g) : undefined;
+  if (k === undefined) return -1;
   const e = k.exports;
   const float32 = g.coords instanceof Float32Array;
   let found: number;
@@ -61,9 +44,49 @@ export function within(g: KernelGrid, x: number, y: number, z: number, radius: n
   const from = k.queryTarget >> 2;
   const count = Math.min(found, target.length);
   for (let i = 0; i < count; i++) target[i] = u32[from + i];
-  // (Indices clamped to the count for a buffer not checked, as within2D does: see core/bounded.ts.)
+  // (Indices clamped to the count for a buffer not checked, as the JavaScript path does: see core/bounded.ts.)
   if (g.clampsIndices) clampIndices(target, count, g.points);
   return found;
+}
+
+/** countWithin on the kernels: how many points {@link within} would find, or -1 as there; nothing is written. */
+export function countWithin(g: KernelGrid, x: number, y: number, z: number, radius: number): number {
+  const k = isOrdinaryRadius(radius) ? queryKernels(g) : undefined;
+  if (k === undefined) return -1;
+  const e = k.exports;
+  const float32 = g.coords instanceof Float32Array;
+  try {
+    return g.dimension === 2
+      ? (float32 ? e.countWithin2d32 : e.countWithin2d64)(x, y, radius)
+      : (float32 ? e.countWithin3d32 : e.countWithin3d64)(x, y, z, radius);
+  } catch (error) {
+    throw trapError('countWithin', error);
+  }
+}
+
+/**
+ * The kernels, their grid state set for `g`, for a query of one point; undefined when the kernels are off, the
+ * grid lives in a SharedArrayBuffer (which would be copied in at every query), or another grid was copied in for
+ * a query too recently. The first query after a build copies the grid in unless the kernels built it.
+ */
+function queryKernels(g: KernelGrid): Kernels | undefined {
+  const k = kernels();
+  // (A transferred buffer reads as empty: the JavaScript query then finds nothing, and the caller throws.)
+  if (k === undefined || isShared(g.data) || g.data.byteLength === 0) return undefined;
+  if (k.queryGrid !== g || !current(k, g)) {
+    const copies = !current(k, g);
+    // Queries that alternate between grids would copy a grid in at every call (about 50 µs at 1e5 points, against
+    // a query of a microsecond or two): after a copy, the next one waits until enough queries came between to
+    // pay for it (copies grow with the points), and the queries meanwhile run in JavaScript.
+    if (copies && k.queriesSinceCopy < Math.max(64, g.points >> 6)) {
+      k.queriesSinceCopy++;
+      return undefined;
+    }
+    if (!setQueries(k, g)) return undefined;
+    if (copies) k.queriesSinceCopy = 0;
+  }
+  k.queriesSinceCopy++;
+  return k;
 }
 
 /**
@@ -101,7 +124,7 @@ export function withinWindowForTests(queries: number): number {
  * packed, checked float64 (d per query), answered a window at a time in the
  * grid's cell order and gathered into rows in query order, written into
  * `reuse` where it has room. Undefined when the radius is not ordinary (see
- * isOrdinaryRadius: within2D / within3D answer those) or the kernels are off
+ * isOrdinaryRadius: within-point.ts answers those) or the kernels are off
  * or out of memory. A grid in a SharedArrayBuffer is copied in for the call, once.
  */
 export function withinManyOnKernels(

@@ -117,7 +117,8 @@ export interface WeldMeshResult<P extends NumericArray> {
 export function weld(positions: NumericArray, tolerance: number, options: WeldOptions = {}): WeldResult {
   checkFiniteDistance('tolerance', tolerance);
   const layout = readLayout(options);
-  const { remap, representatives, count } = weldPositions(positions, layout, tolerance, undefined);
+  // (weld returns no coordinates: the kernels need not copy them out.)
+  const { remap, representatives, count } = weldPositions(positions, layout, tolerance, undefined, false);
   return { remap, representatives: exactly(representatives, count), count };
 }
 
@@ -437,7 +438,10 @@ export interface Welding {
   remap: Uint32Array;
   /** The representatives: the first `count` entries (it may be longer). */
   representatives: Uint32Array;
-  /** Representatives' coordinates packed in representative order: the first `count * dimension` entries. */
+  /**
+   * Representatives' coordinates packed in representative order: the first `count * dimension` entries
+   * (empty from the kernels when not asked for, see weldPositions).
+   */
   repCoords: Float64Array;
   count: number;
 }
@@ -469,13 +473,15 @@ export function weldWithTest(
 /**
  * Checks and welds `positions` (tolerance already checked): on the
  * WebAssembly kernels where they run and there is no extra test (see
- * src/wasm/weld-kernels.ts), else here; both give the same result.
+ * src/wasm/weld-kernels.ts), else here; both give the same result. Without
+ * `coordinates` the kernels' welding may leave repCoords empty.
  */
 function weldPositions(
   positions: NumericArray,
   layout: Layout,
   tolerance: number,
   accept: AcceptRepresentative | undefined,
+  coordinates = true,
 ): Welding {
   const { dimension, stride, offset } = layout;
   // The kernels repeat the hot paths of weldCoordinates only, exact.ts (tolerance 0: equal coordinates, no
@@ -483,7 +489,7 @@ function weldPositions(
   // isOrdinaryRadius in core/distance.ts) take weld/extreme.ts's cold paths here.
   if (accept === undefined && (tolerance === 0 || (isOrdinaryRadius(tolerance) && tolerance >= LOWEST_HOT_TOLERANCE))) {
     const n = checkLayout(positions, dimension, stride, offset);
-    const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance);
+    const welded = weldOnKernels(positions, dimension, stride, offset, n, tolerance, coordinates || verifying());
     if (typeof welded === 'number') throw coordinateError(positions, dimension, stride, offset, welded);
     if (welded !== undefined) {
       if (verifying()) {

@@ -15,6 +15,8 @@
  */
 import { pointError } from '../core/validate.js';
 import {
+  bounds2,
+  bounds3,
   countDense2,
   countDense3,
   scatter2,
@@ -22,14 +24,12 @@ import {
   sortSmallCells2,
   sortSmallCells3,
 } from '../pointgrid/build-loops.js';
-import { bounds2, bounds3 } from '../pointgrid/build-steps.js';
 import { readGrid } from '../pointgrid/grid-data.js';
 import { Grid2D } from '../pointgrid/grid2d.js';
 import { Grid3D } from '../pointgrid/grid3d.js';
 import { partCell } from '../pointgrid/options.js';
 import { COLLECT, fillRows, isOutgrown, PairSink, ROWS, writePairs } from '../pointgrid/pair-sink.js';
-import { forEachPair2D } from '../pointgrid/pairs2d.js';
-import { forEachPair3D } from '../pointgrid/pairs3d.js';
+import { forEachPair2D, forEachPair3D } from '../pointgrid/pair-visits.js';
 import { sortCellsByX } from '../pointgrid/sort-cells.js';
 import { type KernelMode, setKernelMode, useKernelModule } from '../wasm/kernels.js';
 import { pinGrid, unpinGrid } from '../wasm/mirror.js';
@@ -785,7 +785,7 @@ type BuildTask = Extract<Task, { op: 'build' }>;
 
 /**
  * One thread's part of a dense build, the one-thread build's loops
- * (build-steps.ts) over a slice, with a barrier after each step:
+ * (build-loops.ts) over a slice, with a barrier after each step:
  * 1. histogram: the cell of each point of its slice of points, counted into its own histogram;
  * 2. cellTotals: the points of its range of cells, over every histogram;
  * 3. offsets: its cells' starts, and in each histogram where that thread's points of the cell end

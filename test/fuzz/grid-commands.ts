@@ -13,8 +13,9 @@
 import fc from 'fast-check';
 import type { NumericArray } from '../../src/core/validate.js';
 import type { KernelMode } from '../../src/index.js';
-import { kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { kernelMemoryLimitForTests } from '../../src/wasm/kernels.js';
 import { batchPairsForTests } from '../../src/wasm/pair-kernels.js';
+import { KERNEL_BASE } from '../../src/wasm/records.js';
 import type { Layout } from '../support/pointgrid-oracle.js';
 import {
   type MoveSpec,
@@ -541,25 +542,48 @@ export function gridCommands(dims: readonly (2 | 3)[]): Record<GridCommand, fc.A
         }),
     ),
     counts: fc.constant(new Step('counts', (w) => w.expectCounts())),
-    limit: fc.tuple(pick, fc.constantFrom(0, 1, 2, 8), rebuildHow, pointsArb, kinds, moveArb).map(
-      ([p, pages, how, points, kind, move]) =>
-        new Step(`rebuild with the kernels' memory held to ${pages} more pages(${p}, ${how})`, (w) =>
-          onSlot(w, p, (slot) => {
-            // A reservation that fails part-way through a kernel build (as at 4 GiB): the build falls back to
-            // JavaScript, and nothing may trust what the kernels had written before it did.
-            const memory = kernels()?.memory.buffer.byteLength ?? 0;
-            const last = kernelMemoryLimitForTests(memory + pages * 65536);
-            try {
+    limit: fc
+      .tuple(
+        pick,
+        fc.constantFrom(0.5, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 4, 10),
+        fc.constantFrom<RebuildHow>('same', 'same', 'explicit', 'copy', 'larger', 'kind'),
+        pointsArb,
+        kinds,
+        fc.oneof(
+          moveArb,
+          moveArb.map((m) => ({ ...m, kind: 'crowd' as const })),
+        ),
+      )
+      .map(
+        ([p, share, how, points, kind, move]) =>
+          new Step(`rebuild with the kernels' memory held to ${share} x 8(d + 1) bytes a point(${p}, ${how})`, (w) =>
+            onSlot(w, p, (slot) => {
+              // A reservation that fails part-way through a kernel build (as at 4 GiB): the build falls back to
+              // JavaScript, and nothing may trust what the kernels had written before it did. The limit is drawn in
+              // units of 8 (d + 1) bytes a point of the new points: a dense build reserves some 1 to 1.75 units
+              // first, then, for a crowded cell (the 'crowd' move makes one), a quarter to a half more for its
+              // sort, so the draws around 1.25 to 2.5 stop the build between its reservations, the others before
+              // the first or not at all. A limit above the memory's size (1 MiB at least) would never bite, as
+              // the earlier draws of 'a few more pages' never did (see kernelMemoryLimitForTests).
               w.move(slot, move);
               const { positions, layout } = rebuildInput(w, slot, how, points, kind);
-              w.rebuild(slot, positions, layout);
-            } finally {
-              kernelMemoryLimitForTests(last);
-            }
-            w.count('rebuild at a memory limit');
-          }),
-        ),
-    ),
+              const input = positions ?? slot.positions ?? [];
+              const n =
+                input.length === 0
+                  ? 0
+                  : Math.floor((input.length - slot.subject.offset - slot.d) / slot.subject.stride) + 1;
+              const last = kernelMemoryLimitForTests(
+                KERNEL_BASE + Math.ceil(share * 8 * (slot.d + 1) * Math.max(n, 1)),
+              );
+              try {
+                w.rebuild(slot, positions, layout);
+              } finally {
+                kernelMemoryLimitForTests(last);
+              }
+              w.count('rebuild at a memory limit');
+            }),
+          ),
+      ),
     release: fc.constant(
       new Step('releaseKernelMemory()', (w) => {
         subject.releaseKernelMemory();

@@ -45,7 +45,7 @@ import {
   makeHash,
   visible,
 } from './hash-model.js';
-import { fuzz } from './support.js';
+import { commandSequences, fuzz } from './support.js';
 
 /** One hash of the world and what it should hold. */
 interface Slot {
@@ -182,6 +182,11 @@ function runQuery(world: HashWorld, slot: Slot, q: QuerySpec, predicate?: (item:
   }
 }
 
+/** The search state a query of `kind` on `slot` uses: a point hash answers a ray query with nearest (see runQuery). */
+function searchKind(slot: Slot, kind: QueryKind): QueryKind {
+  return slot.kind.points && kind === 'ray' ? 'nearest' : kind;
+}
+
 /**
  * A query of slot `outer` with callbacks that query slot `inner` (another
  * hash): a nearest or ray predicate, a forEachOverlap visitor or a
@@ -190,9 +195,23 @@ function runQuery(world: HashWorld, slot: Slot, q: QuerySpec, predicate?: (item:
 function nested(world: HashWorld, outer: Slot, inner: Slot, how: string, q: QuerySpec, innerQ: QuerySpec): void {
   if (outer === inner) return;
   let calls = 0;
+  // A predicate's nearest (or ray cast) of a hash of the outer's family must throw: one search state serves the
+  // family (src/pointhash/nearest.ts, src/spatialhash/nearest.ts and raycast.ts), and an inner search used to
+  // overwrite the outer one's, which then answered wrong items.
+  const outerKind = searchKind(outer, q.kind === 'box' || q.kind === 'radius' ? 'nearest' : q.kind);
+  const refused =
+    how === 'predicate' && outer.kind.points === inner.kind.points && outerKind === searchKind(inner, innerQ.kind);
   const ask = () => {
     // Every few callbacks, so a search sees its state both before and after the inner one.
-    if (calls++ % 3 === 0) runQuery(world, inner, innerQ);
+    if (calls++ % 3 !== 0) return;
+    if (!refused) {
+      runQuery(world, inner, innerQ);
+      return;
+    }
+    expect(() => runQuery(world, inner, innerQ), 'a nested search of the same family').toThrow(
+      /cannot run inside a (nearest predicate|ray cast's predicate)/,
+    );
+    world.count('nested refused');
   };
   world.count(`nested ${how}`);
   if (how === 'predicate') {
@@ -328,7 +347,7 @@ function runSequences(): void {
     'hashes stateful: several hashes, interleaved calls, snapshots',
     fc.tuple(
       fc.array(slotArb, { minLength: 2, maxLength: 4 }),
-      fc.commands(hashCommands(), { maxCommands: 60, size: 'max' }),
+      commandSequences(hashCommands(), { maxCommands: 60, size: 'max' }),
     ),
     ([settings, commands]) => {
       const world = new HashWorld();
@@ -351,7 +370,15 @@ function runSequences(): void {
     },
     1000,
   );
-  const required = ['nested predicate', 'nested overlap', 'nested pairs', 'snapshot', 'updateById', 'setFilter'];
+  const required = [
+    'nested predicate',
+    'nested refused',
+    'nested overlap',
+    'nested pairs',
+    'snapshot',
+    'updateById',
+    'setFilter',
+  ];
   const missing = required.filter((what) => SKIP.size === 0 && !((totals.get(what) ?? 0) > 0));
   if (missing.length > 0) throw new Error(`hash sequences never took ${missing.join(', ')}`);
 }

@@ -48,7 +48,7 @@ import {
   weighted,
 } from './grid-commands.js';
 import { subject, World } from './grid-world.js';
-import { fuzz, fuzzAsync } from './support.js';
+import { commandSequences, fuzz, fuzzAsync } from './support.js';
 import { weldCommands } from './weld-commands.js';
 
 /** How often each grid command is drawn, against 1 for the others. */
@@ -75,7 +75,7 @@ function gridSequences(
 ): fc.Arbitrary<[Initial, Iterable<fc.Command<object, World>>]> {
   const commands = [...weighted(gridCommands(dims), WEIGHTS)];
   for (let k = 0; k < transfers; k++) commands.push(...transferCommands());
-  return fc.tuple(initialArb(dims), fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }));
+  return fc.tuple(initialArb(dims), commandSequences(commands, { maxCommands: MAX_COMMANDS, size: 'max' }));
 }
 
 /** What the sequences of the property under way did, summed over its runs (see World.taken). */
@@ -204,7 +204,7 @@ async function poolSuite(): Promise<void> {
     for (let k = 0; k < 5; k++) commands.push(...poolCommands());
     await fuzzAsync(
       name,
-      fc.tuple(initialArb(dims), fc.commands(commands, { maxCommands: 25, size: 'max' })),
+      fc.tuple(initialArb(dims), commandSequences(commands, { maxCommands: 25, size: 'max' })),
       async ([initial, steps]) => {
         const world = freshWorld(pools);
         try {
@@ -232,7 +232,7 @@ function weldSuite(): void {
   const commands = [...grid, ...welds, ...welds, ...welds, ...welds, ...welds, ...welds];
   gridProperty(
     'kernels stateful: weld and weldMesh between grid calls',
-    fc.tuple(initialArb(dims), fc.commands(commands, { maxCommands: 30, size: 'max' })),
+    fc.tuple(initialArb(dims), commandSequences(commands, { maxCommands: 30, size: 'max' })),
     250,
     ['weld exact', 'weld near', 'query within', 'pairs pairs', 'mode javascript', 'release'],
   );

@@ -18,7 +18,9 @@
  *   fixed by the property's name: every CI run checks the same cases.
  * - `FUZZ_RUNS=n` runs every property n times instead (the long local mode,
  *   `npm run fuzz` sets it), `FUZZ_SEED=s` starts from another seed, and
- *   `FUZZ_SEED=s FUZZ_PATH=p` replays the one case a failure names.
+ *   `FUZZ_SEED=s FUZZ_PATH=p` replays the one case a failure names; a
+ *   property over command sequences ({@link commandSequences}) needs
+ *   `FUZZ_REPLAY=r` too, which the failure's replay line gives.
  *
  * The watchdog is a safety net, not a timing assertion: every case is sized
  * so that its work is bounded (small point sets, bounded sizes), and only a
@@ -49,6 +51,22 @@ export function fuzzRuns(ciRuns: number): number {
 /** Seconds without a finished case after which {@link runSuite} calls the suite hung: FUZZ_STALL, default 60. */
 export function stallSeconds(): number {
   return envNumber('FUZZ_STALL') ?? 60;
+}
+
+/**
+ * `fc.commands(commands, constraints)` with FUZZ_REPLAY as its replay path:
+ * fast-check replays a shrunk command sequence from the seed and path only
+ * together with the commands' own replay path (the `replayPath` comment of
+ * the counterexample), which {@link fuzz}'s replay line prints.
+ */
+export function commandSequences<C>(
+  commands: fc.Arbitrary<C>[],
+  constraints: { maxCommands: number; size: fc.SizeForArbitrary },
+): fc.Arbitrary<Iterable<C>> {
+  const replayPath = typeof process === 'undefined' ? undefined : process.env.FUZZ_REPLAY || undefined;
+  // (C is a Command or an AsyncCommand, which fc.commands takes through two overloads.)
+  const arbitraries = commands as unknown as fc.Arbitrary<fc.Command<object, unknown>>[];
+  return fc.commands(arbitraries, { ...constraints, replayPath }) as unknown as fc.Arbitrary<Iterable<C>>;
 }
 
 /** FNV-1a of a name: the fixed seed of a property in CI. */
@@ -127,8 +145,12 @@ function finish<T>(name: string, details: fc.RunDetails<[T]>): void {
     const counterexample = details.counterexample === null ? '(none)' : brief(details.counterexample[0]);
     const cause =
       details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    // A command sequence's own replay path (see commandSequences), from fast-check's printout of it.
+    const whole = details.counterexample === null ? '' : fc.stringify(details.counterexample[0]);
+    const commands = /\/\*replayPath="([^"]*)"\*\//.exec(whole);
+    const replay = commands === null ? '' : ` FUZZ_REPLAY='${commands[1]}'`;
     throw new Error(
-      `fuzz property "${name}" failed after ${details.numRuns} case(s); replay with FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}\n` +
+      `fuzz property "${name}" failed after ${details.numRuns} case(s); replay with FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath}${replay}\n` +
         `case: ${counterexample}\n${cause}`,
     );
   }

@@ -4,7 +4,8 @@
  * here. Each generated file names its template in its first line.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -33,5 +34,61 @@ describe('the generated kernel files', () => {
     expect(() =>
       execFileSync(process.execPath, [join(root, 'scripts/expand-templates.mjs'), '--check'], { cwd: root }),
     ).not.toThrow();
+  });
+});
+
+describe('the expander (scripts/expand-templates.mjs)', () => {
+  // @ts-expect-error: a plain ES module of the build, without declarations.
+  const load = () => import('../../scripts/expand-templates.mjs');
+
+  /** The outputs of a template of these lines, written to a temporary file. */
+  async function expand(lines: string[]): Promise<{ path: string; text: string }[]> {
+    const { expandTemplate } = (await load()) as {
+      expandTemplate: (file: string) => { path: string; text: string }[];
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'spatialhash-template-'));
+    try {
+      const file = join(dir, 'probe.template.ts');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      return expandTemplate(file);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('expands block macros indented as their call, drops the comments of macros, and splits statements for AssemblyScript', async () => {
+    const [as] = await expand([
+      '//#output as src/probe.ts',
+      '// About the macro: stays in the template.',
+      '//#macro as swap(a, b)',
+      'const t = a;',
+      'a = b;',
+      'b = t;',
+      '//#endmacro',
+      '//#macro all both() = let x = 1; let y = 2',
+      'export function f(): i32 {',
+      '  @both();',
+      '  for (let i = 0; i < 2; i++) {',
+      '    @swap(x, y)',
+      '  }',
+      "  // A comment; not split, nor 'this; string'.",
+      '  return x;',
+      '}',
+    ]);
+    const body = as.text.split('\n').slice(2).join('\n');
+    expect(body).not.toContain('About the macro');
+    expect(body).toContain('  let x = 1;\n  let y = 2;\n');
+    expect(body).toContain('    const t = x;\n    x = y;\n    y = t;\n');
+    expect(body).toContain('  for (let i = 0; i < 2; i++) {');
+    expect(body).toContain("  // A comment; not split, nor 'this; string'.");
+  });
+
+  it('refuses a block macro called inside a line, and a block macro left open', async () => {
+    await expect(
+      expand(['//#output as src/probe.ts', '//#macro as m()', 'x();', '//#endmacro', 'y = @m();']),
+    ).rejects.toThrow(/block macro @m called within a line/);
+    await expect(expand(['//#output as src/probe.ts', '//#macro as m()', 'x();'])).rejects.toThrow(
+      /block macro without its \/\/#endmacro/,
+    );
   });
 });

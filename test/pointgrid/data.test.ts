@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NumericArray } from '../../src/core/validate.js';
-import { PointGrid2D, PointGrid3D, type PointGridOptions } from '../../src/index.js';
+import { type KernelMode, PointGrid2D, PointGrid3D, type PointGridOptions, setKernelMode } from '../../src/index.js';
 import { pack, scenarios } from '../support/pointgrid-oracle.js';
 
 type Grid = PointGrid2D | PointGrid3D;
@@ -98,6 +98,53 @@ for (const dim of dims) {
       view.rebuild(more);
       view.validate();
       expect(view.pairs(1.5)).toEqual(grid.pairs(1.5));
+    });
+
+    for (const mode of ['javascript', 'auto'] as KernelMode[]) {
+      it(`a rebuild that outgrows the buffer leaves the old one as it was, whose from() grids keep its build (${mode})`, () => {
+        // Two points, dense; then one moved 10,000 cells away: the rebuild is hashed and needs more room, so it
+        // moves to a new buffer. The JavaScript hashed build used to keep its sort keys in the old buffer's
+        // coordinates before it moved (found by the stateful suites: the view then answered [] for its point 0).
+        const positions = new Float64Array(dim.d * 2).map((_, k) => (k % dim.d) + k / 10);
+        const grid = dim.make(positions, { cellSize: 1 });
+        expect(grid.layout).toBe('dense');
+        const view = dim.from(grid.data);
+        const old = grid.data;
+        const before = new Uint8Array(old.slice(0));
+        positions[dim.d] += 1e4;
+        setKernelMode(mode);
+        try {
+          grid.rebuild();
+        } finally {
+          setKernelMode('auto');
+        }
+        expect(grid.layout).toBe('hashed');
+        expect(grid.data).not.toBe(old);
+        expect(new Uint8Array(old)).toEqual(before);
+        const first = Array.from(positions.subarray(0, dim.d));
+        expect(dim.within(view, first, 0)).toEqual([0]);
+        view.validate();
+      });
+    }
+
+    it('validate() checks what another grid rebuilt into the buffer in place, as queries read it', () => {
+      const positions = new Float64Array(dim.d * 20).map((_, k) => (k * 7919) % 13);
+      const grid = dim.make(positions, { cellSize: 2 });
+      const view = dim.from(grid.data);
+      // Every point 10 cells along x: the same cells and count, so the same buffer, at another origin. validate()
+      // used to check the new body against the bounds the view read in from() ("point 0 lies outside the cell").
+      for (let i = 0; i < positions.length; i += dim.d) positions[i] += 20;
+      const data = grid.data;
+      grid.rebuild();
+      expect(grid.data).toBe(data);
+      view.validate();
+      expect(view.pairs(3)).toEqual(grid.pairs(3));
+      // The view rebuilds the buffer in place from points of its own: the grid's validate() then checks the body,
+      // not its copies against its own positions, which the buffer no longer holds.
+      view.rebuild(positions.map((v) => v / 2));
+      expect(view.data).toBe(data);
+      grid.validate();
+      expect(grid.pairs(3)).toEqual(view.pairs(3));
     });
 
     it('refuses buffers that are not grids, of the other dimension or version, or truncated', () => {

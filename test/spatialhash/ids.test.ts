@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { SpatialHash2D, SpatialHash3D } from '../../src/index.js';
+import { PointHash2D, PointHash3D, SpatialHash2D, SpatialHash3D } from '../../src/index.js';
 import { describeIdProperties, type LooseFactory, type LooseHash } from '../support/hash-ids.js';
 import { expectRangeError } from '../support/hash-properties.js';
 
@@ -72,6 +72,46 @@ describe('predicates and visitors', () => {
     expect(hash.queryBox(-10, -10, 20, 20).sort()).toEqual(['far', 'me', 'wall']);
     hash.removeById(id);
     hash.validate();
+  });
+
+  it('a predicate may not start a nearest or ray cast of another hash of its family: they share one search state', () => {
+    // A nearest of another hash from inside a predicate overwrote the outer search's state (heap, query point,
+    // verdicts), which then answered a farther item (found by test/fuzz/hash-stateful: issue 39).
+    const hash = scene();
+    const other = new SpatialHash3D<string>({ cellSize: 1 });
+    other.insert('box', 0, 0, 0, 1, 1, 1);
+    const all = Number.POSITIVE_INFINITY;
+    expect(() => hash.nearest(5, 0, 1, all, [], -1, () => other.nearest(0, 0, 0).length >= 0)).toThrow(
+      /nearest cannot run inside a nearest predicate \(of any SpatialHash2D or SpatialHash3D\)/,
+    );
+    expect(() => hash.raycast(0.5, 0.5, 1, 0, 100, -1, () => other.raycast(0, 0, 0, 1, 0, 0) !== undefined)).toThrow(
+      /raycast: a ray cast cannot run inside a ray cast's predicate/,
+    );
+    expect(() =>
+      hash.raycastAll(0.5, 0.5, 1, 0, 100, [], -1, () => other.raycastAll(0, 0, 0, 1, 0, 0).length >= 0),
+    ).toThrow(/raycastAll: a ray cast cannot run inside a ray cast's predicate/);
+    const points = new PointHash2D<string>({ cellSize: 1 });
+    const pointsToo = new PointHash3D<string>({ cellSize: 1 });
+    points.insert('near', 0, 0);
+    points.insert('far', 0, 1);
+    pointsToo.insert('p', 0, 0, 0);
+    expect(() => points.nearest(5, -3.25, 1, all, [], -1, () => pointsToo.nearest(0, 0, 0).length >= 0)).toThrow(
+      /nearest cannot run inside a nearest predicate \(of any PointHash2D or PointHash3D\)/,
+    );
+    // Each family has its own search state: the other family's nearest, and a ray cast in a nearest predicate, run.
+    const inner: unknown[] = [];
+    const found = hash.nearest(5, 0, 1, all, [], -1, (item) => {
+      inner.push(points.nearest(0, -2.75, 1)[0], other.raycast(0.5, 0.5, -5, 0, 0, 1)?.item);
+      return item !== 'wall';
+    });
+    expect(found).toEqual(['me']);
+    expect(inner.slice(0, 2)).toEqual(['near', 'box']);
+    expect(points.nearest(5, -3.25, 1, all, [], -1, () => hash.nearest(0, 0).length > 0)).toEqual(['near']);
+    // Every hash is usable after the refusals.
+    expect(hash.nearest(5, 0, 2)).toEqual(['wall', 'me']);
+    expect(points.nearest(5, -3.25, 2)).toEqual(['near', 'far']);
+    hash.validate();
+    points.validate();
   });
 
   it('forEachOverlap visits each overlap once, stops early, and refuses nested box queries and changes', () => {

@@ -27,6 +27,7 @@ export interface GridUnderTest {
   rebuild(positions?: NumericArray): void;
   within(q: number[], radius: number, out?: number[]): number[];
   withinInto(q: number[], radius: number, out: Uint32Array): number;
+  countWithin(q: number[], radius: number): number;
   nearest(q: number[], k?: number, maxDistance?: number): number[];
   forEachPair(radius: number, visit: (i: number, j: number, d2: number) => void): void;
   pairs(radius: number): Uint32Array;
@@ -235,6 +236,7 @@ function exactRadius(oracle: PointOracle, fallback: number): number {
   return Math.sqrt(distanceSquared(oracle.points[0], oracle.points[oracle.points.length - 1]));
 }
 
+/** within, withinInto (with room and with too little) and countWithin of each query against the oracle. */
 export function checkWithin(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
   const out: number[] = [99, 98];
   const into = new Uint32Array(oracle.points.length + 1);
@@ -245,6 +247,7 @@ export function checkWithin(grid: GridUnderTest, oracle: PointOracle, queries: n
     expect([...got].sort(ascending)).toEqual(expected);
     const count = grid.withinInto(q, radius, into);
     expect(count).toBe(expected.length);
+    expect(grid.countWithin(q, radius)).toBe(expected.length);
     expect([...into.subarray(0, count)].sort(ascending)).toEqual(expected);
     // Too small a buffer: the full count comes back, what fits is written, each once.
     if (expected.length > 1) {
@@ -298,7 +301,7 @@ export function checkPairs(grid: GridUnderTest, oracle: PointOracle, radius: num
   expect(fromRows.sort()).toEqual(expected);
 }
 
-/** Every query of `grid` (within, withinInto, nearest, forEachPair, pairs, neighbors) against the oracle. */
+/** Every query of `grid` (within, withinInto, countWithin, nearest, forEachPair, pairs, neighbors) against the oracle. */
 export function checkAnswers(grid: GridUnderTest, oracle: PointOracle, queries: number[][], radius: number): void {
   checkWithin(grid, oracle, queries, radius);
   checkNearest(grid, oracle, queries, radius);
@@ -328,6 +331,7 @@ export function gridFace(grid: PointGrid2D | PointGrid3D): GridUnderTest {
     within: (q, radius, out) => (g2 ? g2.within(q[0], q[1], radius, out) : g3!.within(q[0], q[1], q[2], radius, out)),
     withinInto: (q, radius, out) =>
       g2 ? g2.withinInto(q[0], q[1], radius, out) : g3!.withinInto(q[0], q[1], q[2], radius, out),
+    countWithin: (q, radius) => (g2 ? g2.countWithin(q[0], q[1], radius) : g3!.countWithin(q[0], q[1], q[2], radius)),
     nearest: (q, k, maxDistance) => {
       nearestOut.push(-1, -2);
       const found = g2
@@ -355,7 +359,7 @@ export function pointGridProperties(name: string, dimension: 2 | 3, make: GridFa
   const SEED_REBUILD = dimension === 2 ? 20263 : 30263;
 
   describe(`${name} against brute force`, () => {
-    it(`within, withinInto and nearest match the oracle (seed ${SEED_QUERIES})`, () => {
+    it(`within, withinInto, countWithin and nearest match the oracle (seed ${SEED_QUERIES})`, () => {
       property(scenarios(dimension), SEED_QUERIES, 300, (s) => {
         const { grid, oracle, queries } = setUp(make, dimension, s);
         grid.validate();

@@ -105,7 +105,7 @@ for (const d of [2, 3] as const) {
   });
 }
 
-/** within and withinInto (full and short out) of every query, under one kernel mode. */
+/** within, withinInto (full and short out) and countWithin of every query, under one kernel mode. */
 function queries(mode: 'wasm' | 'javascript', d: 2 | 3, s: Scenario, shared: boolean) {
   setKernelMode(mode);
   const positions = pack(s.points, d, s.layout);
@@ -118,7 +118,8 @@ function queries(mode: 'wasm' | 'javascript', d: 2 | 3, s: Scenario, shared: boo
       const all = grid instanceof PointGrid2D ? grid.within(x, y, radius) : grid.within(x, y, z, radius);
       const count =
         grid instanceof PointGrid2D ? grid.withinInto(x, y, radius, short) : grid.withinInto(x, y, z, radius, short);
-      found.push(all, [count, ...short.subarray(0, Math.min(count, 3))]);
+      const counted = grid instanceof PointGrid2D ? grid.countWithin(x, y, radius) : grid.countWithin(x, y, z, radius);
+      found.push(all, [count, ...short.subarray(0, Math.min(count, 3))], [counted]);
     }
   }
   return found;

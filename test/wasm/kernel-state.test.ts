@@ -25,7 +25,8 @@ import {
   weldMesh,
 } from '../../src/index.js';
 import { readGrid } from '../../src/pointgrid/grid-data.js';
-import { kernelMemoryLimitForTests } from '../../src/wasm/kernels.js';
+import { guarded, kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { GRID_CELL_START, GRID_RECORD } from '../../src/wasm/records.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -88,6 +89,12 @@ function withinInto(grid: Grid, q: number[], radius: number): number[] {
   return [...out.subarray(0, found)].sort((a, b) => a - b);
 }
 
+function countWithin(grid: Grid, q: number[], radius: number): number {
+  return grid instanceof PointGrid2D
+    ? grid.countWithin(q[0], q[1], radius)
+    : grid.countWithin(q[0], q[1], q[2], radius);
+}
+
 function withinManyRow(grid: Grid, q: number[], radius: number): number[] {
   const rows = grid.withinMany(q, radius);
   return [...rows.indices.subarray(rows.offsets[0], rows.offsets[1])].sort((a, b) => a - b);
@@ -125,6 +132,22 @@ describe('a rebuild on the kernels after a query (defect class 1: the query stat
           expect(within(grid, moved, 1.5)).toEqual([0, 1, 2]);
           expect(withinInto(grid, moved, 1.5)).toEqual([0, 1, 2]);
           expect(withinManyRow(grid, moved, 1.5)).toEqual([0, 1, 2]);
+          expect(countWithin(grid, moved, 1.5)).toBe(3);
+        });
+
+        it(`${label}: countWithin answers the new build when a countWithin set the query state for the old one`, () => {
+          const base = d === 2 ? [0, 0, 1, 0, 2, 0, 3, 0] : [0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0];
+          const positions = float32 ? Float32Array.from(base) : Float64Array.from(base);
+          const grid = make(d, positions, options);
+          const q = d === 2 ? [1, 0] : [1, 0, 0];
+          expect(countWithin(grid, q, 1.5)).toBe(3);
+          for (let i = 0; i < positions.length; i += d) positions[i] += 10;
+          grid.rebuild();
+          expect(countWithin(grid, q, 1.5)).toBe(0);
+          expect(countWithin(grid, d === 2 ? [11, 0] : [11, 0, 0], 1.5)).toBe(3);
+          // Two points dropped: a rebuild into the same buffer with another count.
+          grid.rebuild(positions.subarray(0, 2 * d));
+          expect(countWithin(grid, d === 2 ? [11, 0] : [11, 0, 0], 1.5)).toBe(2);
         });
 
         it(`${label}: a query between two rebuilds leaves the grid's pairs whole (it wrote into the new copy)`, () => {
@@ -137,6 +160,7 @@ describe('a rebuild on the kernels after a query (defect class 1: the query stat
             const next = points(n + (trial % 3) - 1, d, 6, 5000 + trial);
             const input = float32 ? Float32Array.from(next) : next;
             grid.rebuild(input);
+            expect(countWithin(grid, q, 2)).toBe(bruteWithin(input, d, q, 2).length);
             expect(within(grid, q, 2)).toEqual(bruteWithin(input, d, q, 2));
             expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(input, d, 1));
           }
@@ -207,6 +231,7 @@ describe('queries whose x lies far outside a dense grid (defect class 2: a chord
           expect(within(grid, q, radius)).toEqual(want);
           expect(withinInto(grid, q, radius)).toEqual(want);
           expect(withinManyRow(grid, q, radius)).toEqual(want);
+          expect(countWithin(grid, q, radius)).toBe(want.length);
         }
     });
 });
@@ -240,6 +265,38 @@ describe('a build that falls back to JavaScript part-way (defect class 3: the co
     });
 });
 
+describe('a hashed build that falls back to JavaScript part-way (its counting table could not grow)', () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: another grid's queries and pairs stay right at every memory limit a hashed build meets`, () => {
+      releaseKernelMemory();
+      // A grid whose copy in the kernels' memory (60 KB and more) reaches past where the smaller hashed build below
+      // lays out its work areas, so that build's copy of its points writes over it.
+      const large = points(3000, d, d === 2 ? 100 : 20, 11);
+      const grid = make(d, large, { cellSize: 1 });
+      const want = brutePairs(large, d, 1);
+      const q = [3, 4, 5].slice(0, d);
+      const near = bruteWithin(large, d, q, 1.5);
+      // 600 points in as many cells: a hashed build's first counting table (for a quarter of the points) is too
+      // small, so it grows part-way, after it has copied the points in. Its first reservation is some 88 KB (2D) or
+      // 112 KB (3D), the table's growth 12 KB more: the limits sweep past both.
+      const many = points(600, d, d === 2 ? 400 : 60, 12);
+      let fellBack = 0;
+      for (let limit = 8192; limit < 160_000; limit += 1024) {
+        const last = kernelMemoryLimitForTests(limit);
+        try {
+          make(d, many, { cellSize: 1, maxDenseCells: 0 });
+          // (Only a build that wrote over the mirror and then fell back leaves the memory holding no grid.)
+          if (kernels()!.mirrorData === undefined) fellBack++;
+        } finally {
+          kernelMemoryLimitForTests(last);
+        }
+        expect(within(grid, q, 1.5), `within after a build held to ${limit} bytes`).toEqual(near);
+        expect(pairStrings(grid.pairs(1)), `pairs after a build held to ${limit} bytes`).toEqual(want);
+      }
+      expect(fellBack, 'builds that fell back between their reservations').toBeGreaterThan(0);
+    });
+});
+
 describe('an in-place rebuild the kernels did not make (the mirror is told from the buffer by its build count)', () => {
   for (const d of [2, 3] as const)
     for (const [layout, options] of layouts)
@@ -250,6 +307,7 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
         // The kernels built the grid and hold it; a pair search and a query read that copy.
         expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(first, d, 1));
         expect(within(grid, q, 2)).toEqual(bruteWithin(first, d, q, 2));
+        expect(countWithin(grid, q, 2.5)).toBe(bruteWithin(first, d, q, 2.5).length);
         // The same points in reverse order (the same cells, other indices): the build goes in place, while the
         // kernels' memory still holds the first build of that very buffer.
         const second = new Float64Array(first.length);
@@ -260,10 +318,46 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
         grid.rebuild(second);
         setKernelMode('auto');
         expect(grid.data).toBe(data);
+        // A query first, with no other kernel call between: the query state was set for this very buffer.
+        expect(countWithin(grid, q, 2.5)).toBe(bruteWithin(second, d, q, 2.5).length);
+        expect(withinInto(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
         expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(second, d, 1));
         expect(within(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
         expect(withinManyRow(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
       });
+});
+
+describe('what the kernels keep to save copies (the answers never depend on it: these hold the savings)', () => {
+  it('a build on the kernels leaves its grid as their copy, for the next search of it', () => {
+    releaseKernelMemory();
+    const positions = points(300, 2, 8, 41);
+    const grid = make(2, positions, { cellSize: 1 });
+    const k = kernels()!;
+    expect(k.mirrorData).toBe(grid.data);
+    grid.rebuild();
+    expect(k.mirrorData).toBe(grid.data);
+    // Shared or not, a search then reads that copy (a shared buffer's only while pinned: copied in again).
+    expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(positions, 2, 1));
+    expect(k.mirrorData).toBe(grid.data);
+  });
+
+  it('queries that alternate between two grids copy one in at most once in 64 queries (the copy throttle)', () => {
+    releaseKernelMemory();
+    const a = make(2, points(300, 2, 8, 42), { cellSize: 1 });
+    const ofB = points(300, 2, 8, 43);
+    const b = make(2, ofB, { cellSize: 1 });
+    const k = kernels()!;
+    // b's build left b in the memory; a's first query copies a in, and b's next 63 queries run in JavaScript.
+    expect(k.mirrorData).toBe(b.data);
+    within(a, [4, 4], 2);
+    expect(k.mirrorData).toBe(a.data);
+    for (let i = 0; i < 63; i++) {
+      expect(within(b, [i % 8, 4], 2)).toEqual(bruteWithin(ofB, 2, [i % 8, 4], 2));
+      expect(k.mirrorData, `after b's query ${i}`).toBe(a.data);
+    }
+    within(b, [4, 4], 2);
+    expect(k.mirrorData).toBe(b.data);
+  });
 });
 
 describe('grids over one buffer see each other rebuilds (defect class 4: a from() view kept its header)', () => {
@@ -284,6 +378,7 @@ describe('grids over one buffer see each other rebuilds (defect class 4: a from(
           expect(view.count).toBe(n - 100);
           expect(within(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
           expect(withinInto(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
+          expect(countWithin(view, q, 2)).toBe(bruteWithin(second, d, q, 2).length);
           expect(withinManyRow(view, q, 2)).toEqual(bruteWithin(second, d, q, 2));
           expect(pairStrings(view.pairs(1))).toEqual(brutePairs(second, d, 1));
           view.validate();
@@ -292,6 +387,7 @@ describe('grids over one buffer see each other rebuilds (defect class 4: a from(
           view.rebuild(third);
           expect(view.data).toBe(owner.data);
           expect(within(owner, q, 2)).toEqual(bruteWithin(third, d, q, 2));
+          expect(countWithin(owner, q, 2)).toBe(bruteWithin(third, d, q, 2).length);
           expect(pairStrings(owner.pairs(1))).toEqual(brutePairs(third, d, 1));
           owner.validate();
         });
@@ -316,6 +412,7 @@ describe("from(data, { check: 'header' }) over a body it did not check (defect c
             withinManyRow(opened, q, radius),
           ])
             for (const i of found) expect(i).toBeLessThan(400);
+          expect(countWithin(opened, q, radius)).toBeLessThanOrEqual(400);
           // (Pairs only at small radii: over cell starts like these every cell's run is every point, so a pair search
           // finds a multiple of all n^2 pairs, bounded but slow at a large radius.)
           if (radius < 10) for (const i of opened.pairs(radius)) expect(i).toBeLessThan(400);
@@ -386,6 +483,31 @@ describe('the kernels cannot allocate their memory at start-up (defect class 7)'
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("a trap of the WebAssembly machine (which the kernels' own bounds should never let happen)", () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: is an Error naming the call, and the grid whose copy it wrote over is copied in afresh`, () => {
+      const positions = points(300, d, 8, 7);
+      const grid = make(d, positions, { cellSize: 1 });
+      const want = brutePairs(positions, d, 1);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      const q = [2, 3, 4].slice(0, d);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, d, q, 1.5));
+      const k = kernels()!;
+      expect(k.mirrorData).toBe(grid.data);
+      // A kernel that runs past the memory's end after writing over the mirror (prefix sums from the mirror's cell
+      // starts on): what the memory holds is then no one's grid, and trapError must say so (mirror.ts).
+      const cellStart = k.f64[(GRID_RECORD >> 3) + GRID_CELL_START];
+      const past = (k.memory.buffer.byteLength - cellStart) / 4 + 16;
+      expect(() => guarded('a test kernel', () => k.exports.prefixSums(cellStart, past, 0))).toThrow(
+        /a test kernel stopped in the WebAssembly kernels/,
+      );
+      expect(k.mirrorData).toBeUndefined();
+      expect(k.queryGrid).toBeUndefined();
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, d, q, 1.5));
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+    });
 });
 
 it('activeKernels() is wasm in this test process (the tests above ran on the kernels)', () => {

@@ -100,8 +100,8 @@ describe('releaseKernelMemory', () => {
 });
 
 describe('the embedded module', () => {
-  it('is what src/wasm/assembly compiles to (npm run build writes it)', () => {
-    // Exits non-zero, naming the file, when src/wasm/binary.ts is stale.
+  it('and the interface of its exports are what src/wasm/assembly compiles to (npm run build writes them)', () => {
+    // Exits non-zero, naming the file, when src/wasm/binary.ts or src/wasm/exports.ts is stale.
     execFileSync(process.execPath, [join(root, 'scripts/build-wasm.mjs'), '--check'], { cwd: root, stdio: 'pipe' });
   }, 60_000);
 });

@@ -99,6 +99,7 @@ describe("mode 'verify' finds a wrong answer of the kernels and throws instead o
   const calls: [string, (grid: PointGrid2D) => unknown][] = [
     ['within', (grid) => grid.within(5, 5, 2)],
     ['withinInto', (grid) => grid.withinInto(5, 5, 2, new Uint32Array(400))],
+    ['countWithin', (grid) => grid.countWithin(5, 5, 2)],
     ['withinMany', (grid) => grid.withinMany([5, 5, 3, 3], 2)],
     ['pairs', (grid) => grid.pairs(1)],
     ['neighbors', (grid) => grid.neighbors(1)],
@@ -118,5 +119,44 @@ describe("mode 'verify' finds a wrong answer of the kernels and throws instead o
       // In 'auto' the damaged copy would be answered from; the JavaScript path is right.
       setKernelMode('javascript');
       expect(() => call(grid)).not.toThrow();
+    });
+});
+
+describe("mode 'verify' finds a wrong build of the kernels", () => {
+  for (const [layout, maxDenseCells] of [
+    ['dense', undefined],
+    ['hashed', 0],
+  ] as const)
+    it(`${layout}: a build whose indices the kernels got wrong throws, naming the build`, () => {
+      const k = kernels();
+      if (k === undefined) throw new Error('the kernels are off');
+      let state = 99;
+      const positions = Float64Array.from({ length: 2 * 300 }, () => {
+        state = (state * 48271) % 2147483647;
+        return (state / 2147483647) * 10;
+      });
+      // The kernels' scatter, then one sorted index changed: a kernel build that differs from the JavaScript one.
+      const exports = k.exports;
+      const scatter = exports.scatter64;
+      (k as { exports: typeof exports }).exports = {
+        ...exports,
+        scatter64: (...args: Parameters<typeof scatter>) => {
+          scatter(...args);
+          const at = args[6] >> 2;
+          k.u32[at] = (k.u32[at] + 1) % args[1];
+        },
+      };
+      try {
+        setKernelMode('verify');
+        expect(() => new PointGrid2D(positions, { cellSize: 1, maxDenseCells })).toThrow(
+          /kernel mode 'verify': PointGrid2D build differs between the WebAssembly kernels and the JavaScript path/,
+        );
+        // Without the mode, the wrong build is what the grid gets (which is why the mode is there).
+        setKernelMode('auto');
+        expect(() => new PointGrid2D(positions, { cellSize: 1, maxDenseCells }).validate()).toThrow(/invariant/);
+      } finally {
+        (k as { exports: typeof exports }).exports = exports;
+      }
+      expect(() => new PointGrid2D(positions, { cellSize: 1, maxDenseCells }).validate()).not.toThrow();
     });
 });

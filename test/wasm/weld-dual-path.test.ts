@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NumericArray } from '../../src/core/validate.js';
 import { activeKernels, setKernelMode, type WeldOptions, weld, weldMesh } from '../../src/index.js';
-import { random } from '../support/random.js';
+import { torusSoup as soup } from '../support/torus-soup.js';
 
 afterEach(() => setKernelMode('auto'));
 
@@ -43,38 +43,6 @@ function expectSame(positions: NumericArray, tolerance: number, options: WeldOpt
   const js = welds('javascript', positions, tolerance, options, indices);
   const wasm = welds('wasm', positions, tolerance, options, indices);
   expect(wasm).toEqual(js);
-}
-
-/**
- * A triangle soup over a ring of `around` x `along` quads whose corner copies
- * are jittered by up to `jitter` (in tolerances) per axis: as after a lossy
- * export, with `duplicates` exact copies of earlier vertices spliced in.
- */
-function soup(d: 2 | 3, around: number, along: number, jitter: number, tolerance: number, seed: number): number[] {
-  const rand = random(seed);
-  const out: number[] = [];
-  const corner = (u: number, v: number) => {
-    const a = (u / around) * 2 * Math.PI;
-    const b = (v / along) * 2 * Math.PI;
-    const ring = 1 + 0.35 * Math.cos(b);
-    const point = [3.1 + ring * Math.cos(a), -1.7 + ring * Math.sin(a), 0.9 + 0.35 * Math.sin(b)];
-    for (let axis = 0; axis < d; axis++) out.push(point[axis] + (rand() - 0.5) * 2 * jitter * tolerance);
-  };
-  for (let u = 0; u < around; u++) {
-    for (let v = 0; v < along; v++) {
-      for (const [du, dv] of [
-        [0, 0],
-        [1, 0],
-        [1, 1],
-        [0, 0],
-        [1, 1],
-        [0, 1],
-      ]) {
-        corner(u + du, v + dv);
-      }
-    }
-  }
-  return out;
 }
 
 describe('weld on the WebAssembly kernels equals the JavaScript path', () => {

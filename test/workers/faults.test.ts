@@ -117,6 +117,7 @@ function expectMustRebuild(grid: PointGrid3D): void {
   const mustRebuild = /this grid must be rebuilt: its last PointGridWorkers\.rebuild\(\) was interrupted/;
   expect(() => grid.within(5, 5, 5, 1.5)).toThrow(mustRebuild);
   expect(() => grid.withinInto(5, 5, 5, 1.5, new Uint32Array(10))).toThrow(mustRebuild);
+  expect(() => grid.countWithin(5, 5, 5, 1.5)).toThrow(mustRebuild);
   expect(() => grid.nearest(5, 5, 5)).toThrow(mustRebuild);
   expect(() => grid.pairs(1)).toThrow(mustRebuild);
   expect(() => grid.neighbors(1)).toThrow(mustRebuild);

@@ -96,6 +96,29 @@ function byThread(pool: PointGridWorkers): string[] {
 const positions = Float64Array.from({ length: 6000 }, (_, k) => ((k * 7919) % 1009) / 10);
 
 describe('PointGridWorkers kernels', () => {
+  for (const how of ['on this thread', 'by the pool'] as const)
+    it(`search a shared grid afresh after it was rebuilt in place ${how} (each task copies it in once, pinned)`, async () => {
+      let state = 7;
+      const next = () => {
+        state = (state * 48271) % 2147483647;
+        return (state / 2147483647) * 30;
+      };
+      const positions = Float64Array.from({ length: 2 * 2000 }, next);
+      const grid = new PointGrid2D(positions, { cellSize: 1, shared: true });
+      expect([...(await shared.pairs(grid, 1))]).toEqual([...grid.pairs(1)]);
+      const data = grid.data;
+      // The same count and cells, other points: the threads' copies of the buffer from the last task are stale.
+      for (let k = 0; k < positions.length; k++) positions[k] = next();
+      if (how === 'by the pool') await shared.rebuild(grid);
+      else grid.rebuild();
+      expect(grid.data).toBe(data);
+      expect([...(await shared.pairs(grid, 1))]).toEqual([...grid.pairs(1)]);
+      const rows = await shared.neighbors(grid, 1);
+      const want = grid.neighbors(1);
+      expect([...rows.offsets]).toEqual([...want.offsets]);
+      expect([...rows.indices]).toEqual([...want.indices]);
+    });
+
   it('are posted to a worker once, and again to a worker that replaced a failed one', async () => {
     const grid = new PointGrid2D(positions, { cellSize: 1, shared: true });
     const workers: Worker[] = [];

@@ -26,23 +26,29 @@ class TypedList<T extends Typed> {
   }
 }
 
+// One factory per type, shared by every list: a closure made per list was another call target for each list, and
+// optimised code that grew one list was thrown away when the next list grew ("wrong call target").
+const float64 = (length: number) => new Float64Array(length);
+const uint32 = (length: number) => new Uint32Array(length);
+const uint8 = (length: number) => new Uint8Array(length);
+
 /** A growable Float64Array. */
 export class Float64List extends TypedList<Float64Array> {
   constructor() {
-    super((length) => new Float64Array(length));
+    super(float64);
   }
 }
 
 /** A growable Uint32Array. */
 export class Uint32List extends TypedList<Uint32Array> {
   constructor() {
-    super((length) => new Uint32Array(length));
+    super(uint32);
   }
 }
 
 /** A growable Uint8Array. */
 export class Uint8List extends TypedList<Uint8Array> {
   constructor() {
-    super((length) => new Uint8Array(length));
+    super(uint8);
   }
 }

@@ -181,6 +181,24 @@ describe('memory limits', () => {
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toMatch(/^weld .* vertices in /);
   });
+
+  it('a LAZ under ulimit -v 8000000, which laz-perf cannot decode without WebAssembly memory, is one line saying so', () => {
+    // (Node 20 reserves about 10 GB of address space for any WebAssembly memory: under this limit none starts.)
+    const input = join(cliRoot, 'test/wild/lazperf-point10.las.laz');
+    const output = join(dir, 'ulimit-out.las');
+    const run = spawnSync(
+      'bash',
+      ['-c', `ulimit -v 8000000 && exec "${process.execPath}" "${command}" dedupe "${input}" -o "${output}" -r 0.01`],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    // Before: laz-perf's own "failed to asynchronously prepare wasm" and "Aborted(...)" around an error naming no file.
+    expect(run.stderr).toMatch(
+      /^spatialhash: error: .*lazperf-point10\.las\.laz: cannot decompress: laz-perf's WebAssembly module did not start \(.*memory.*\); .*ulimit -v.*LAS needs none\n$/,
+    );
+    expect(existsSync(output)).toBe(false);
+  });
 });
 
 describe('outputs in place', () => {

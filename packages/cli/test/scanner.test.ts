@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkReader } from '../src/files.js';
-import { parseDecimal, TextScanner } from '../src/formats/scanner.js';
+import { parseDecimal } from '../src/formats/decimal.js';
+import { TextScanner } from '../src/formats/scanner.js';
 import { put, workspace } from './helpers.js';
 
 const dir = workspace();
@@ -82,6 +83,99 @@ describe('parseDecimal', () => {
       }),
       { seed: 41, numRuns: 5000 },
     );
+  });
+
+  it('equals Number() on 16 to 22 significant digits, any point and exponent, where the residual decides (seed 45)', () => {
+    const spelled = fc.record({
+      sign: fc.constantFrom('', '-', '+'),
+      digits: fc.stringMatching(/^[1-9]\d{15,21}$/),
+      // Where the point goes (past the end: none), zeros before the digits, and the exponent.
+      point: fc.integer({ min: 0, max: 23 }),
+      leading: fc.constantFrom('', '0', '000', '0.000'),
+      trailing: fc.constantFrom('', '0', '00000'),
+      exponent: fc.oneof(
+        fc.constant(''),
+        fc.integer({ min: -40, max: 40 }).map((e) => `e${e}`),
+        fc.constant('E+05'),
+      ),
+    });
+    fc.assert(
+      fc.property(spelled, ({ sign, digits, point, leading, trailing, exponent }) => {
+        let body = `${digits}${trailing}`;
+        if (point < body.length) body = `${body.slice(0, point)}.${body.slice(point)}`;
+        if (leading === '0.000') body = `0.000${digits}${trailing}`;
+        else if (body.startsWith('.')) body = `${leading}${body}`;
+        const text = `${sign}${body}${exponent}`;
+        expect(DECIMAL.test(text), text).toBe(true);
+        const expected = Number.isFinite(Number(text)) ? Number(text) : Number.NaN;
+        expect(Object.is(parse(text), expected), text).toBe(true);
+      }),
+      { seed: 45, numRuns: 20000 },
+    );
+  });
+
+  it('rounds ties and near-ties between doubles as Number() does, however spelled (seed 46)', () => {
+    // A midpoint between two doubles above 2^53 is an integer of up to 20 digits: a tie, to even. One more or less
+    // is a hair from it. Spelled as it is, with the point moved and the exponent making up for it, and moved alone.
+    const case_ = fc.record({
+      exponent: fc.integer({ min: 53, max: 66 }),
+      mantissa: fc.bigInt({ min: 0n, max: 2n ** 52n - 1n }),
+      offset: fc.constantFrom(-1n, 0n, 1n),
+      shift: fc.integer({ min: 0, max: 22 }),
+      sign: fc.constantFrom('', '-'),
+    });
+    fc.assert(
+      fc.property(case_, ({ exponent, mantissa, offset, shift, sign }) => {
+        const ulp = 2n ** BigInt(exponent - 52);
+        const midpoint = (2n ** 52n + mantissa) * ulp + ulp / 2n + offset;
+        const digits = midpoint.toString();
+        const at = Math.max(1, digits.length - shift);
+        const moved = `${digits.slice(0, at)}.${digits.slice(at)}`;
+        for (const text of [digits, `${moved}e${digits.length - at}`, moved, `${moved}e-${shift}`]) {
+          const spelled = `${sign}${text}`;
+          expect(Object.is(parse(spelled), Number(spelled)), spelled).toBe(true);
+        }
+      }),
+      { seed: 46, numRuns: 5000 },
+    );
+    // Midpoints of every binade from 2^-40 to 2^66, whose exact decimals are long, cut to 16 to 20 digits and nudged
+    // by one in the last: a hair either side of a tie, next to powers of two (the ulp below is half the ulp above).
+    const cut = fc.record({
+      binade: fc.integer({ min: -40, max: 66 }),
+      mantissa: fc.oneof(
+        fc.constantFrom(0n, 1n, 2n ** 52n - 2n, 2n ** 52n - 1n),
+        fc.bigInt({ min: 0n, max: 2n ** 52n - 1n }),
+      ),
+      keep: fc.integer({ min: 16, max: 20 }),
+      nudge: fc.constantFrom(-1n, 0n, 1n),
+    });
+    fc.assert(
+      fc.property(cut, ({ binade, mantissa, keep, nudge }) => {
+        // The midpoint above (2^52 + mantissa) * 2^(binade - 52): (2^53 + 2 mantissa + 1) * 2^(binade - 53).
+        const odd = 2n ** 53n + 2n * mantissa + 1n;
+        const shift = binade - 53;
+        let digits: string;
+        let exponent: number;
+        if (shift >= 0) {
+          digits = (odd * 2n ** BigInt(shift)).toString();
+          exponent = 0;
+        } else {
+          const scale = 40 + Math.ceil(-shift * 0.302);
+          digits = ((odd * 10n ** BigInt(scale)) / 2n ** BigInt(-shift)).toString();
+          exponent = -scale;
+        }
+        exponent += Math.max(0, digits.length - keep);
+        let kept = BigInt(digits.slice(0, keep)) + nudge;
+        if (kept <= 0n) kept = 1n;
+        const text = `${kept}e${exponent}`;
+        expect(Object.is(parse(text), Number(text)), text).toBe(true);
+      }),
+      { seed: 46, numRuns: 20000 },
+    );
+    // The tie of 2^53 + 1 (to 2^53, even) and of 2^53 + 3 (to 2^53 + 4), in every spelling.
+    for (const text of ['9007199254740993', '9007199254740995', '900719925474099.3e1', '9.007199254740993e15']) {
+      expect(parse(text)).toBe(Number(text));
+    }
   });
 
   it('is NaN exactly for what is not a finite decimal number (seed 42)', () => {
@@ -179,5 +273,38 @@ describe('TextScanner', () => {
     } finally {
       reader.close();
     }
+  });
+
+  it('reads each token of a line as parseDecimal reads it alone, the whole token, with or without a separator (seed 47)', () => {
+    // Numbers, numbers with something after them (1.5x, 2e, 3,4), and noise, between blanks or commas.
+    const token = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+      fc.stringMatching(/^[+-]?\d{1,22}(\.\d{0,6})?([eE][+-]?\d{0,3})?[x.,eE+-]?$/),
+      fc.string({ unit: fc.constantFrom(...'0123456789+-.eEx,'.split('')), minLength: 1, maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 12 }), fc.boolean(), (tokens, commas) => {
+        const separator = commas ? 44 : -1;
+        // With commas as separators a token holds none; without, a comma is part of a token.
+        const words = commas ? tokens.map((t) => t.replaceAll(',', '')).filter((t) => t !== '') : tokens;
+        fc.pre(words.length > 0);
+        const line = words.join(commas ? ',' : ' \t');
+        const reader = new ChunkReader(put(dir, 'numbers.txt', `${line}\n`));
+        try {
+          const scanner = new TextScanner(reader, 0, 1, 7);
+          expect(scanner.nextLine()).toBe(true);
+          for (const [k, word] of words.entries()) {
+            if (k > 0 && commas) scanner.pos++;
+            const value = scanner.number(separator);
+            expect(scanner.token, line).toBe(word);
+            expect(Object.is(value, parse(word)), `${word} in ${line}`).toBe(true);
+          }
+          expect(scanner.atLineEnd()).toBe(true);
+        } finally {
+          reader.close();
+        }
+      }),
+      { seed: 47, numRuns: 2000 },
+    );
   });
 });

@@ -1,17 +1,17 @@
 // Generated from src/templates/build.template.ts by scripts/expand-templates.mjs (npm run build): edit the template, not this file.
 // The loops of a PointGrid build that both paths run, written once for 2D and 3D and for both paths
-// (scripts/expand-templates.mjs explains the directives): count the points per cell of a dense grid, scatter
-// them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
+// (scripts/expand-templates.mjs explains the directives): check the points and find their bounds, count the
+// points per cell of a dense grid, scatter them into cell order, and sort each small cell by (x, index). The JavaScript path reads the caller's positions
 // (any numeric array, with a stride and an offset); the kernels read them packed into their memory, as float64
 // (P = f64) or float32 (P = f32), and keep coordinates as C. Both give the same grid, byte for byte.
 //
-// Not here, and why: a crowded cell (more than SMALL_CELL points) is sorted by introsort on both paths, but the
+// Not here, and why: the kernels scan the bounds of all but the last few points 128 bits at a time first
+// (build.ts), then run the loop here from where that scan stopped. A crowded cell (more than SMALL_CELL points)
+// is sorted by introsort on both paths, but the
 // kernels sort 16-byte records, one v128 each (src/wasm/assembly/build.ts), where JavaScript sorts parallel key
 // arrays (src/core/sort-keys.ts): the same total order, by two bodies each fast on its target. A hashed grid's
-// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts), and the bounds through a
-// SIMD scan in the kernels: each path's data structure, the same cells.
-
-// A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
+// count goes through core/cell-table.ts here and the kernels' own table (hashed.ts): each path's data structure,
+// the same cells.
 
 // The loops of a PointGrid build on the kernels that the JavaScript path runs too (src/pointgrid/build-loops.ts,
 // from the same template). Every pointer is a byte offset into the imported memory.
@@ -20,6 +20,17 @@ import { sortCrowdedCell } from './build';
 
 /** Cells up to this many points are insertion-sorted, larger ones by introsort of records (build.ts); SMALL_CELL of src/core/sort-keys.ts. */
 export const SMALL_CELL: i32 = 24;
+
+// The cell along an axis of a coordinate: both paths' builds (here, and the kernels' hashed count,
+// assembly/hashed.ts), the cells of a build's box (grid-base.ts), from()'s check that every point lies in its cell
+// (check-data.ts) and the query cells of nearest and of withinMany's windows take it from here, so that none of
+// them restates it.
+// @ts-ignore: decorator
+@inline
+/** The cell holding coordinate `value` along an axis whose cells start at `origin`, `width` wide (see the template). */
+export function cellAlong(value: f64, origin: f64, width: f64): f64 {
+  return Math.floor((value - origin) / width);
+}
 
 /**
  * Inclusive prefix sums of the counts in `cellStart`: entry c becomes the end of cell c (the scatter walks it
@@ -39,6 +50,30 @@ export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
   return largest;
 }
 
+/** bounds2 of the JavaScript path from point `first` on, `out` holding the bounds before it (build.ts). */
+export function boundsFrom2<P>(pos: usize, first: i32, n: i32, out: usize): i32 {
+  const ps = sizeof<P>();
+  let minX = load<f64>(out + (<usize>(0) << 3));
+  let minY = load<f64>(out + (<usize>(1) << 3));
+  let maxX = load<f64>(out + (<usize>(2) << 3));
+  let maxY = load<f64>(out + (<usize>(3) << 3));
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = first, p = 2 * first; i < n; i++, p += 2) {
+    const x = <f64>load<P>(pos + <usize>(p) * ps);
+    const y = <f64>load<P>(pos + <usize>(p + 1) * ps);
+    if (x - x !== 0 || y - y !== 0) return i;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  store<f64>(out + (<usize>(0) << 3), minX);
+  store<f64>(out + (<usize>(1) << 3), minY);
+  store<f64>(out + (<usize>(2) << 3), maxX);
+  store<f64>(out + (<usize>(3) << 3), maxY);
+  return -1;
+}
+
 /** countDense2 of the JavaScript path (cellStart zeroed here: `cells` + 1 entries). */
 export function countDense2<P>(
   pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32,
@@ -47,8 +82,8 @@ export function countDense2<P>(
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 2) {
-    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
-    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
+    const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
     const c = <i32>(cellX + cellY * cellsX);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
@@ -107,6 +142,37 @@ export function sortCells2<C>(coords: usize, sortedIndex: usize, cellStart: usiz
   }
 }
 
+/** bounds3 of the JavaScript path from point `first` on, `out` holding the bounds before it (build.ts). */
+export function boundsFrom3<P>(pos: usize, first: i32, n: i32, out: usize): i32 {
+  const ps = sizeof<P>();
+  let minX = load<f64>(out + (<usize>(0) << 3));
+  let minY = load<f64>(out + (<usize>(1) << 3));
+  let minZ = load<f64>(out + (<usize>(2) << 3));
+  let maxX = load<f64>(out + (<usize>(3) << 3));
+  let maxY = load<f64>(out + (<usize>(4) << 3));
+  let maxZ = load<f64>(out + (<usize>(5) << 3));
+  // (x - x !== 0 is the cheap test for NaN and both infinities.)
+  for (let i = first, p = 3 * first; i < n; i++, p += 3) {
+    const x = <f64>load<P>(pos + <usize>(p) * ps);
+    const y = <f64>load<P>(pos + <usize>(p + 1) * ps);
+    const z = <f64>load<P>(pos + <usize>(p + 2) * ps);
+    if (x - x !== 0 || y - y !== 0 || z - z !== 0) return i;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  store<f64>(out + (<usize>(0) << 3), minX);
+  store<f64>(out + (<usize>(1) << 3), minY);
+  store<f64>(out + (<usize>(2) << 3), minZ);
+  store<f64>(out + (<usize>(3) << 3), maxX);
+  store<f64>(out + (<usize>(4) << 3), maxY);
+  store<f64>(out + (<usize>(5) << 3), maxZ);
+  return -1;
+}
+
 /** countDense3 of the JavaScript path (cellStart zeroed here: `cells` + 1 entries). */
 export function countDense3<P>(
   pos: usize, n: i32, originX: f64, originY: f64, originZ: f64, width: f64, cellsX: f64, layer: f64, cells: i32,
@@ -115,9 +181,9 @@ export function countDense3<P>(
   memory.fill(cellStart, 0, <usize>(cells + 1) << 2);
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 3) {
-    const cellX = Math.floor((<f64>load<P>(pos + <usize>(p) * ps) - originX) / width);
-    const cellY = Math.floor((<f64>load<P>(pos + <usize>(p + 1) * ps) - originY) / width);
-    const c = <i32>(cellX + cellY * cellsX + Math.floor((<f64>load<P>(pos + <usize>(p + 2) * ps) - originZ) / width) * layer);
+    const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
+    const c = <i32>(cellX + cellY * cellsX + cellAlong(<f64>load<P>(pos + <usize>(p + 2) * ps), originZ, width) * layer);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
   }
@@ -189,6 +255,14 @@ export function countDense64(
   if (d === 2) countDense2<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
   else countDense3<f64>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
 }
+export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
+  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
+}
+export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
+  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
+  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
+}
 export function countDense32(
   pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize,
   cellStart: usize,
@@ -196,17 +270,9 @@ export function countDense32(
   if (d === 2) countDense2<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
   else countDense3<f32>(pos, n, ox, oy, oz, w, <f64>cx, <f64>layer, cells, cellOf, cellStart);
 }
-export function scatter64(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
-  if (d === 2) scatter2<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
-  else scatter3<f64, f64>(pos, n, cellOf, cellStart, coords, sortedIndex);
-}
 export function scatter32(pos: usize, n: i32, d: i32, cellOf: usize, cellStart: usize, coords: usize, sortedIndex: usize): void {
   if (d === 2) scatter2<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
   else scatter3<f32, f32>(pos, n, cellOf, cellStart, coords, sortedIndex);
-}
-export function sortCells64(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
-  if (d === 2) sortCells2<f64>(coords, order, cellStart, cells, scratch, perLevel);
-  else sortCells3<f64>(coords, order, cellStart, cells, scratch, perLevel);
 }
 export function sortCells32(coords: usize, order: usize, cellStart: usize, cells: i32, d: i32, scratch: usize, perLevel: i32): void {
   if (d === 2) sortCells2<f32>(coords, order, cellStart, cells, scratch, perLevel);

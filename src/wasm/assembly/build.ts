@@ -3,6 +3,8 @@
 // and why these two are the kernels' alone). Positions come packed (2 or 3 numbers per point) as float64 (P =
 // f64) or float32 (P = f32); coordinates are kept as C. Every pointer is a byte offset into the imported memory.
 
+import { boundsFrom2, boundsFrom3 } from './build-loops';
+
 
 // Scratch of the SIMD bounds, in the module's own bytes below KERNEL_BASE (see src/wasm/kernels.ts): the
 // lanes' lows and highs (3 vectors each), then the bounds they make (min x, y, z, max x, y, z as f64).
@@ -28,135 +30,103 @@ function reduceLanes<P>(d: i32): void {
   }
 }
 
+// The lane operations of P's vectors (4 float32 or 2 float64 lanes), chosen when the generic function is
+// compiled (sizeof<P>() is a constant), so that simdBounds is written once for both.
+// @ts-ignore: decorator
+@inline function vsplat<P>(v: f64): v128 {
+  return sizeof<P>() == 4 ? f32x4.splat(<f32>v) : f64x2.splat(v);
+}
+// @ts-ignore: decorator
+@inline function vmin<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.min(a, b) : f64x2.min(a, b);
+}
+// @ts-ignore: decorator
+@inline function vmax<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.max(a, b) : f64x2.max(a, b);
+}
+// @ts-ignore: decorator
+@inline function vadd<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.add(a, b) : f64x2.add(a, b);
+}
+// @ts-ignore: decorator
+@inline function vsub<P>(a: v128, b: v128): v128 {
+  return sizeof<P>() == 4 ? f32x4.sub(a, b) : f64x2.sub(a, b);
+}
+/** Whether every lane of `v` is 0. */
+// @ts-ignore: decorator
+@inline function allZero<P>(v: v128): bool {
+  return sizeof<P>() == 4
+    ? i32x4.all_true(f32x4.eq(v, f32x4.splat(0)))
+    : i64x2.all_true(f64x2.eq(v, f64x2.splat(0)));
+}
+
 /**
- * The bounds of the first `rounds` * 4 points of float32 positions (d
- * vectors a round, each lane always the same axis) into BULK; false when one
- * of them has a coordinate that is not finite.
+ * The bounds of the first `rounds` * (16 / sizeof<P>()) points (d vectors a round, each lane always the same
+ * axis) into BULK; false when one of them has a coordinate that is not finite.
  */
-function simdBounds32(pos: usize, rounds: i32, d: i32): bool {
-  let lo0 = f32x4.splat(Infinity);
+function simdBounds<P>(pos: usize, rounds: i32, d: i32): bool {
+  let lo0 = vsplat<P>(Infinity);
   let lo1 = lo0;
   let lo2 = lo0;
-  let hi0 = f32x4.splat(-Infinity);
+  let hi0 = vsplat<P>(-Infinity);
   let hi1 = hi0;
   let hi2 = hi0;
-  let nan = f32x4.splat(0);
+  let nan = vsplat<P>(0);
   const step = <usize>(16 * d);
   const end = pos + <usize>rounds * step;
   for (let p = pos; p < end; p += step) {
     const a = v128.load(p);
     const b = v128.load(p, 16);
-    lo0 = f32x4.min(lo0, a);
-    hi0 = f32x4.max(hi0, a);
-    lo1 = f32x4.min(lo1, b);
-    hi1 = f32x4.max(hi1, b);
-    nan = f32x4.add(nan, f32x4.add(f32x4.sub(a, a), f32x4.sub(b, b)));
+    lo0 = vmin<P>(lo0, a);
+    hi0 = vmax<P>(hi0, a);
+    lo1 = vmin<P>(lo1, b);
+    hi1 = vmax<P>(hi1, b);
+    nan = vadd<P>(nan, vadd<P>(vsub<P>(a, a), vsub<P>(b, b)));
     if (d == 3) {
       const c = v128.load(p, 32);
-      lo2 = f32x4.min(lo2, c);
-      hi2 = f32x4.max(hi2, c);
-      nan = f32x4.add(nan, f32x4.sub(c, c));
+      lo2 = vmin<P>(lo2, c);
+      hi2 = vmax<P>(hi2, c);
+      nan = vadd<P>(nan, vsub<P>(c, c));
     }
   }
   // v - v is 0 for finite v, NaN for NaN and the infinities; their sum stays 0 only if every one is.
-  if (!i32x4.all_true(f32x4.eq(nan, f32x4.splat(0)))) return false;
+  if (!allZero<P>(nan)) return false;
   v128.store(LOWS, lo0);
   v128.store(LOWS, lo1, 16);
   v128.store(LOWS, lo2, 32);
   v128.store(HIGHS, hi0);
   v128.store(HIGHS, hi1, 16);
   v128.store(HIGHS, hi2, 32);
-  reduceLanes<f32>(d);
-  return true;
-}
-
-/** {@link simdBounds32} for float64 positions, 2 points a round. */
-function simdBounds64(pos: usize, rounds: i32, d: i32): bool {
-  let lo0 = f64x2.splat(Infinity);
-  let lo1 = lo0;
-  let lo2 = lo0;
-  let hi0 = f64x2.splat(-Infinity);
-  let hi1 = hi0;
-  let hi2 = hi0;
-  let nan = f64x2.splat(0);
-  const step = <usize>(16 * d);
-  const end = pos + <usize>rounds * step;
-  for (let p = pos; p < end; p += step) {
-    const a = v128.load(p);
-    const b = v128.load(p, 16);
-    lo0 = f64x2.min(lo0, a);
-    hi0 = f64x2.max(hi0, a);
-    lo1 = f64x2.min(lo1, b);
-    hi1 = f64x2.max(hi1, b);
-    nan = f64x2.add(nan, f64x2.add(f64x2.sub(a, a), f64x2.sub(b, b)));
-    if (d == 3) {
-      const c = v128.load(p, 32);
-      lo2 = f64x2.min(lo2, c);
-      hi2 = f64x2.max(hi2, c);
-      nan = f64x2.add(nan, f64x2.sub(c, c));
-    }
-  }
-  if (!i64x2.all_true(f64x2.eq(nan, f64x2.splat(0)))) return false;
-  v128.store(LOWS, lo0);
-  v128.store(LOWS, lo1, 16);
-  v128.store(LOWS, lo2, 32);
-  v128.store(HIGHS, hi0);
-  v128.store(HIGHS, hi1, 16);
-  v128.store(HIGHS, hi2, 32);
-  reduceLanes<f64>(d);
+  reduceLanes<P>(d);
   return true;
 }
 
 /**
  * Bounds of the points into out (min per axis, then max per axis, d numbers
  * each); returns -1, or the index of the first point with a coordinate that
- * is not finite (the caller throws the error naming it).
+ * is not finite (the caller throws the error naming it). The bulk 128 bits at
+ * a time (lanes vertices a round, d vectors, each lane always the same axis),
+ * then the loop both paths run (boundsFrom2 / boundsFrom3, generated from
+ * src/templates/build.template.ts) from where it stopped; a coordinate that
+ * is not finite sends the whole scan to that loop, which names the first.
  */
 export function bounds<P>(pos: usize, n: i32, d: i32, out: usize): i32 {
-  let minX = Infinity, minY = Infinity, minZ = Infinity;
-  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  const size = sizeof<P>();
-  // The bulk 128 bits at a time (lanes vertices a round, d vectors, each lane always the same axis); a
-  // coordinate that is not finite sends the whole scan to the scalar loops below, which name the first.
-  const lanes = 16 / <i32>size;
+  const lanes = 16 / <i32>sizeof<P>();
   const rounds = n / lanes;
   let first = 0;
-  if (rounds > 0 && (size == 4 ? simdBounds32(pos, rounds, d) : simdBounds64(pos, rounds, d))) {
+  if (rounds > 0 && simdBounds<P>(pos, rounds, d)) {
     first = rounds * lanes;
-    minX = load<f64>(BULK); minY = load<f64>(BULK, 8); minZ = load<f64>(BULK, 16);
-    maxX = load<f64>(BULK, 24); maxY = load<f64>(BULK, 32); maxZ = load<f64>(BULK, 40);
-  }
-  if (d == 2) {
-    for (let i = first; i < n; i++) {
-      const p = pos + <usize>(2 * i) * size;
-      const x = <f64>load<P>(p);
-      const y = <f64>load<P>(p + size);
-      if (x - x != 0 || y - y != 0) return i;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
+    for (let a = 0; a < d; a++) {
+      store<f64>(out + (<usize>a << 3), load<f64>(BULK + (<usize>a << 3)));
+      store<f64>(out + (<usize>(d + a) << 3), load<f64>(BULK + (<usize>(3 + a) << 3)));
     }
-    store<f64>(out, minX); store<f64>(out, minY, 8);
-    store<f64>(out, maxX, 16); store<f64>(out, maxY, 24);
   } else {
-    for (let i = first; i < n; i++) {
-      const p = pos + <usize>(3 * i) * size;
-      const x = <f64>load<P>(p);
-      const y = <f64>load<P>(p + size);
-      const z = <f64>load<P>(p + 2 * size);
-      if (x - x != 0 || y - y != 0 || z - z != 0) return i;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
+    for (let a = 0; a < d; a++) {
+      store<f64>(out + (<usize>a << 3), Infinity);
+      store<f64>(out + (<usize>(d + a) << 3), -Infinity);
     }
-    store<f64>(out, minX); store<f64>(out, minY, 8); store<f64>(out, minZ, 16);
-    store<f64>(out, maxX, 24); store<f64>(out, maxY, 32); store<f64>(out, maxZ, 40);
   }
-  return -1;
+  return d == 2 ? boundsFrom2<P>(pos, first, n, out) : boundsFrom3<P>(pos, first, n, out);
 }
 
 // Crowded cells are sorted through records of 16 bytes, one per point: x as f64, the point's index (u32), and

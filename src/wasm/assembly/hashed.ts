@@ -4,6 +4,7 @@
 // decides the result (ids are ranks in row-major order, the lookup is filled
 // in id order), so the table used to count them is this file's own.
 
+import { cellAlong } from './build-loops';
 import { hashCell2, hashCell3 } from './cell-hash';
 
 // @ts-ignore: decorator
@@ -33,9 +34,9 @@ export function countHashed<P>(
   let cells = 0;
   for (let i = 0; i < n; i++) {
     const p = pos + <usize>(d * i) * size;
-    const cx = Math.floor((<f64>load<P>(p) - originX) / width);
-    const cy = Math.floor((<f64>load<P>(p + size) - originY) / width);
-    const cz = d == 3 ? Math.floor((<f64>load<P>(p + 2 * size) - originZ) / width) : 0;
+    const cx = cellAlong(<f64>load<P>(p), originX, width);
+    const cy = cellAlong(<f64>load<P>(p + size), originY, width);
+    const cz = d == 3 ? cellAlong(<f64>load<P>(p + 2 * size), originZ, width) : 0;
     let s = (d == 2 ? hashCell2(cx, cy) : hashCell3(cx, cy, cz)) & mask;
     let id = -1;
     for (;;) {

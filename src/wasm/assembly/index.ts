@@ -5,7 +5,6 @@
 import { bounds } from './build';
 import { countHashed } from './hashed';
 import { withinMany } from './within';
-import { weldNear2, weldNear3 } from './weld';
 
 // The build's loops and their instances (generated from src/templates/build.template.ts).
 export * from './build-loops';
@@ -18,6 +17,8 @@ export { gatherWindow, sortWindow, written } from './within';
 export * from './within-rows';
 export { fillLookup, orderCells } from './hashed';
 export { setWeldTable, weldExact } from './weld';
+// weld's near search and its instances (generated from src/templates/weld.template.ts).
+export * from './weld-near';
 
 export function bounds64(pos: usize, n: i32, d: i32, out: usize): i32 {
   return bounds<f64>(pos, n, d, out);
@@ -30,18 +31,6 @@ export function countHashed64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: 
 }
 export function countHashed32(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cellOf: usize, table: usize, mask: u32, keys: usize, counts: usize): i32 {
   return countHashed<f32>(pos, n, d, ox, oy, oz, w, cellOf, table, mask, keys, counts);
-}
-export function weldNear3d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
-  return weldNear3<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, hz, remap, representatives, repCoords);
-}
-export function weldNear3d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
-  return weldNear3<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, hz, remap, representatives, repCoords);
-}
-export function weldNear2d64(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
-  return weldNear2<f64>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
-}
-export function weldNear2d32(coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, remap: usize, representatives: usize, repCoords: usize): i32 {
-  return weldNear2<f32>(coords, n, tolerance2, sure2, reach, inv, hx, hy, remap, representatives, repCoords);
 }
 export function withinMany64(queries: usize, d: i32, order: usize, k: i32, end: i32, first: i32, radius: f64, results: usize, capacity: i32, rowStart: usize, rowCount: usize): i32 {
   return withinMany<f64>(queries, d, order, k, end, first, radius, results, capacity, rowStart, rowCount);

@@ -15,15 +15,6 @@
 // kernels test two candidates at once where the coordinates are float64 in 2D (f64x2): the same tests lane by
 // lane, so the same pairs.
 
-// The search's state: a PairSearch object's fields here, module globals in the kernels (below).
-// used advances by step on a hit, by 0 on a miss (| 0 spares V8 an overflow check: it stays below 2^31).
-// A range's edges: where it lies in y (and z) against the searched cell, and on which side (1 above, -1 below,
-// 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN).
-// A range in the cell's own layer (3D): no z gap.
-// A scan's flag that only the kernels' SIMD loop clears.
-// The candidate's offsets from the point beyond x, and their squared sum.
-// The layers of a hashed stencil above the cell's own (none in 2D), and the z of one.
-
 // The half-stencil pair search on the WebAssembly kernels, from the same template as the JavaScript path's
 // (src/pointgrid/pair-search.ts). The grid is the one setGrid read (grid.ts); the search's own state is here
 // (the PairSearch object of the JavaScript path), set by startSearch (from the search record, src/wasm/records.ts)
@@ -131,8 +122,10 @@ function gather2(c: i32): i32 {
       const a = load<i32>(cellStart + (<usize>(above + left) << 2));
       const b = load<i32>(cellStart + (<usize>(above + right) << 2));
       if (a < b) {
-        store<f64>(edges + (<usize>(count) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64><f64>cy + dy)) * width : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64><f64>cy + dy)) + 1) * width : 0); store<f64>(edges + (<usize>(count + 1) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0);
-        store<i32>(ranges + (<usize>(count) << 2), a); store<i32>(ranges + (<usize>(count + 1) << 2), b);
+        store<f64>(edges + (<usize>(count) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64><f64>cy + dy)) * width : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64><f64>cy + dy)) + 1) * width : 0);
+        store<f64>(edges + (<usize>(count + 1) << 3), (<f64>(<f64><f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0);
+        store<i32>(ranges + (<usize>(count) << 2), a);
+        store<i32>(ranges + (<usize>(count + 1) << 2), b);
         count += 2;
       }
     }
@@ -148,8 +141,10 @@ function gather2(c: i32): i32 {
         Math.abs(load<f64>(keys + (<usize>(2 * other) << 3)) - kx) <= reachOf &&
         Math.abs(load<f64>(keys + (<usize>(2 * other + 1) << 3)) - ky) <= reachOf
       ) {
-        store<f64>(edges + (<usize>(count) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(2 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(2 * other + 1) << 3))) + 1) * width : 0); store<f64>(edges + (<usize>(count + 1) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? -1.0 : 0.0);
-        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
+        store<f64>(edges + (<usize>(count) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(2 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(2 * other + 1) << 3))) + 1) * width : 0);
+        store<f64>(edges + (<usize>(count + 1) << 3), (load<f64>(keys + (<usize>(2 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(2 * other + 1) << 3))) < (ky) ? -1.0 : 0.0);
+        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2)));
+        store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
         count += 2;
       }
     }
@@ -177,8 +172,10 @@ function gather2(c: i32): i32 {
       if (first === cells || load<f64>(keys + (<usize>(2 * first + 1) << 3)) !== y || load<f64>(keys + (<usize>(2 * first) << 3)) > kx + reachOf) continue;
       let last = first + 1;
       while (last < cells && load<f64>(keys + (<usize>(2 * last + 1) << 3)) === y && load<f64>(keys + (<usize>(2 * last) << 3)) <= kx + reachOf) last++;
-      store<f64>(edges + (<usize>(count) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0); store<f64>(edges + (<usize>(count + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0);
-      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
+      store<f64>(edges + (<usize>(count) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0);
+      store<f64>(edges + (<usize>(count + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0);
+      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2)));
+      store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
       count += 2;
     }
   }
@@ -240,12 +237,12 @@ export function searchPairs2<C>(): i32 {
       const py = <f64>load<C>(coords + <usize>(2 * s + 1) * cs);
       let t = s + 1;
       let open = true;
+      // Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
       if (sizeof<C>() === 8) {
-        // Two candidates a step: their x and y in one vector each, the same operations as the scalar loop lane
-        // by lane, so the same pairs (float64 coordinates only: two float32 lanes would not be).
         const pxv = f64x2.splat(px);
         const pyv = f64x2.splat(py);
         const r2v = f64x2.splat(r2);
+        const boundv = f64x2.splat(r2);
         let q = coords + <usize>(2 * t) * cs;
         let at = out + (<usize>used << 2);
         const lastAt = <usize>last << 2;
@@ -262,8 +259,7 @@ export function searchPairs2<C>(): i32 {
           store<u32>(at, s);
           store<u32>(at + lastAt, t + 1);
           at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-          // Past the radius in x: no later candidate is a hit (nor was a past one written as one).
-          if (v128.any_true(f64x2.gt(dx2, r2v))) {
+          if (v128.any_true(f64x2.gt(dx2, boundv))) {
             open = false;
             break;
           }
@@ -304,11 +300,12 @@ export function searchPairs2<C>(): i32 {
           t++;
         }
         let inside = true;
+        // Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
         if (sizeof<C>() === 8) {
           const pxv = f64x2.splat(px);
           const pyv = f64x2.splat(py);
           const r2v = f64x2.splat(r2);
-          const windowv = f64x2.splat(window2);
+          const boundv = f64x2.splat(window2);
           let q = coords + <usize>(2 * t) * cs;
           let at = out + (<usize>used << 2);
           const lastAt = <usize>last << 2;
@@ -318,7 +315,6 @@ export function searchPairs2<C>(): i32 {
             const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 2), pxv);
             const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
             const dx2 = f64x2.mul(dx, dx);
-            // A candidate past the window is no hit (the window holds every pair the test accepts).
             const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
             store<u32>(at, s);
             store<u32>(at + lastAt, t);
@@ -326,7 +322,7 @@ export function searchPairs2<C>(): i32 {
             store<u32>(at, s);
             store<u32>(at + lastAt, t + 1);
             at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-            if (v128.any_true(f64x2.gt(dx2, windowv))) {
+            if (v128.any_true(f64x2.gt(dx2, boundv))) {
               inside = false;
               break;
             }
@@ -383,8 +379,12 @@ function gather3(c: i32): i32 {
       const a = load<i32>(cellStart + (<usize>(above + left) << 2));
       const b = load<i32>(cellStart + (<usize>(above + right) << 2));
       if (a < b) {
-        store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64>cy + dy)) * width : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64>cy + dy)) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), 0);
-        store<i32>(ranges + (<usize>(count) << 2), a); store<i32>(ranges + (<usize>(count + 1) << 2), b);
+        store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? (<f64>(<f64><f64>cy + dy)) * width : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? ((<f64>(<f64><f64>cy + dy)) + 1) * width : 0);
+        store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>(<f64><f64>cy + dy)) > (<f64>cy) ? 1.0 : (<f64>(<f64><f64>cy + dy)) < (<f64>cy) ? -1.0 : 0.0);
+        store<f64>(edges + (<usize>(2 * (count) + 2) << 3), 0);
+        store<f64>(edges + (<usize>(2 * (count) + 3) << 3), 0);
+        store<i32>(ranges + (<usize>(count) << 2), a);
+        store<i32>(ranges + (<usize>(count + 1) << 2), b);
         count += 2;
       }
     }
@@ -395,8 +395,12 @@ function gather3(c: i32): i32 {
         const a = load<i32>(cellStart + (<usize>(other + left) << 2));
         const b = load<i32>(cellStart + (<usize>(other + right) << 2));
         if (a < b) {
-          store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>oy) > (<f64>cy) ? (<f64>oy) * width : (<f64>oy) < (<f64>cy) ? ((<f64>oy) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>oy) > (<f64>cy) ? 1.0 : (<f64>oy) < (<f64>cy) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? (<f64>(<f64>cz + dz)) * width : (<f64>(<f64>cz + dz)) < (<f64>cz) ? ((<f64>(<f64>cz + dz)) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? 1.0 : (<f64>(<f64>cz + dz)) < (<f64>cz) ? -1.0 : 0.0);
-          store<i32>(ranges + (<usize>(count) << 2), a); store<i32>(ranges + (<usize>(count + 1) << 2), b);
+          store<f64>(edges + (<usize>(2 * (count)) << 3), (<f64>oy) > (<f64>cy) ? (<f64>oy) * width : (<f64>oy) < (<f64>cy) ? ((<f64>oy) + 1) * width : 0);
+          store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (<f64>oy) > (<f64>cy) ? 1.0 : (<f64>oy) < (<f64>cy) ? -1.0 : 0.0);
+          store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? (<f64>(<f64>cz + dz)) * width : (<f64>(<f64>cz + dz)) < (<f64>cz) ? ((<f64>(<f64>cz + dz)) + 1) * width : 0);
+          store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (<f64>(<f64>cz + dz)) > (<f64>cz) ? 1.0 : (<f64>(<f64>cz + dz)) < (<f64>cz) ? -1.0 : 0.0);
+          store<i32>(ranges + (<usize>(count) << 2), a);
+          store<i32>(ranges + (<usize>(count + 1) << 2), b);
           count += 2;
         }
       }
@@ -415,8 +419,12 @@ function gather3(c: i32): i32 {
         Math.abs(load<f64>(keys + (<usize>(3 * other + 2) << 3)) - kz) <= reachOf &&
         Math.abs(load<f64>(keys + (<usize>(3 * other + 1) << 3)) - ky) <= reachOf
       ) {
-        store<f64>(edges + (<usize>(2 * (count)) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(3 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(3 * other + 1) << 3))) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? (load<f64>(keys + (<usize>(3 * other + 2) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? ((load<f64>(keys + (<usize>(3 * other + 2) << 3))) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? -1.0 : 0.0);
-        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
+        store<f64>(edges + (<usize>(2 * (count)) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? (load<f64>(keys + (<usize>(3 * other + 1) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? ((load<f64>(keys + (<usize>(3 * other + 1) << 3))) + 1) * width : 0);
+        store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (load<f64>(keys + (<usize>(3 * other + 1) << 3))) > (ky) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 1) << 3))) < (ky) ? -1.0 : 0.0);
+        store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? (load<f64>(keys + (<usize>(3 * other + 2) << 3))) * width : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? ((load<f64>(keys + (<usize>(3 * other + 2) << 3))) + 1) * width : 0);
+        store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (load<f64>(keys + (<usize>(3 * other + 2) << 3))) > (kz) ? 1.0 : (load<f64>(keys + (<usize>(3 * other + 2) << 3))) < (kz) ? -1.0 : 0.0);
+        store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(other) << 2)));
+        store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(other + 1) << 2)));
         count += 2;
       }
     }
@@ -445,8 +453,12 @@ function gather3(c: i32): i32 {
       if (first === cells || load<f64>(keys + (<usize>(3 * first + 2) << 3)) !== z || load<f64>(keys + (<usize>(3 * first + 1) << 3)) !== y || load<f64>(keys + (<usize>(3 * first) << 3)) > kx + reachOf) continue;
       let last = first + 1;
       while (last < cells && load<f64>(keys + (<usize>(3 * last + 2) << 3)) === z && load<f64>(keys + (<usize>(3 * last + 1) << 3)) === y && load<f64>(keys + (<usize>(3 * last) << 3)) <= kx + reachOf) last++;
-      store<f64>(edges + (<usize>(2 * (count)) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0); store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (z) > (kz) ? (z) * width : (z) < (kz) ? ((z) + 1) * width : 0); store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (z) > (kz) ? 1.0 : (z) < (kz) ? -1.0 : 0.0);
-      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2))); store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
+      store<f64>(edges + (<usize>(2 * (count)) << 3), (y) > (ky) ? (y) * width : (y) < (ky) ? ((y) + 1) * width : 0);
+      store<f64>(edges + (<usize>(2 * (count) + 1) << 3), (y) > (ky) ? 1.0 : (y) < (ky) ? -1.0 : 0.0);
+      store<f64>(edges + (<usize>(2 * (count) + 2) << 3), (z) > (kz) ? (z) * width : (z) < (kz) ? ((z) + 1) * width : 0);
+      store<f64>(edges + (<usize>(2 * (count) + 3) << 3), (z) > (kz) ? 1.0 : (z) < (kz) ? -1.0 : 0.0);
+      store<i32>(ranges + (<usize>(count) << 2), load<i32>(cellStart + (<usize>(first) << 2)));
+      store<i32>(ranges + (<usize>(count + 1) << 2), load<i32>(cellStart + (<usize>(last) << 2)));
       count += 2;
     }
   }
@@ -513,7 +525,8 @@ export function searchPairs3<C>(): i32 {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - px;
         const dx2 = dx * dx;
         if (dx2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py; const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
+        const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py;
+        const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
         store<u32>(out + (<usize>(used) << 2), s);
         store<u32>(out + (<usize>(used + last) << 2), t);
         used += step * i32(dx2 + dy * dy + dz * dz <= r2);
@@ -551,7 +564,8 @@ export function searchPairs3<C>(): i32 {
           const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - px;
           const dx2 = dx * dx;
           if (dx2 > window2) break;
-          const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py; const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
+          const dy = <f64>load<C>(coords + <usize>(3 * (t) + 1) * cs) - py;
+          const dz = <f64>load<C>(coords + <usize>(3 * (t) + 2) * cs) - pz;
           store<u32>(out + (<usize>(used) << 2), s);
           store<u32>(out + (<usize>(used + last) << 2), t);
           used += step * i32(dx2 + dy * dy + dz * dz <= r2);

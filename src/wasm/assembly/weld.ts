@@ -1,31 +1,27 @@
-// The weld searches of src/weld/near.ts (tolerance > 0) and src/weld/exact.ts
-// (tolerance 0), step for step: the same recent representatives, cells,
-// table and distance tests in the same order, so every vertex gets the
-// representative the JavaScript weld gives it. The caller (src/wasm/
-// weld-kernels.ts) lays the regions out and sizes them for the worst case:
-// the table starts small and doubles in place, as near.ts's does.
+// weld's table on the kernels, its helpers, and the exact search of src/weld/exact.ts (tolerance 0), step for
+// step: the same recent representatives, table and tests in the same order, so every vertex gets the
+// representative the JavaScript weld gives it. The near search (tolerance > 0) is weld-near.ts, generated from
+// src/templates/weld.template.ts with the JavaScript path's. The caller (src/wasm/weld-kernels.ts) lays the
+// regions out and sizes them for the worst case: a table starts small and doubles in place, as the JavaScript
+// path's does.
 
-import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32, toInt32 } from './cell-hash';
+import { CELL_HASH_X, CELL_HASH_Y, CELL_HASH_Z, mix32 } from './cell-hash';
 
-/** RECENT of near.ts: previous vertices whose representatives are tried before any lookup. */
-const RECENT: i32 = 4;
-/** REACH_SLACK of src/core/weld-cells.ts. */
-const REACH_SLACK: f64 = 1 + 1.0 / 1099511627776.0; // 1 + 2^-40
-/** The 2^-1073 of nearerReach in near.ts. */
-const TINY_SQUARE: f64 = reinterpret<f64>(0x000000000000000e); // 2^-1073
+/** RECENT of src/weld/near.ts: previous vertices whose representatives are tried before any lookup. */
+export const RECENT: i32 = 4;
 
 // The table (byte offsets and sizes), set by setWeldTable: slots and the
 // occupied filter (8 bits a slot) have room for their largest size; keys
 // (d i32 per cell) and heads (i32 per cell) for a cell per vertex; next (i32
-// per representative) links a cell's representatives. A slot of weldNear
+// per representative) links a cell's representatives. A slot of the near search
 // holds a cell id (-1: empty) and the cell's hash, so a probe passes other
 // cells without reading their keys; weldExact's slots hold ids only.
 let slots: usize = 0;
 let occupied: usize = 0;
-let keys: usize = 0;
-let heads: usize = 0;
-let next: usize = 0;
-let slotCount: u32 = 0;
+export let keys: usize = 0;
+export let heads: usize = 0;
+export let next: usize = 0;
+export let slotCount: u32 = 0;
 
 export function setWeldTable(slotsAt: usize, occupiedAt: usize, keysAt: usize, headsAt: usize, nextAt: usize, initialSlots: u32): void {
   slots = slotsAt;
@@ -37,12 +33,12 @@ export function setWeldTable(slotsAt: usize, occupiedAt: usize, keysAt: usize, h
 }
 
 // @ts-ignore: decorator
-@inline function i32At(base: usize, i: i32): i32 {
+@inline export function i32At(base: usize, i: i32): i32 {
   return load<i32>(base + (<usize>i << 2));
 }
 
 // @ts-ignore: decorator
-@inline function setI32(base: usize, i: i32, value: i32): void {
+@inline export function setI32(base: usize, i: i32, value: i32): void {
   store<i32>(base + (<usize>i << 2), value);
 }
 
@@ -59,40 +55,40 @@ export function setWeldTable(slotsAt: usize, occupiedAt: usize, keysAt: usize, h
 // table and finds nothing); a clear bit means the cell holds no one.
 
 // @ts-ignore: decorator
-@inline function word3(kx: i32, ky: i32, kz: i32, wordMask: u32): usize {
+@inline export function word3(kx: i32, ky: i32, kz: i32, wordMask: u32): usize {
   const h = mix32(<u32>(kx >> 2) * CELL_HASH_X ^ <u32>(ky >> 2) * CELL_HASH_Y ^ <u32>(kz >> 2) * CELL_HASH_Z);
   return occupied + (<usize>(h & wordMask) << 3);
 }
 
 // @ts-ignore: decorator
-@inline function bit3(kx: i32, ky: i32, kz: i32): u64 {
+@inline export function bit3(kx: i32, ky: i32, kz: i32): u64 {
   return <u64>1 << <u64>((kx & 3) | ((ky & 3) << 2) | ((kz & 3) << 4));
 }
 
 // @ts-ignore: decorator
-@inline function word2(kx: i32, ky: i32, wordMask: u32): usize {
+@inline export function word2(kx: i32, ky: i32, wordMask: u32): usize {
   const h = mix32(<u32>(kx >> 3) * CELL_HASH_X ^ <u32>(ky >> 3) * CELL_HASH_Y);
   return occupied + (<usize>(h & wordMask) << 3);
 }
 
 // @ts-ignore: decorator
-@inline function bit2(kx: i32, ky: i32): u64 {
+@inline export function bit2(kx: i32, ky: i32): u64 {
   return <u64>1 << <u64>((kx & 7) | ((ky & 7) << 3));
 }
 
 // @ts-ignore: decorator
-@inline function mark(at: usize, bit: u64): void {
+@inline export function mark(at: usize, bit: u64): void {
   store<u64>(at, load<u64>(at) | bit);
 }
 
 // @ts-ignore: decorator
-@inline function slotAt(s: u32): usize {
+@inline export function slotAt(s: u32): usize {
   return slots + (<usize>s << 3);
 }
 
 /** The slot of the cell with hash `h`, keys kx, ky (, kz): where it is, or the empty slot it would go in. */
 // @ts-ignore: decorator
-@inline function probe(h: u32, mask: u32, d: i32, kx: i32, ky: i32, kz: i32): u32 {
+@inline export function probe(h: u32, mask: u32, d: i32, kx: i32, ky: i32, kz: i32): u32 {
   let s = h & mask;
   for (;;) {
     const slot = load<u64>(slotAt(s));
@@ -119,11 +115,13 @@ export function setWeldTable(slotsAt: usize, occupiedAt: usize, keysAt: usize, h
 
 /**
  * Whether the filter marks a cell of the window bx .. ex, by .. ey, bz .. ez
- * (no axis wrapping past 2^31) other than the own cell kx, ky, kz: the
- * window's cells block by block, one load and a mask each.
+ * other than the own cell kx, ky, kz: the window's cells block by block, one
+ * load and a mask each. A window whose end wrapped past 2^31 on an axis is
+ * taken as marked (the search then looks its cells up one by one).
  */
 // @ts-ignore: decorator
-@inline function marked3(bx: i32, ex: i32, by: i32, ey: i32, bz: i32, ez: i32, kx: i32, ky: i32, kz: i32, wordMask: u32): bool {
+@inline export function marked3(bx: i32, ex: i32, by: i32, ey: i32, bz: i32, ez: i32, kx: i32, ky: i32, kz: i32, wordMask: u32): bool {
+  if (ex < bx || ey < by || ez < bz) return true;
   const ownBit = bit3(kx, ky, kz);
   for (let cz = bz >> 2; cz <= ez >> 2; cz++) {
     const zl = max(bz, cz << 2) - (cz << 2);
@@ -148,7 +146,8 @@ export function setWeldTable(slotsAt: usize, occupiedAt: usize, keysAt: usize, h
 
 /** {@link marked3} in 2D (blocks of 8 x 8). */
 // @ts-ignore: decorator
-@inline function marked2(bx: i32, ex: i32, by: i32, ey: i32, kx: i32, ky: i32, wordMask: u32): bool {
+@inline export function marked2(bx: i32, ex: i32, by: i32, ey: i32, kx: i32, ky: i32, wordMask: u32): bool {
+  if (ex < bx || ey < by) return true;
   const ownBit = bit2(kx, ky);
   for (let cy = by >> 3; cy <= ey >> 3; cy++) {
     const yl = max(by, cy << 3) - (cy << 3);
@@ -166,12 +165,12 @@ export function setWeldTable(slotsAt: usize, occupiedAt: usize, keysAt: usize, h
   return false;
 }
 
-/** Empties the table at `slotCount` slots and places cells 0 .. cellCount - 1 (placeCells of near.ts). */
-function placeCells(cellCount: i32, d: i32): void {
-  memory.fill(slots, 0xff, <usize>slotCount << 3);
-  memory.fill(occupied, 0, <usize>slotCount);
-  const mask = slotCount - 1;
-  const wordMask = (slotCount >> 3) - 1;
+/** Empties the near search's table at `total` slots and places cells 0 .. cellCount - 1 (placeCells of near.ts). */
+export function placeCells(cellCount: i32, d: i32, total: u32): void {
+  memory.fill(slots, 0xff, <usize>total << 3);
+  memory.fill(occupied, 0, <usize>total);
+  const mask = total - 1;
+  const wordMask = (total >> 3) - 1;
   for (let id = 0; id < cellCount; id++) {
     const k = id * d;
     const kx = i32At(keys, k);
@@ -189,295 +188,6 @@ function placeCells(cellCount: i32, d: i32): void {
     while (<i32>load<u64>(slotAt(s)) >= 0) s = (s + 1) & mask;
     store<u64>(slotAt(s), <u64><u32>id | (<u64>h << 32));
   }
-}
-
-/** The squared distance from (x, y, z) to the point at `q` (3 f64), as near.ts computes it. */
-// @ts-ignore: decorator
-@inline function distance3(q: usize, x: f64, y: f64, z: f64): f64 {
-  const dx = load<f64>(q) - x;
-  const dy = load<f64>(q, 8) - y;
-  const dz = load<f64>(q, 16) - z;
-  return dx * dx + dy * dy + dz * dz;
-}
-
-/** {@link distance3} in 2D. */
-// @ts-ignore: decorator
-@inline function distance2(q: usize, x: f64, y: f64): f64 {
-  const dx = load<f64>(q) - x;
-  const dy = load<f64>(q, 8) - y;
-  return dx * dx + dy * dy;
-}
-
-/** A cell's representatives: the nearest within the tolerance so far, updated from this cell's. */
-let best: i32 = -1;
-let bestDistance2: f64 = Infinity;
-
-// @ts-ignore: decorator
-@inline function scanCell3(id: i32, x: f64, y: f64, z: f64, tolerance2: f64, repCoords: usize): void {
-  for (let r = i32At(heads, id); r >= 0; r = i32At(next, r)) {
-    const d2 = distance3(repCoords + (<usize>(3 * r) << 3), x, y, z);
-    if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 == bestDistance2 && r < best))) {
-      best = r;
-      bestDistance2 = d2;
-    }
-  }
-}
-
-// @ts-ignore: decorator
-@inline function scanCell2(id: i32, x: f64, y: f64, tolerance2: f64, repCoords: usize): void {
-  for (let r = i32At(heads, id); r >= 0; r = i32At(next, r)) {
-    const d2 = distance2(repCoords + (<usize>(2 * r) << 3), x, y);
-    if (d2 <= tolerance2 && (d2 < bestDistance2 || (d2 == bestDistance2 && r < best))) {
-      best = r;
-      bestDistance2 = d2;
-    }
-  }
-}
-
-/**
- * weldNear3 of near.ts over `n` packed 3D vertices at `coords` (C: f32 or
- * f64), writing remap, representatives and repCoords (f64, packed); returns
- * the number of representatives. `reach`, `inv`, `hx`, `hy`, `hz` are
- * gridParameters' values, `sure2` the early-stop distance (-1: none). The
- * same candidates are tested as in near.ts, so the same representative
- * wins; only the table differs (the filter, the hash kept in the slot).
- */
-export function weldNear3<C>(
-  coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64, hz: f64,
-  remap: usize, representatives: usize, repCoords: usize,
-): i32 {
-  const cs = sizeof<C>();
-  memory.fill(slots, 0xff, <usize>slotCount << 3);
-  memory.fill(occupied, 0, <usize>slotCount);
-  let mask = slotCount - 1;
-  let wordMask = (slotCount >> 3) - 1;
-  let cells = 0;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const p = coords + <usize>(3 * i) * cs;
-    const x = <f64>load<C>(p);
-    const y = <f64>load<C>(p + cs);
-    const z = <f64>load<C>(p + 2 * cs);
-    best = -1;
-    bestDistance2 = Infinity;
-    if (i >= RECENT && sure2 > 0) {
-      // All four at once, no branch per representative: the one found is the same (a representative within
-      // sure2 is the only one there, see SURE_FRACTION in src/core/weld-cells.ts), and which of them it is seldom follows a
-      // pattern the branch predictor learns.
-      const at = remap + (<usize>(i - RECENT) << 2);
-      const r4 = load<i32>(at);
-      const r3 = load<i32>(at, 4);
-      const r2 = load<i32>(at, 8);
-      const r1 = load<i32>(at, 12);
-      const q4 = repCoords + (<usize>(3 * r4) << 3);
-      const q3 = repCoords + (<usize>(3 * r3) << 3);
-      const q2 = repCoords + (<usize>(3 * r2) << 3);
-      const q1 = repCoords + (<usize>(3 * r1) << 3);
-      const d4 = distance3(q4, x, y, z);
-      const d3 = distance3(q3, x, y, z);
-      const d2 = distance3(q2, x, y, z);
-      const d1 = distance3(q1, x, y, z);
-      best = select<i32>(r1, best, d1 < sure2);
-      best = select<i32>(r2, best, d2 < sure2);
-      best = select<i32>(r3, best, d3 < sure2);
-      best = select<i32>(r4, best, d4 < sure2);
-    } else {
-      for (let back = sure2 > 0 ? min(i, RECENT) : 0; back > 0; back--) {
-        const r = i32At(remap, i - back);
-        if (distance3(repCoords + (<usize>(3 * r) << 3), x, y, z) < sure2) {
-          best = r;
-          break;
-        }
-      }
-    }
-    if (best >= 0) {
-      setI32(remap, i, best);
-      continue;
-    }
-    // The own cell first, straight from the table: it usually holds the representative.
-    const kx = toInt32(Math.floor((x * 0.5 - hx) * inv));
-    const ky = toInt32(Math.floor((y * 0.5 - hy) * inv));
-    const kz = toInt32(Math.floor((z * 0.5 - hz) * inv));
-    const h = hash3(kx, ky, kz);
-    const s = probe(h, mask, 3, kx, ky, kz);
-    const own = <i32>load<u64>(slotAt(s));
-    if (own >= 0) scanCell3(own, x, y, z, tolerance2, repCoords);
-    if (!(bestDistance2 < sure2)) {
-      const ball = best < 0 ? reach : min(reach, Math.sqrt(bestDistance2 + TINY_SQUARE) * REACH_SLACK);
-      const x0 = Math.floor(((x - ball) * 0.5 - hx) * inv);
-      const y0 = Math.floor(((y - ball) * 0.5 - hy) * inv);
-      const z0 = Math.floor(((z - ball) * 0.5 - hz) * inv);
-      const spanX = toInt32(Math.floor(((x + ball) * 0.5 - hx) * inv) - x0);
-      const spanY = toInt32(Math.floor(((y + ball) * 0.5 - hy) * inv) - y0);
-      const spanZ = toInt32(Math.floor(((z + ball) * 0.5 - hz) * inv) - z0);
-      const bx = toInt32(x0);
-      const by = toInt32(y0);
-      const bz = toInt32(z0);
-      // Mostly nothing else in the window is marked (always, for a vertex with no representative near).
-      const ex = bx + spanX;
-      const ey = by + spanY;
-      const ez = bz + spanZ;
-      let searching = ex < bx || ey < by || ez < bz || marked3(bx, ex, by, ey, bz, ez, kx, ky, kz, wordMask);
-      for (let oz = 0; oz <= spanZ && searching; oz++) {
-        const lz = bz + oz;
-        for (let oy = 0; oy <= spanY && searching; oy++) {
-          const ly = by + oy;
-          for (let ox = 0; ox <= spanX; ox++) {
-            const lx = bx + ox;
-            if (lx == kx && ly == ky && lz == kz) continue;
-            if ((load<u64>(word3(lx, ly, lz, wordMask)) & bit3(lx, ly, lz)) == 0) continue;
-            const id = <i32>load<u64>(slotAt(probe(hash3(lx, ly, lz), mask, 3, lx, ly, lz)));
-            if (id < 0) continue;
-            scanCell3(id, x, y, z, tolerance2, repCoords);
-            if (bestDistance2 < sure2) {
-              searching = false;
-              break;
-            }
-          }
-        }
-      }
-    }
-    let chosen = best;
-    if (chosen < 0) {
-      chosen = count++;
-      setI32(representatives, chosen, i);
-      const c = repCoords + (<usize>(3 * chosen) << 3);
-      store<f64>(c, x + 0);
-      store<f64>(c, y + 0, 8);
-      store<f64>(c, z + 0, 16);
-      if (own >= 0) {
-        setI32(next, chosen, i32At(heads, own));
-        setI32(heads, own, chosen);
-      } else {
-        setI32(keys, cells * 3, kx);
-        setI32(keys, cells * 3 + 1, ky);
-        setI32(keys, cells * 3 + 2, kz);
-        setI32(heads, cells, chosen);
-        setI32(next, chosen, -1);
-        store<u64>(slotAt(s), <u64><u32>cells | (<u64>h << 32));
-        mark(word3(kx, ky, kz, wordMask), bit3(kx, ky, kz));
-        cells++;
-        if (<u32>(cells * 2) > slotCount) {
-          slotCount *= 2;
-          mask = slotCount - 1;
-          wordMask = (slotCount >> 3) - 1;
-          placeCells(cells, 3);
-        }
-      }
-    }
-    setI32(remap, i, chosen);
-  }
-  return count;
-}
-
-/** weldNear2 of near.ts: {@link weldNear3} without z. */
-export function weldNear2<C>(
-  coords: usize, n: i32, tolerance2: f64, sure2: f64, reach: f64, inv: f64, hx: f64, hy: f64,
-  remap: usize, representatives: usize, repCoords: usize,
-): i32 {
-  const cs = sizeof<C>();
-  memory.fill(slots, 0xff, <usize>slotCount << 3);
-  memory.fill(occupied, 0, <usize>slotCount);
-  let mask = slotCount - 1;
-  let wordMask = (slotCount >> 3) - 1;
-  let cells = 0;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const p = coords + <usize>(2 * i) * cs;
-    const x = <f64>load<C>(p);
-    const y = <f64>load<C>(p + cs);
-    best = -1;
-    bestDistance2 = Infinity;
-    if (i >= RECENT && sure2 > 0) {
-      // See weldNear3.
-      const at = remap + (<usize>(i - RECENT) << 2);
-      const r4 = load<i32>(at);
-      const r3 = load<i32>(at, 4);
-      const r2 = load<i32>(at, 8);
-      const r1 = load<i32>(at, 12);
-      const d4 = distance2(repCoords + (<usize>(2 * r4) << 3), x, y);
-      const d3 = distance2(repCoords + (<usize>(2 * r3) << 3), x, y);
-      const d2 = distance2(repCoords + (<usize>(2 * r2) << 3), x, y);
-      const d1 = distance2(repCoords + (<usize>(2 * r1) << 3), x, y);
-      best = select<i32>(r1, best, d1 < sure2);
-      best = select<i32>(r2, best, d2 < sure2);
-      best = select<i32>(r3, best, d3 < sure2);
-      best = select<i32>(r4, best, d4 < sure2);
-    } else {
-      for (let back = sure2 > 0 ? min(i, RECENT) : 0; back > 0; back--) {
-        const r = i32At(remap, i - back);
-        if (distance2(repCoords + (<usize>(2 * r) << 3), x, y) < sure2) {
-          best = r;
-          break;
-        }
-      }
-    }
-    if (best >= 0) {
-      setI32(remap, i, best);
-      continue;
-    }
-    const kx = toInt32(Math.floor((x * 0.5 - hx) * inv));
-    const ky = toInt32(Math.floor((y * 0.5 - hy) * inv));
-    const h = hash2(kx, ky);
-    const s = probe(h, mask, 2, kx, ky, 0);
-    const own = <i32>load<u64>(slotAt(s));
-    if (own >= 0) scanCell2(own, x, y, tolerance2, repCoords);
-    if (!(bestDistance2 < sure2)) {
-      const ball = best < 0 ? reach : min(reach, Math.sqrt(bestDistance2 + TINY_SQUARE) * REACH_SLACK);
-      const x0 = Math.floor(((x - ball) * 0.5 - hx) * inv);
-      const y0 = Math.floor(((y - ball) * 0.5 - hy) * inv);
-      const spanX = toInt32(Math.floor(((x + ball) * 0.5 - hx) * inv) - x0);
-      const spanY = toInt32(Math.floor(((y + ball) * 0.5 - hy) * inv) - y0);
-      const bx = toInt32(x0);
-      const by = toInt32(y0);
-      const ex = bx + spanX;
-      const ey = by + spanY;
-      let searching = ex < bx || ey < by || marked2(bx, ex, by, ey, kx, ky, wordMask);
-      for (let oy = 0; oy <= spanY && searching; oy++) {
-        const ly = by + oy;
-        for (let ox = 0; ox <= spanX && searching; ox++) {
-          const lx = bx + ox;
-          if (lx == kx && ly == ky) continue;
-          if ((load<u64>(word2(lx, ly, wordMask)) & bit2(lx, ly)) == 0) continue;
-          const id = <i32>load<u64>(slotAt(probe(hash2(lx, ly), mask, 2, lx, ly, 0)));
-          if (id < 0) continue;
-          scanCell2(id, x, y, tolerance2, repCoords);
-          if (bestDistance2 < sure2) {
-            searching = false;
-            break;
-          }
-        }
-      }
-    }
-    let chosen = best;
-    if (chosen < 0) {
-      chosen = count++;
-      setI32(representatives, chosen, i);
-      const c = repCoords + (<usize>(2 * chosen) << 3);
-      store<f64>(c, x + 0);
-      store<f64>(c, y + 0, 8);
-      if (own >= 0) {
-        setI32(next, chosen, i32At(heads, own));
-        setI32(heads, own, chosen);
-      } else {
-        setI32(keys, cells * 2, kx);
-        setI32(keys, cells * 2 + 1, ky);
-        setI32(heads, cells, chosen);
-        setI32(next, chosen, -1);
-        store<u64>(slotAt(s), <u64><u32>cells | (<u64>h << 32));
-        mark(word2(kx, ky, wordMask), bit2(kx, ky));
-        cells++;
-        if (<u32>(cells * 2) > slotCount) {
-          slotCount *= 2;
-          mask = slotCount - 1;
-          wordMask = (slotCount >> 3) - 1;
-          placeCells(cells, 2);
-        }
-      }
-    }
-    setI32(remap, i, chosen);
-  }
-  return count;
 }
 
 /** hashWords of exact.ts: a multiply-xorshift per 32-bit word, mix32 at the end. */

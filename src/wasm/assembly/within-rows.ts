@@ -15,10 +15,6 @@
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
-// The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
-// A batch's row bounds, ROW_NUMBERS a row: a Float64Array here, the kernels' scratch at address 0.
-// The query's coordinates after x, and their squared distances after dx's.
-
 // within on the WebAssembly kernels: PointGrid2D / PointGrid3D's within, withinMany and countWithin for an
 // ordinary radius, the same points in the same order as the JavaScript path (src/pointgrid/within-rows.ts,
 // from the same template). The grid is the one setGrid read (grid.ts); a result goes to `target`, with room
@@ -396,7 +392,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
           const dx2 = dx * dx;
           // Past the chord's right end nothing more can be in.
           if (dx > 0 && dx2 + floor2 > r2) break;
-          const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y; const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+          const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+          const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
           // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
           // an if on cache-resident data).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -408,7 +405,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y; const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+        const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
           if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
           found++;
@@ -444,9 +442,358 @@ function withinEveryCell3<C>(
     const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
     for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
       const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y; const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+      const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
       if (dx * dx + dy * dy + dz * dz <= r2) {
         if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return min(found, n);
+}
+
+/** countWithin2D of the JavaScript path. */
+export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+  // (See the 3D instance.)
+  if (rx - rx !== 0 || ry - ry !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.abs(rx), Math.abs(ry)), width);
+  const lz: f64 = 0;
+  const hz: f64 = 0;
+  const margin = (Math.abs(ry) + width) * SLACK;
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, <f64>cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, <f64>cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) > <f64>cells) return countEveryCell2<C>(x, y, r2, lx, hx, ly, hy);
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+      const gap = gy - (cy + 1) * margin;
+      let floor2: f64 = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        store<f64>(<usize>(at) << 3, floor2);
+        store<f64>(<usize>(at + 1) << 3, (cy + cz * cellsY) * cellsX + cx0);
+        store<f64>(<usize>(at + 2) << 3, cx1 - cx0);
+        store<f64>(<usize>(at + 3) << 3, cx0);
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = findCell(cx, cy);
+        if (id < 0) continue;
+        store<f64>(<usize>(at) << 3, floor2);
+        store<f64>(<usize>(at + 1) << 3, <f64>id);
+        store<f64>(<usize>(at + 2) << 3, cx1);
+        store<f64>(<usize>(at + 3) << 3, cy);
+        store<f64>(<usize>(at + 4) << 3, cz);
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = load<f64>(<usize>(at) << 3);
+      let first: f64;
+      let last: f64;
+      let s: i32;
+      let end: i32;
+      if (dense) {
+        const cell = <i32>load<f64>(<usize>(at + 1) << 3);
+        const span = <i32>load<f64>(<usize>(at + 2) << 3);
+        s = load<i32>(cellStart + (<usize>(cell) << 2));
+        end = load<i32>(cellStart + (<usize>(cell + span + 1) << 2));
+        first = load<f64>(<usize>(at + 3) << 3);
+        last = first + <f64>span;
+      } else {
+        const id = <i32>load<f64>(<usize>(at + 1) << 3);
+        const cx1 = load<f64>(<usize>(at + 2) << 3);
+        const cy = load<f64>(<usize>(at + 3) << 3);
+        let lastId = id;
+        while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= cx1) lastId++;
+        s = load<i32>(cellStart + (<usize>(id) << 2));
+        end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+        first = load<f64>(keys + (<usize>(2 * id) << 3));
+        last = load<f64>(keys + (<usize>(2 * lastId) << 3));
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+          for (; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      for (let t = s; t < end; t++) {
+        const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+        if (dx2 + dy * dy <= r2) {
+          found++;
+        }
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return min(found, n);
+}
+
+export function countWithin2d64(x: f64, y: f64, radius: f64): i32 {
+  return countWithin2<f64>(x, y, radius);
+}
+export function countWithin2d32(x: f64, y: f64, radius: f64): i32 {
+  return countWithin2<f32>(x, y, radius);
+}
+
+/** countEveryCell2D of the JavaScript path. */
+function countEveryCell2<C>(x: f64, y: f64, r2: f64, lx: f64, hx: f64, ly: f64, hy: f64): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = load<f64>(keys + (<usize>(2 * id) << 3));
+    const ky = load<f64>(keys + (<usize>(2 * id + 1) << 3));
+    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
+    const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
+    for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
+      const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+      const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+      if (dx * dx + dy * dy <= r2) {
+        found++;
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return min(found, n);
+}
+
+/** countWithin3D of the JavaScript path. */
+export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+  if (n === 0) return 0;
+  const rx = x - originX;
+  const ry = y - originY;
+  const rz = z - originZ;
+  // More than Number.MAX_VALUE from the origin along an axis, the query is over 2^918 (~1e276) from every
+  // point (whose offsets from the origin are finite): beyond every radius whose square is finite.
+  if (rx - rx !== 0 || ry - ry !== 0 || rz - rz !== 0) return 0;
+  const padded = paddedRadius(radius, Math.max(Math.max(Math.abs(rx), Math.abs(ry)), Math.abs(rz)), width);
+  const lz = lowCell(rz, padded, width);
+  const hz = highCell(rz, padded, width, <f64>cellsZ);
+  // Rows along x: one per (cy, cz); their margin grows with both.
+  const margin = (Math.abs(ry) + Math.abs(rz) + width) * SLACK;
+  const lx = lowCell(rx, padded, width);
+  const hx = highCell(rx, padded, width, <f64>cellsX);
+  const ly = lowCell(ry, padded, width);
+  const hy = highCell(ry, padded, width, <f64>cellsY);
+  if (lx > hx || ly > hy || lz > hz) return 0;
+  const r2 = radius * radius;
+  // A hashed grid asked for more cells than it holds: test every occupied cell against the box instead.
+  if (!dense && (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1) > <f64>cells) return countEveryCell3<C>(x, y, z, r2, lx, hx, ly, hy, lz, hz);
+  // Tiny radii would square to subnormals: no clipping and no row bound then.
+  const tiny = !(padded > 1e-150);
+  // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
+  const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  const paddedSquared = padded * padded;
+  const spanY = hy - ly + 1;
+  const rowTotal = spanY * (hz - lz + 1);
+  let found = 0;
+  for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
+    const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
+    let used = 0;
+    for (let r = batch; r < batchEnd; r++) {
+      const cz = lz + Math.floor(r / spanY);
+      const cy = ly + (r - (cz - lz) * spanY);
+      let cx0 = lx;
+      let cx1 = hx;
+      // Every point of the row is at least `gap` from the query across x (rounding included, see
+      // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
+      // cut to the chord by that bound, exactly.
+      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+      const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+      const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+      let floor2: f64 = 0;
+      if (gap > 0 && !tiny) {
+        floor2 = gap * gap * (1 - SLACK);
+        if (floor2 > r2) continue;
+        if (clip) {
+          const half = Math.sqrt(paddedSquared - gap * gap);
+          if (!(half >= 0)) continue;
+          const left = Math.floor((rx - half) / width);
+          const right = Math.floor((rx + half) / width);
+          if (left > cx0) cx0 = left;
+          if (right < cx1) cx1 = right;
+          // The chord misses the grid's cells (x far outside them): no run to read.
+          if (cx0 > cx1) continue;
+        }
+      }
+      // The row's points from cx0 to cx1 are one run of sorted positions, in x order: a dense row directly, a
+      // hashed one as consecutive row-major ids from its first occupied cell.
+      const at = used * ROW_NUMBERS;
+      if (dense) {
+        store<f64>(<usize>(at) << 3, floor2);
+        store<f64>(<usize>(at + 1) << 3, (cy + cz * cellsY) * cellsX + cx0);
+        store<f64>(<usize>(at + 2) << 3, cx1 - cx0);
+        store<f64>(<usize>(at + 3) << 3, cx0);
+      } else {
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = findCell3(cx, cy, cz);
+        if (id < 0) continue;
+        store<f64>(<usize>(at) << 3, floor2);
+        store<f64>(<usize>(at + 1) << 3, <f64>id);
+        store<f64>(<usize>(at + 2) << 3, cx1);
+        store<f64>(<usize>(at + 3) << 3, cy);
+        store<f64>(<usize>(at + 4) << 3, cz);
+      }
+      used++;
+    }
+    for (let k = 0; k < used; k++) {
+      const at = k * ROW_NUMBERS;
+      const floor2 = load<f64>(<usize>(at) << 3);
+      let first: f64;
+      let last: f64;
+      let s: i32;
+      let end: i32;
+      if (dense) {
+        const cell = <i32>load<f64>(<usize>(at + 1) << 3);
+        const span = <i32>load<f64>(<usize>(at + 2) << 3);
+        s = load<i32>(cellStart + (<usize>(cell) << 2));
+        end = load<i32>(cellStart + (<usize>(cell + span + 1) << 2));
+        first = load<f64>(<usize>(at + 3) << 3);
+        last = first + <f64>span;
+      } else {
+        const id = <i32>load<f64>(<usize>(at + 1) << 3);
+        const cx1 = load<f64>(<usize>(at + 2) << 3);
+        const cy = load<f64>(<usize>(at + 3) << 3);
+        let lastId = id;
+        const cz = load<f64>(<usize>(at + 4) << 3);
+        while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= cx1) lastId++;
+        s = load<i32>(cellStart + (<usize>(id) << 2));
+        end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+        first = load<f64>(keys + (<usize>(3 * id) << 3));
+        last = load<f64>(keys + (<usize>(3 * lastId) << 3));
+      }
+      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
+      // runs backwards, so that end - s cannot overflow.)
+      if (s < 0) s = 0;
+      if (end > n) end = n;
+      if (end < s) end = s;
+      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
+      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
+      // sequential reads, where a bisection of a cold run waits on one miss after another.
+      if (end - s > 8) {
+        const half = Math.sqrt(Math.max(r2 - floor2, 0));
+        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+        if (fraction > 0) {
+          let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+          for (; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+          }
+          for (; t > s; t--) {
+            const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
+            if (dx < 0 && dx * dx + floor2 > r2) break;
+          }
+          s = t;
+        }
+      }
+      for (let t = s; t < end; t++) {
+        const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+        const dx2 = dx * dx;
+        if (dx > 0 && dx2 + floor2 > r2) break;
+        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+        const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+        if (dx2 + dy * dy + dz * dz <= r2) {
+          found++;
+        }
+      }
+    }
+  }
+  // (More than n only when the buffer holds garbage: see bounded.ts.)
+  return min(found, n);
+}
+
+export function countWithin3d64(x: f64, y: f64, z: f64, radius: f64): i32 {
+  return countWithin3<f64>(x, y, z, radius);
+}
+export function countWithin3d32(x: f64, y: f64, z: f64, radius: f64): i32 {
+  return countWithin3<f32>(x, y, z, radius);
+}
+
+/** countEveryCell3D of the JavaScript path. */
+function countEveryCell3<C>(x: f64, y: f64, z: f64, r2: f64, lx: f64, hx: f64, ly: f64, hy: f64, lz: f64, hz: f64): i32 {
+  const cs = sizeof<C>();
+  const n = points;
+  let found = 0;
+  for (let id = 0; id < cells; id++) {
+    const kx = load<f64>(keys + (<usize>(3 * id) << 3));
+    const ky = load<f64>(keys + (<usize>(3 * id + 1) << 3));
+    const kz = load<f64>(keys + (<usize>(3 * id + 2) << 3));
+    if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
+    const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
+    for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
+      const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
+      const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+      if (dx * dx + dy * dy + dz * dz <= r2) {
         found++;
       }
     }

@@ -1,6 +1,7 @@
 // The hashed grid's cell lookup and withinMany's windows, over the grid setGrid read (grid.ts); the within
 // search itself is within-rows.ts, generated from src/templates/within.template.ts.
 
+import { cellAlong } from './build-loops';
 import { hashCell2, hashCell3 } from './cell-hash';
 import { cells, cellsX, cellsY, cellsZ, dense, key, originX, originY, originZ, points, slotMask, slots, width } from './grid';
 import { within2, within3 } from './within-rows';
@@ -46,9 +47,9 @@ export let written: i32 = 0;
 
 /** The bucket of the query at `q` (d coordinates, f64): the id of the grid cell holding it, or `cells` when none does. */
 function bucketOf(q: usize, d: i32): i32 {
-  const cx = Math.floor((load<f64>(q) - originX) / width);
-  const cy = Math.floor((load<f64>(q, 8) - originY) / width);
-  const cz = d == 3 ? Math.floor((load<f64>(q, 16) - originZ) / width) : 0;
+  const cx = cellAlong(load<f64>(q), originX, width);
+  const cy = cellAlong(load<f64>(q, 8), originY, width);
+  const cz = d == 3 ? cellAlong(load<f64>(q, 16), originZ, width) : 0;
   if (!dense) {
     const id = d == 2 ? findCell(cx, cy) : findCell3(cx, cy, cz);
     return id < 0 ? cells : id;

@@ -269,6 +269,35 @@ function wasmMessage(module: LazPerfModule, error: unknown): string {
   return 'an error inside the decoder';
 }
 
+/**
+ * What to say when laz-perf's module does not start: mostly WebAssembly memory
+ * it cannot get, as under `ulimit -v 8000000` (Node reserves about 10 GB of
+ * address space for each WebAssembly memory, and LAZ has no decoder without
+ * one; the weld itself falls back to JavaScript there).
+ */
+function lazPerfStartError(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).replace(/^Aborted\((.*)\)$/s, '$1');
+  const memory = /memory/i.test(text);
+  return `cannot decompress: laz-perf's WebAssembly module did not start (${text.split('\n')[0]!.slice(0, 160)})${
+    memory
+      ? '; this process could not reserve WebAssembly memory (is its address space limited, as by ulimit -v? WebAssembly reserves about 10 GB of it); LAS needs none'
+      : ''
+  }`;
+}
+
+/** Whether this process can reserve a WebAssembly memory at all (a page of it, dropped at once). */
+function reservesWasmMemory(): boolean {
+  // (The CLI's types are Node's, without the WebAssembly namespace of the DOM's.)
+  const wasm = (
+    globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => { buffer: ArrayBuffer } } }
+  ).WebAssembly;
+  try {
+    return new wasm.Memory({ initial: 1 }).buffer.byteLength > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Dedupes a LAZ file into a LAS `output`. */
 export async function dedupeLaz({ input, output, radius, mean, progress }: DedupeJob): Promise<Counts> {
   const clock = stopwatch();
@@ -309,8 +338,24 @@ export async function dedupeLaz({ input, output, radius, mean, progress }: Dedup
   const data = decodable(whole, header, table);
 
   const require = createRequire(import.meta.url);
-  const { createLazPerf } = require('laz-perf') as { createLazPerf: () => Promise<LazPerfModule> };
-  const lazPerf = await withoutProcessHandlers(createLazPerf);
+  const { createLazPerf } = require('laz-perf') as {
+    createLazPerf: (module: { print(text: string): void; printErr(text: string): void }) => Promise<LazPerfModule>;
+  };
+  // A start that fails for want of memory takes laz-perf 10 s to report (V8 retries it); one page says it at once.
+  if (!reservesWasmMemory()) {
+    throw new InputError(
+      input,
+      '',
+      lazPerfStartError(new RangeError('WebAssembly.Memory(): could not allocate memory')),
+    );
+  }
+  let lazPerf: LazPerfModule;
+  try {
+    // Its own printing is not for the user: a failed start was printed twice around the error it threw.
+    lazPerf = await withoutProcessHandlers(() => createLazPerf({ print: () => {}, printErr: () => {} }));
+  } catch (error) {
+    throw new InputError(input, '', lazPerfStartError(error));
+  }
   const filePointer = lazPerf._malloc(data.length);
   const pointPointer = lazPerf._malloc(header.recordLength);
   if (filePointer === 0 || pointPointer === 0) {

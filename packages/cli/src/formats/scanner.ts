@@ -15,14 +15,9 @@
 
 import { InputError } from '../errors.js';
 import type { ChunkReader } from '../files.js';
+import { parseDecimalPrefix, scanned } from './decimal.js';
 
 const WINDOW = 4 << 20;
-
-/** Largest mantissa that can take one more digit and stay an exact integer in a double (below 2^53). */
-const EXACT_BEFORE_DIGIT = Math.floor((2 ** 53 - 9) / 10);
-
-/** Exact powers of ten as float64 (10^22 is the last one a double holds exactly). */
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /** How a text file is encoded: bytes as they are (ASCII, UTF-8, Latin-1), with a UTF-8 mark, or UTF-16 with its mark. */
 export type TextEncoding = 'bytes' | 'utf8-bom' | 'utf16le' | 'utf16be';
@@ -294,12 +289,17 @@ export class TextScanner {
     const b = this.buffer;
     const end = this.lineEnd;
     const start = this.pos;
-    let p = start;
-    while (p < end && !isBlank(b[p]!) && b[p] !== separator) p++;
+    // The number and its token in one pass: the token must end where the number does.
+    let value = parseDecimalPrefix(b, start, end);
+    let p = scanned.end;
+    if (p < end && !isBlank(b[p]!) && b[p] !== separator) {
+      while (p < end && !isBlank(b[p]!) && b[p] !== separator) p++;
+      value = Number.NaN;
+    }
     this.tokenStart = start;
     this.tokenEnd = p;
     this.pos = p;
-    return parseDecimal(b, start, p);
+    return value;
   }
 
   /** The current line as text (bytes as Latin-1 characters, so writing it back as Latin-1 gives the same bytes). */
@@ -316,73 +316,4 @@ export class TextScanner {
   lineEndsWith(byte: number): boolean {
     return this.lineEnd > this.lineStart && this.buffer[this.lineEnd - 1] === byte;
   }
-}
-
-/**
- * The decimal number that bytes `start` to `end` of `b` spell exactly
- * (`[+-]digits[.digits][e[+-]digits]`, digits on at least one side of the
- * point), or NaN when they spell anything else or a number too large for a
- * double. Correctly rounded: while the digits make an integer below 2^53 and
- * the power of ten is at most 22 it is one exact product or quotient
- * (Clinger's fast path), otherwise JavaScript's own conversion of the text.
- */
-export function parseDecimal(b: Uint8Array, start: number, end: number): number {
-  let p = start;
-  let c = b[p]!;
-  let negative = false;
-  if (c === 45 || c === 43) {
-    negative = c === 45;
-    p++;
-  }
-  let mantissa = 0;
-  let exponent = 0;
-  let digits = 0;
-  let exact = true;
-  for (; p < end; p++, digits++) {
-    c = b[p]!;
-    if (c < 48 || c > 57) break;
-    if (exact && mantissa <= EXACT_BEFORE_DIGIT) mantissa = mantissa * 10 + (c - 48);
-    else {
-      exact = false;
-      exponent++;
-    }
-  }
-  if (p < end && b[p] === 46) {
-    p++;
-    for (; p < end; p++, digits++) {
-      c = b[p]!;
-      if (c < 48 || c > 57) break;
-      if (exact && mantissa <= EXACT_BEFORE_DIGIT) {
-        mantissa = mantissa * 10 + (c - 48);
-        exponent--;
-      } else if (c !== 48) exact = false;
-    }
-  }
-  if (digits === 0) return Number.NaN;
-  if (p < end && (b[p] === 101 || b[p] === 69)) {
-    p++;
-    let sign = 1;
-    if (p < end && (b[p] === 45 || b[p] === 43)) {
-      if (b[p] === 45) sign = -1;
-      p++;
-    }
-    let power = 0;
-    const first = p;
-    for (; p < end; p++) {
-      c = b[p]!;
-      if (c < 48 || c > 57) break;
-      if (power < 1e6) power = power * 10 + (c - 48);
-    }
-    if (p === first) return Number.NaN;
-    exponent += sign * power;
-  }
-  if (p !== end) return Number.NaN;
-  if (mantissa === 0) return negative ? -0 : 0;
-  if (exact && exponent >= -22 && exponent <= 22) {
-    // An exact mantissa times or over an exact power of ten, rounded once.
-    const value = exponent >= 0 ? mantissa * POW10[exponent]! : mantissa / POW10[-exponent]!;
-    return negative ? -value : value;
-  }
-  const value = Number(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1'));
-  return Number.isFinite(value) ? value : Number.NaN;
 }

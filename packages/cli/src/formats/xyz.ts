@@ -18,7 +18,8 @@ import { PointDedupe } from '../dedupe-points.js';
 import { InputError } from '../errors.js';
 import { ChunkReader, writeAtomically } from '../files.js';
 import { type Counts, type DedupeJob, stopwatch } from '../summary.js';
-import { parseDecimal, TextScanner } from './scanner.js';
+import { parseDecimal } from './decimal.js';
+import { TextScanner } from './scanner.js';
 import { numberText, TextOutput } from './text.js';
 
 interface Layout {

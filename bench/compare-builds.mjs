@@ -1,0 +1,104 @@
+/**
+ * The kernels' rows of two builds of the library in one process: `node bench/compare-builds.mjs <dist A> <dist B>
+ * [points]`, each dist a built `dist/esm` folder (for example of an older commit checked out with `git worktree add`
+ * and built with `npm run build`). Each row runs on A and B in turn, the order swapped every round, 9 rounds, the
+ * first dropped, medians; the table gives B / A. For "no speed lost" checks, on a quiet machine: a loaded one moves
+ * these ratios by a third either way from run to run.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [distA, distB] = process.argv.slice(2, 4);
+if (distA === undefined || distB === undefined) {
+  console.error('usage: node bench/compare-builds.mjs <dist/esm of A> <dist/esm of B> [points]');
+  process.exit(2);
+}
+const load = (dir) => import(pathToFileURL(resolve(dir, 'index.js')).href);
+const old = await load(distA);
+const now = await load(distB);
+function rand(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+const n = Number(process.argv[4] ?? 2e5);
+const r2 = rand(1);
+const pos2 = new Float64Array(2 * n);
+const side = Math.sqrt(n);
+for (let i = 0; i < 2 * n; i++) pos2[i] = r2() * side;
+const r3 = rand(2);
+const pos3 = new Float64Array(3 * n);
+const side3 = Math.cbrt(n);
+for (let i = 0; i < 3 * n; i++) pos3[i] = r3() * side3;
+const rad2 = Math.sqrt(20 / Math.PI),
+  rad3 = Math.cbrt((3 * 20) / (4 * Math.PI));
+let sink = 0;
+const visit = (i, j) => {
+  sink = (sink + i + j) | 0;
+};
+function rows(lib) {
+  const g2 = new lib.PointGrid2D(pos2, { cellSize: rad2 });
+  const g3 = new lib.PointGrid3D(pos3, { cellSize: rad3 });
+  return {
+    'build 2D': () => g2.rebuild(),
+    'build 3D': () => g3.rebuild(),
+    'rebuild + forEachPair 2D': () => {
+      g2.rebuild();
+      g2.forEachPair(rad2, visit);
+    },
+    'rebuild + forEachPair 3D': () => {
+      g3.rebuild();
+      g3.forEachPair(rad3, visit);
+    },
+    'pairs 2D': () => {
+      sink += g2.pairs(rad2).length;
+    },
+    'neighbors 3D': () => {
+      sink += g3.neighbors(rad3).indices.length;
+    },
+    'within per point 2D (10k)': () => {
+      for (let i = 0; i < Math.min(10000, n); i++) sink += g2.within(pos2[2 * i], pos2[2 * i + 1], rad2).length;
+    },
+    'withinMany 2D': () => {
+      sink += g2.withinMany(pos2, rad2).indices.length;
+    },
+  };
+}
+const A = rows(old),
+  B = rows(now);
+const names = Object.keys(A);
+const ta = {},
+  tb = {};
+for (const k of names) {
+  ta[k] = [];
+  tb[k] = [];
+}
+const med = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s[s.length >> 1];
+};
+for (let round = 0; round < 9; round++)
+  for (const k of names) {
+    for (const [rowset, t] of round % 2
+      ? [
+          [A, ta],
+          [B, tb],
+        ]
+      : [
+          [B, tb],
+          [A, ta],
+        ]) {
+      const s = performance.now();
+      rowset[k]();
+      if (round > 0) t[k].push(performance.now() - s);
+    }
+  }
+console.log(`| row (${n} points, kernels) | A ms | B ms | B / A |`);
+console.log('| --- | --- | --- | --- |');
+for (const k of names)
+  console.log(
+    `| ${k} | ${med(ta[k]).toFixed(2)} | ${med(tb[k]).toFixed(2)} | ${(med(tb[k]) / med(ta[k])).toFixed(2)} |`,
+  );
+console.log('sink', sink);
