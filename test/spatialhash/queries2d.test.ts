@@ -300,3 +300,29 @@ describe('SpatialHash2D rays: cases', () => {
     );
   });
 });
+
+describe('query stamps (an item in several cells is reported once a query)', () => {
+  it('clear when their counter wraps, so that no item stamped 4 billion queries ago is taken for one seen now', () => {
+    const queries: [string, (hash: SpatialHash2D<string>) => string[]][] = [
+      ['queryBox', (hash) => hash.queryBox(0, 0, 2, 2)],
+      ['queryRadius', (hash) => hash.queryRadius(1, 1, 1)],
+      ['nearest', (hash) => hash.nearest(1, 1, 1)],
+      ['raycastAll', (hash) => hash.raycastAll(-1, 1, 1, 0, 5).map((hit) => hit.item)],
+    ];
+    for (const [name, query] of queries) {
+      const hash = new SpatialHash2D<string>({ cellSize: 1 });
+      // Each in four cells: a query meets each up to four times and reports it once (nearest and the ray casts tell
+      // by its stamp; the box and radius queries need none, but take one: they are checked across the wrap too).
+      hash.insert('a', 0.5, 0.5, 1.5, 1.5);
+      hash.insert('b', 10.5, 0.5, 11.5, 1.5);
+      // 'a' takes the hash's first stamp; 4,294,967,294 queries later (the counter set there), one meets 'b' only,
+      // with the last stamp; the next query takes the first stamp again, which 'a' still holds unless the wrap
+      // cleared it.
+      expect(query(hash), `${name} before the wrap`).toEqual(['a']);
+      (hash as unknown as { stamp: number }).stamp = 0xffffffff - 1;
+      expect(hash.queryBox(10, 0, 12, 2)).toEqual(['b']);
+      expect(query(hash), `${name} right after the wrap`).toEqual(['a']);
+      hash.validate();
+    }
+  });
+});
