@@ -15,7 +15,7 @@ const { join } = require('node:path');
 function bundleWorker() {
   const result = buildSync({
     entryPoints: [join(__dirname, '../src/workers/worker.ts')],
-    // The WebAssembly kernels' module stays out (src/wasm/binary.ts, about 50 KB of base64): the pool posts
+    // The WebAssembly kernels' module stays out (src/wasm/binary.ts, 18 KB of deflated base64): the pool posts
     // each worker the module it compiled (see src/wasm/kernels.ts and withKernels in src/workers/threads.ts).
     define: { 'globalThis.SPATIALHASH_WORKER_SCRIPT': 'true' },
     bundle: true,

@@ -15,8 +15,10 @@
  *
  * @module
  */
+
+import { inflateEmbedded } from '../core/inflate.js';
 import { describe } from '../core/validate.js';
-import { KERNELS_BASE64 } from './binary.js';
+import { KERNELS_BASE64, KERNELS_LENGTH } from './binary.js';
 // The module's exports, declared from its AssemblyScript by scripts/build-wasm.mjs.
 import type { KernelExports } from './exports.js';
 
@@ -281,13 +283,6 @@ function inMode<T>(value: KernelMode, work: () => T): T {
   }
 }
 
-function decode(base64: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let k = 0; k < text.length; k++) bytes[k] = text.charCodeAt(k);
-  return bytes;
-}
-
 /**
  * Instantiates `module` into {@link instance}, or, where that fails (a
  * WebAssembly.Memory the engine cannot allocate, under a low address-space
@@ -312,12 +307,14 @@ function load(): Kernels | undefined {
     return undefined;
   }
   // The pool's worker script carries no module of its own: its first task brings the caller's (useKernelModule).
-  const base64 = (globalThis as Flags).SPATIALHASH_WORKER_SCRIPT ? '' : KERNELS_BASE64;
-  if (base64 === '') {
+  // (Folded at bundle time, so that the worker carries neither the module nor the inflater.)
+  const bytes = (globalThis as Flags).SPATIALHASH_WORKER_SCRIPT
+    ? undefined
+    : inflateEmbedded(KERNELS_BASE64, KERNELS_LENGTH);
+  if (bytes === undefined) {
     compileError = new Error('the calling thread posted no compiled module to this PointGridWorkers thread');
     return undefined;
   }
-  const bytes = decode(base64);
   let module: WebAssembly.Module;
   try {
     module = new WebAssembly.Module(bytes);

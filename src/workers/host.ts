@@ -7,6 +7,8 @@
  *
  * @module
  */
+
+import { nodeBuiltin } from '../core/node-builtin.js';
 import { THREADS_GUIDE, type WorkerLike, type WorkerOrigin } from './channel.js';
 import { sourceModuleWorker, sourceWorkerScript, WORKER_SCRIPT } from './worker-script.js';
 
@@ -15,14 +17,6 @@ import { sourceModuleWorker, sourceWorkerScript, WORKER_SCRIPT } from './worker-
 declare const Worker: (new (url: string) => WorkerLike) | undefined;
 declare const Blob: new (parts: string[], options: { type: string }) => object;
 declare const URL: { createObjectURL(blob: object): string };
-
-/** Node's builtin modules, loaded without an import statement so browser bundles never see them. */
-export function nodeBuiltin<T>(name: string): T | undefined {
-  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } } })
-    .process;
-  if (p?.versions?.node === undefined || typeof p.getBuiltinModule !== 'function') return undefined;
-  return p.getBuiltinModule(name) as T;
-}
 
 function nodeVersion(): string | undefined {
   return (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;

@@ -5,7 +5,7 @@
  * - The built package carries the worker as one self-contained script:
  *   scripts/worker-bundle.cjs bundles src/workers/worker.ts and everything it
  *   imports with esbuild into one minified classic script (an IIFE, no import
- *   or export, about 43 KB). scripts/build.mjs replaces this module in dist/
+ *   or export, about 73 KB). scripts/build.mjs replaces this module in dist/
  *   by one whose {@link WORKER_SCRIPT} is that text as a string, and also
  *   writes it as a file (dist/esm/workers/worker.js, dist/cjs/workers/worker.js)
  *   for users who start their own worker (createWorker).
