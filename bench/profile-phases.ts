@@ -14,8 +14,9 @@
  *   built in JavaScript, or another grid searched since): the mirror filled
  *   from `grid.data`. A rebuild on the kernels leaves their copy in place, so
  *   a frame loop does not pay it;
- * - search: the kernels' half-stencil search, each batch of pairs copied out
- *   of their memory, no visitor;
+ * - search: the kernels' half-stencil search, each batch of pairs handed
+ *   over as a view of their memory (copied out of it up to commit e98349b,
+ *   whose run the performance guide's table is), no visitor;
  * - hand-over: forEachPair with a visitor that does nothing, less the search:
  *   each pair's two sorted positions turned into the caller's indices and a
  *   call;

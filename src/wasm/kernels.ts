@@ -70,7 +70,10 @@ export function kernelMemoryLimitForTests(bytes: number): number {
 type MemoryView = Int32Array | Uint32Array | Float32Array | Float64Array;
 /** The constructor of a {@link MemoryView}. */
 type MemoryViewType<T extends MemoryView> = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => T;
-/** Views Kernels.sectionOf keeps: more than the sections a build copies out (at most five). */
+/**
+ * Views Kernels.sectionOf keeps: more than the sections a build copies out (at most five) and forEachPair's view of
+ * its batches (pair-kernels.ts), so that a frame loop makes none.
+ */
 const KEPT_SECTIONS = 8;
 
 /**

@@ -156,10 +156,19 @@ function runToEnd(search: Search, ceiling: number): number {
 
 /**
  * forEachPair's search on the kernels: each batch of pairs found (sorted
- * positions, 2 numbers a pair) is copied into `buffer` (grown through
- * `grow`) and handed to `visit`, which takes `length` numbers and empties
- * the batch. False when the kernels are off; the caller searches in
- * JavaScript.
+ * positions, 2 numbers a pair) is handed to `visit` as `batch.buffer`, a view
+ * of the kernels' memory where the search wrote it (`batch.length` numbers);
+ * `visit` takes them and empties the batch. The batch's own buffer is put
+ * back when the search ends, also when it throws. False when the kernels are
+ * off; the caller searches in JavaScript.
+ *
+ * Why a view and not a copy: nothing runs on the kernels while the visitor
+ * does (they are busy: kernels() answers undefined and releaseKernelMemory
+ * does nothing), so their memory neither grows nor changes under it, as the
+ * search's own state there relies on already. A copy cost as much as the
+ * hand-over's own loop: set(subarray()) a view per batch (garbage in every
+ * frame, about a hundred batches at 200,000 points), a copying loop 20% of
+ * forEachPair at 200,000 2D points (bench/compare-builds.mjs).
  */
 export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array; length: number }>(
   g: G,
@@ -172,17 +181,16 @@ export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array
   if (search === undefined) return false;
   const { k, out } = search;
   const e = k.exports;
+  const own = batch.buffer;
   k.busy = true;
   try {
     for (;;) {
       const done = guarded('forEachPair', search.run) === 0;
       const length = e.length.value as number;
       if (length > 0) {
-        if (batch.buffer.length < length) batch.buffer = new Uint32Array(length);
-        // Copied by a loop, not set(subarray()): a view per batch is garbage a frame loop would make every frame.
-        const target = batch.buffer;
-        const source = k.u32;
-        for (let i = 0, from = out >> 2; i < length; i++) target[i] = source[from + i];
+        // The output area up to the end of the memory: one view while the memory keeps its size (kept by
+        // sectionOf, so a frame loop allocates none), and it holds every batch the search writes there.
+        batch.buffer = k.sectionOf(Uint32Array, out, (k.memory.buffer.byteLength - out) >> 2);
         batch.length = length;
         visit(g, batch);
       }
@@ -193,6 +201,7 @@ export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array
       e.setOutput(out, Math.max(2 * BATCH, needed), 0);
     }
   } finally {
+    batch.buffer = own;
     k.busy = false;
   }
 }

@@ -26,6 +26,7 @@ import {
 } from '../../src/index.js';
 import { readGrid } from '../../src/pointgrid/grid-data.js';
 import { guarded, kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { batchPairsForTests } from '../../src/wasm/pair-kernels.js';
 import { GRID_CELL_START, GRID_RECORD } from '../../src/wasm/records.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -357,6 +358,71 @@ describe('what the kernels keep to save copies (the answers never depend on it: 
     }
     within(b, [4, 4], 2);
     expect(k.mirrorData).toBe(b.data);
+  });
+});
+
+describe('forEachPair on the kernels hands each batch over where they wrote it (a view of their memory)', () => {
+  /** Every pair forEachPair visits, as "i,j" strings, sorted. */
+  function visited(grid: Grid, radius: number): string[] {
+    const out: string[] = [];
+    grid.forEachPair(radius, (i, j) => out.push(`${i},${j}`));
+    return out.sort();
+  }
+
+  for (const d of [2, 3] as const)
+    for (const [name, options] of layouts)
+      it(`gives the grid its own batch back, so that a JavaScript search never writes into their memory (${d}D, ${name})`, () => {
+        const ofBig = points(3000, d, 12, 47 + d);
+        const big = make(d, ofBig, options);
+        const positions = points(200, d, 5, 44 + d);
+        const small = make(d, positions, options);
+        const pairs = brutePairs(positions, d, 1);
+        const last = batchPairsForTests(5);
+        try {
+          // On the kernels: the batches lie past the small grid's copy, where the big grid's copy goes next.
+          expect(visited(small, 1)).toEqual(pairs);
+          big.rebuild();
+          // In JavaScript through the same batch. Had it stayed a view of the kernels' memory, this search wrote
+          // its pairs over the big grid's copy there (the memory did not grow: the big grid was built first).
+          setKernelMode('javascript');
+          expect(visited(small, 1)).toEqual(pairs);
+          setKernelMode('auto');
+          expect(kernels()!.mirrorData).toBe(big.data);
+          expect(pairStrings(big.pairs(1))).toEqual(brutePairs(ofBig, d, 1));
+          const q = Array.from({ length: d }, () => 6);
+          expect(within(big, q, 1.5)).toEqual(bruteWithin(ofBig, d, q, 1.5));
+          expect(visited(small, 1)).toEqual(pairs);
+        } finally {
+          batchPairsForTests(last);
+        }
+      });
+
+  it('a visitor that throws part-way, or queries the grid, leaves it answering as before', () => {
+    const positions = points(400, 2, 6, 46);
+    const grid = make(2, positions, { cellSize: 1 });
+    const pairs = brutePairs(positions, 2, 1);
+    const last = batchPairsForTests(5);
+    try {
+      let seen = 0;
+      expect(() =>
+        grid.forEachPair(1, () => {
+          if (++seen === 12) throw new Error('stop');
+        }),
+      ).toThrow('stop');
+      setKernelMode('javascript');
+      expect(visited(grid, 1)).toEqual(pairs);
+      setKernelMode('auto');
+      // Queries from inside the visitor run in JavaScript (the kernels are busy) and the batch stays whole.
+      const inside: string[] = [];
+      grid.forEachPair(1, (i, j) => {
+        inside.push(`${i},${j}`);
+        expect(within(grid, [positions[2 * i], positions[2 * i + 1]], 0)).toContain(i);
+      });
+      expect(inside.sort()).toEqual(pairs);
+      expect(pairStrings(grid.pairs(1))).toEqual(pairs);
+    } finally {
+      batchPairsForTests(last);
+    }
   });
 });
 
