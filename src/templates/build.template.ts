@@ -15,13 +15,6 @@
 //#output js src/pointgrid/build-loops.ts
 //#output as src/wasm/assembly/build-loops.ts
 
-// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
-//#macro js inlined()
-//#endmacro
-//#macro as inlined()
-// @ts-ignore: decorator
-@inline
-//#endmacro
 //#macro js pos(p) = positions[p]
 //#macro as pos(p) = <f64>load<P>(pos + <usize>(p) * ps)
 //#macro js first() = offset

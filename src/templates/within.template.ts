@@ -35,13 +35,6 @@
 //#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
 // What a search of every occupied cell reads of the grid (the JavaScript path; the kernels' are module state).
 //#macro js cellArrays() = const coords = g.coords; const cellStart = g.cellStart; const keys = g.cellKeys; const cells = g.cellTotal; const n = g.points
-// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
-//#macro js inlined()
-//#endmacro
-//#macro as inlined()
-// @ts-ignore: decorator
-@inline
-//#endmacro
 //#macro js int(b) = +(b)
 //#macro as int(b) = i32(b)
 //#macro js min(a, b) = Math.min(a, b)
