@@ -10,8 +10,10 @@
 //   //#output <target> <path>          an output file: target js (TypeScript) or as (AssemblyScript)
 //   //#macro <targets> <name>(<params>) = <text>
 //                                      @name(args) expands to text, params replaced by args. Targets: js, as,
-//                                      all, or one of them with a dimension (js2, as3, all2...): the most
-//                                      particular definition for the output's target and the loop's D wins
+//                                      all, or one of them with a dimension (js2, as3, all2...) and/or a
+//                                      variant (all.count, js2.rows: where //#for VARIANT has that value): the
+//                                      most particular definition for the output's target, the loop's D and
+//                                      VARIANT wins (a variant's before a dimension's)
 //   //#macro <targets> <name>(<params>) and lines up to //#endmacro
 //                                      a block macro: a line that is only @name(args) becomes those lines
 //                                      (indented as the call, directives in them expanded where it is called)
@@ -79,7 +81,7 @@ function parse(file, shared) {
         outputs.push({ target, path });
         return;
       }
-      const match = /^([\w,]+)\s+(\w+)\(([^)]*)\)\s*(?:=\s*(.*))?$/.exec(d[1]);
+      const match = /^([\w.,]+)\s+(\w+)\(([^)]*)\)\s*(?:=\s*(.*))?$/.exec(d[1]);
       if (match === null) throw new Error(`${where}: a macro is //#macro <targets> name(params) [= text]`);
       const params = match[3]
         .split(',')
@@ -91,7 +93,7 @@ function parse(file, shared) {
         throw new Error(`${where}: @${match[2]} is a macro of every template (${SHARED}): name this one apart`);
       }
       for (const target of match[1].split(',')) {
-        if (!/^(js|as|all)[23]?$/.test(target)) throw new Error(`${where}: unknown macro target ${target}`);
+        if (!/^(js|as|all)[23]?(\.\w+)?$/.test(target)) throw new Error(`${where}: unknown macro target ${target}`);
         macros.set(`${target}:${match[2]}`, { params, text: match[4], lines });
       }
       open = lines;
@@ -216,10 +218,12 @@ function replaceParams(text, params, args) {
   return params.reduce((body, param, i) => body.replace(new RegExp(`\\b${param}\\b`, 'g'), () => args[i]), text);
 }
 
-/** The macro `name` for the target and dimension of `env`: the most particular definition. */
+/** The macro `name` for the target, dimension and variant of `env`: the most particular definition. */
 function macroFor(macros, name, env) {
   const d = env.D ?? '';
-  for (const target of [`${env.TARGET}${d}`, env.TARGET, `all${d}`, 'all']) {
+  const targets = [`${env.TARGET}${d}`, env.TARGET, `all${d}`, 'all'];
+  if (env.VARIANT !== undefined) targets.unshift(...targets.map((t) => `${t}.${env.VARIANT}`));
+  for (const target of targets) {
     const macro = macros.get(`${target}:${name}`);
     if (macro !== undefined) return macro;
   }
