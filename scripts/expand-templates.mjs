@@ -10,11 +10,15 @@
 //   //#output <target> <path>          an output file: target js (TypeScript) or as (AssemblyScript)
 //   //#macro <targets> <name>(<params>) = <text>
 //                                      @name(args) expands to text, params replaced by args. Targets: js, as,
-//                                      all, or one of them with a dimension (js2, as3, all2...): the most
-//                                      particular definition for the output's target and the loop's D wins
+//                                      all, or one of them with a dimension (js2, as3, all2...) and/or a
+//                                      variant (all.count, js2.rows: where //#for VARIANT has that value): the
+//                                      most particular definition for the output's target, the loop's D and
+//                                      VARIANT wins (a variant's before a dimension's)
 //   //#macro <targets> <name>(<params>) and lines up to //#endmacro
 //                                      a block macro: a line that is only @name(args) becomes those lines
 //                                      (indented as the call, directives in them expanded where it is called)
+//                                      src/templates/shared-macros.ts holds those every template has: @in3D(line)
+//                                      (the line in 3D only) and @inlined()
 //   //#for <NAME> of <v1> <v2> ...     the lines up to //#endfor, once per value (a dimension, a variant)
 //   //#if <expr> / //#elif <expr> / //#else / //#endif
 //                                      lines kept where the JavaScript expression over the names in scope holds
@@ -35,6 +39,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const templates = join(root, 'src/templates');
 const biome = join(root, 'node_modules/.bin/biome');
+// The macros every template has (a file of //#macro lines and their comments only).
+const SHARED = 'src/templates/shared-macros.ts';
 
 const NUMBER_TYPES = 'f64|f32|i32|u32|i64|u64|usize|isize|u8|u16|i8|i16';
 
@@ -44,10 +50,10 @@ function directive(line) {
   return match === null ? undefined : [match[1], match[2].trim()];
 }
 
-/** Reads a template's outputs and macros, and the lines that remain. */
-function parse(file) {
+/** Reads a template's outputs and macros (over those of `shared`, if given), and the lines that remain. */
+function parse(file, shared) {
   const outputs = [];
-  const macros = new Map();
+  const macros = new Map(shared);
   const body = [];
   // The lines of the block macro being read, if one is.
   let open;
@@ -75,7 +81,7 @@ function parse(file) {
         outputs.push({ target, path });
         return;
       }
-      const match = /^([\w,]+)\s+(\w+)\(([^)]*)\)\s*(?:=\s*(.*))?$/.exec(d[1]);
+      const match = /^([\w.,]+)\s+(\w+)\(([^)]*)\)\s*(?:=\s*(.*))?$/.exec(d[1]);
       if (match === null) throw new Error(`${where}: a macro is //#macro <targets> name(params) [= text]`);
       const params = match[3]
         .split(',')
@@ -83,8 +89,11 @@ function parse(file) {
         .filter(Boolean);
       // Without "= text", the lines up to //#endmacro.
       const lines = match[4] === undefined ? [] : undefined;
+      if (shared !== undefined && [...shared.keys()].some((key) => key.endsWith(`:${match[2]}`))) {
+        throw new Error(`${where}: @${match[2]} is a macro of every template (${SHARED}): name this one apart`);
+      }
       for (const target of match[1].split(',')) {
-        if (!/^(js|as|all)[23]?$/.test(target)) throw new Error(`${where}: unknown macro target ${target}`);
+        if (!/^(js|as|all)[23]?(\.\w+)?$/.test(target)) throw new Error(`${where}: unknown macro target ${target}`);
         macros.set(`${target}:${match[2]}`, { params, text: match[4], lines });
       }
       open = lines;
@@ -163,6 +172,9 @@ function expand(lines, env, file, macros) {
         // A block macro: its lines, args for params, indented as the call, expanded here.
         const { args, end } = callArguments(lines[k].text, call[0].indexOf('(', call[1].length), where);
         if (end !== lines[k].text.length) throw new Error(`${where}: a block macro's call is alone on its line`);
+        if (args.length !== macro.params.length) {
+          throw new Error(`${where}: @${call[2]} takes ${macro.params.length} arguments, got ${args.length}`);
+        }
         const body = macro.lines.map(({ text, at }) => ({
           text: text === '' ? '' : call[1] + replaceParams(text, macro.params, args),
           at,
@@ -206,10 +218,12 @@ function replaceParams(text, params, args) {
   return params.reduce((body, param, i) => body.replace(new RegExp(`\\b${param}\\b`, 'g'), () => args[i]), text);
 }
 
-/** The macro `name` for the target and dimension of `env`: the most particular definition. */
+/** The macro `name` for the target, dimension and variant of `env`: the most particular definition. */
 function macroFor(macros, name, env) {
   const d = env.D ?? '';
-  for (const target of [`${env.TARGET}${d}`, env.TARGET, `all${d}`, 'all']) {
+  const targets = [`${env.TARGET}${d}`, env.TARGET, `all${d}`, 'all'];
+  if (env.VARIANT !== undefined) targets.unshift(...targets.map((t) => `${t}.${env.VARIANT}`));
+  for (const target of targets) {
     const macro = macros.get(`${target}:${name}`);
     if (macro !== undefined) return macro;
   }
@@ -272,7 +286,11 @@ function splitStatements(line) {
 /** What the template `file` makes for each of its outputs: [{ path, text }]. */
 export function expandTemplate(file) {
   const name = relative(root, file);
-  const { outputs, macros, body } = parse(file);
+  const shared = parse(join(root, SHARED));
+  if (shared.outputs.length > 0 || shared.body.some(({ text }) => text.trim() !== '' && !/^\s*\/\//.test(text))) {
+    throw new Error(`${SHARED}: only macros and comments`);
+  }
+  const { outputs, macros, body } = parse(file, shared.macros);
   return outputs.map(({ target, path }) => {
     let lines = expand(body, { TARGET: target }, name, macros);
     if (target === 'as') lines = lines.flatMap(splitStatements);

@@ -15,13 +15,6 @@
 //#output js src/pointgrid/build-loops.ts
 //#output as src/wasm/assembly/build-loops.ts
 
-// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
-//#macro js inlined()
-//#endmacro
-//#macro as inlined()
-// @ts-ignore: decorator
-@inline
-//#endmacro
 //#macro js pos(p) = positions[p]
 //#macro as pos(p) = <f64>load<P>(pos + <usize>(p) * ps)
 //#macro js first() = offset
@@ -44,6 +37,9 @@
 //#macro as index(s) = load<u32>(sortedIndex + (<usize>(s) << 2))
 //#macro js setIndex(s, v) = sortedIndex[s] = v
 //#macro as setIndex(s, v) = store<u32>(sortedIndex + (<usize>(s) << 2), v)
+// The type of an int32 array: a typed array on the JavaScript path, a byte offset into memory in the kernels.
+//#macro js int32s() = Int32Array
+//#macro as int32s() = usize
 // The bounds: what they start from (the JavaScript path's empty bounds, the kernels' SIMD scan's in `out`), where
 // they go, and the first point with a coordinate that is not finite (the JavaScript path throws naming it; the
 // kernels return it, and the glue throws the same error).
@@ -64,11 +60,16 @@
 //#macro all widen(v, lo, hi) = if (v < lo) lo = v; if (v > hi) hi = v
 //#macro all2 storeBounds() = @setOut(0, minX); @setOut(1, minY); @setOut(2, maxX); @setOut(3, maxY)
 //#macro all3 storeBounds() = @setOut(0, minX); @setOut(1, minY); @setOut(2, minZ); @setOut(3, maxX); @setOut(4, maxY); @setOut(5, maxZ)
-// The hashed count's point cell, and its origin z.
+// The hashed count's point cell, the dense count's (with cellX and cellY, the point's cells along x and y), and
+// the JavaScript path's z parameters (the kernels' count takes them in 2D too, one signature for the glue).
 //#macro all2 pointCell(p) = cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width)
 //#macro all3 pointCell(p) = cellAlong(positions[p], originX, width), cellAlong(positions[p + 1], originY, width), cellAlong(positions[p + 2], originZ, width)
+//#macro all2 denseCell(p) = cellX + cellY * cellsX
+//#macro all3 denseCell(p) = cellX + cellY * cellsX + cellAlong(@pos(p + 2), originZ, width) * layer
 //#macro all2 originZ() =
 //#macro all3 originZ() = originZ: f64,
+//#macro all2 layer() =
+//#macro all3 layer() = layer: f64,
 // A cell of the box, which has fewer than 2^31 (| 0 keeps it an int32 on the JavaScript path).
 //#macro js cell(x) = (x) | 0
 //#macro as cell(x) = <i32>(x)
@@ -135,11 +136,7 @@ export function cellAlong(value: f64, origin: f64, width: f64): f64 {
  * back to the start), and entry `cells` the point count n. Returns the largest count (the kernels size the
  * crowded cells' scratch by it).
  */
-//#if TARGET === 'js'
-export function prefixSums(cellStart: Int32Array, cells: i32, n: i32): i32 {
-//#else
-export function prefixSums(cellStart: usize, cells: i32, n: i32): i32 {
-//#endif
+export function prefixSums(cellStart: @int32s(), cells: i32, n: i32): i32 {
   let sum = 0;
   let largest = 0;
   for (let c = 0; c < cells; c++) {
@@ -197,15 +194,9 @@ export function countDense${D}(
   offset: i32,
   originX: f64,
   originY: f64,
-//#if D === 3
-  originZ: f64,
-//#endif
-  width: f64,
+  @originZ() width: f64,
   cellsX: f64,
-//#if D === 3
-  layer: f64,
-//#endif
-  cellOf: Uint32Array,
+  @layer() cellOf: Uint32Array,
   cellStart: Int32Array,
 ): void {
 //#else
@@ -220,11 +211,7 @@ export function countDense${D}<P>(
   for (let i = 0, p = @first(); i < n; i++, p += @stride()) {
     const cellX = cellAlong(@pos(p), originX, width);
     const cellY = cellAlong(@pos(p + 1), originY, width);
-//#if D === 3
-    const c = @cell(cellX + cellY * cellsX + cellAlong(@pos(p + 2), originZ, width) * layer);
-//#else
-    const c = @cell(cellX + cellY * cellsX);
-//#endif
+    const c = @cell(@denseCell(p));
     @setCellOf(i, c);
     @setStart(c, @start(c) + 1);
   }
@@ -286,9 +273,7 @@ export function scatter${D}<P, C>(pos: usize, n: i32, cellOf: usize, cellStart: 
     @setIndex(s, first + i);
     @setCoord(${D} * s, @narrow(@pos(p)));
     @setCoord(${D} * s + 1, @narrow(@pos(p + 1)));
-//#if D === 3
-    @setCoord(3 * s + 2, @narrow(@pos(p + 2)));
-//#endif
+    @in3D(@setCoord(3 * s + 2, @narrow(@pos(p + 2)));)
   }
 }
 
@@ -329,9 +314,7 @@ export function sortCells${D}<C>(coords: usize, sortedIndex: usize, cellStart: u
     for (let s = start + 1; s < end; s++) {
       const x = @coord(${D} * s);
       const y = @coord(${D} * s + 1);
-//#if D === 3
-      const z = @coord(3 * s + 2);
-//#endif
+      @in3D(const z = @coord(3 * s + 2);)
       const index = @index(s);
       let t = s;
       for (; t > start; t--) {
@@ -349,9 +332,7 @@ export function sortCells${D}<C>(coords: usize, sortedIndex: usize, cellStart: u
       if (t !== s) {
         @setCoord(${D} * t, x);
         @setCoord(${D} * t + 1, y);
-//#if D === 3
-        @setCoord(3 * t + 2, z);
-//#endif
+        @in3D(@setCoord(3 * t + 2, z);)
         @setIndex(t, index);
       }
     }

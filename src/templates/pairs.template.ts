@@ -53,8 +53,12 @@
 //#macro as min(a, b) = min(a, b)
 //#macro js max(a, b) = Math.max(a, b)
 //#macro as max(a, b) = max(a, b)
+// A cell's gather: the JavaScript path passes the grid and the search's state, the kernels have them as globals.
+//#macro js gather(c) = gather${D}(g, st, c)
+//#macro as gather(c) = gather${D}(c)
 // A range's edges: where it lies in y (and z) against the searched cell, and on which side (1 above, -1 below,
-// 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN).
+// 0 same row; the same row's edge is 0, never a product that could overflow and times 0 give NaN). 2D's take
+// the z arguments and leave them out: a 2D search has no z, nor names for one.
 //#macro all edgeAt(ry, cy) = (ry) > (cy) ? (ry) * width : (ry) < (cy) ? ((ry) + 1) * width : 0
 //#macro all sideOf(ry, cy) = (ry) > (cy) ? 1.0 : (ry) < (cy) ? -1.0 : 0.0
 //#macro all2 edges(k, ry, cy, rz, cz) = @setEdge(k, @edgeAt(ry, cy)); @setEdge(k + 1, @sideOf(ry, cy))
@@ -114,6 +118,12 @@ if (sizeof<C>() === 8) {
 //#macro all3 layer() = const z = kz + <f64>dz
 //#macro all2 far() = dy * dy
 //#macro all3 far() = dy * dy + dz * dz
+// Whether the cell `id` of a hashed grid is in the row (y, z) (keys are (x, y) or (x, y, z) per cell, row-major),
+// and whether it is not.
+//#macro all2 sameRow(id, y, z) = @key(2 * id + 1) === y
+//#macro all3 sameRow(id, y, z) = @key(3 * id + 2) === z && @key(3 * id + 1) === y
+//#macro all2 otherRow(id, y, z) = @key(2 * id + 1) !== y
+//#macro all3 otherRow(id, y, z) = @key(3 * id + 2) !== z || @key(3 * id + 1) !== y
 
 //#if TARGET === 'js'
 /**
@@ -270,9 +280,7 @@ function gather${D}(g: Grid${D}D, st: PairSearch, c: number): number {
   const cells = g.cellTotal;
   const cellsX = g.cellsX;
   const cellsY = g.cellsY;
-//#if D === 3
-  const cellsZ = g.cellsZ;
-//#endif
+  @in3D(const cellsZ = g.cellsZ;)
   const dense = g.dense;
   const width = g.width;
   const ranges = st.ranges;
@@ -333,25 +341,17 @@ function gather${D}(c: i32): i32 {
   }
   const kx = @key(${D} * c);
   const ky = @key(${D} * c + 1);
-//#if D === 3
-  const kz = @key(3 * c + 2);
-//#endif
+  @in3D(const kz = @key(3 * c + 2);)
   const reachOf = reachF;
   if (scanAll) {
     @setSt(runEnd, @start(c + 1));
     for (let other = c + 1; other < cells; other++) {
       if (
         Math.abs(@key(${D} * other) - kx) <= reachOf &&
-//#if D === 3
-        Math.abs(@key(3 * other + 2) - kz) <= reachOf &&
-//#endif
+        @in3D(Math.abs(@key(3 * other + 2) - kz) <= reachOf &&)
         Math.abs(@key(${D} * other + 1) - ky) <= reachOf
       ) {
-//#if D === 3
-        @edges(count, @key(3 * other + 1), ky, @key(3 * other + 2), kz);
-//#else
-        @edges(count, @key(2 * other + 1), ky, kz, kz);
-//#endif
+        @edges(count, @key(${D} * other + 1), ky, @key(${D} * other + 2), kz);
         @push(count, @start(other), @start(other + 1));
         count += 2;
       }
@@ -360,11 +360,7 @@ function gather${D}(c: i32): i32 {
   }
   // The rest of the cell's row within reach: the cells right after it in row-major order.
   let next = c + 1;
-//#if D === 3
-  while (next < cells && @key(3 * next + 2) === kz && @key(3 * next + 1) === ky && @key(3 * next) <= kx + reachOf) next++;
-//#else
-  while (next < cells && @key(2 * next + 1) === ky && @key(2 * next) <= kx + reachOf) next++;
-//#endif
+  while (next < cells && @sameRow(next, ky, kz) && @key(${D} * next) <= kx + reachOf) next++;
   @setSt(runEnd, @start(next));
   const left = kx - reachOf;
   // A cursor per stencil row (the rows above in the cell's layer, then every row of the layers above, in 3D):
@@ -387,15 +383,9 @@ function gather${D}(c: i32): i32 {
         first++;
       }
       @setCursor(row, first);
-//#if D === 3
-      if (first === cells || @key(3 * first + 2) !== z || @key(3 * first + 1) !== y || @key(3 * first) > kx + reachOf) continue;
+      if (first === cells || @otherRow(first, y, z) || @key(${D} * first) > kx + reachOf) continue;
       let last = first + 1;
-      while (last < cells && @key(3 * last + 2) === z && @key(3 * last + 1) === y && @key(3 * last) <= kx + reachOf) last++;
-//#else
-      if (first === cells || @key(2 * first + 1) !== y || @key(2 * first) > kx + reachOf) continue;
-      let last = first + 1;
-      while (last < cells && @key(2 * last + 1) === y && @key(2 * last) <= kx + reachOf) last++;
-//#endif
+      while (last < cells && @sameRow(last, y, z) && @key(${D} * last) <= kx + reachOf) last++;
       @edges(count, y, ky, z, kz);
       @push(count, @start(first), @start(last));
       count += 2;
@@ -414,15 +404,16 @@ export function searchPairs${D}D(g: Grid${D}D, st: PairSearch): number {
   const coords = g.coords;
   const cellStart = g.cellStart;
   const originY = g.originY;
-//#if D === 3
-  const originZ = g.originZ;
-//#endif
+  @in3D(const originZ = g.originZ;)
   const width = g.width;
   const pointCount = g.points;
   const ranges = st.ranges;
   const edges = st.edges;
   const out = st.out;
   const rowEnd = st.rowEnd;
+  const r2 = st.r2;
+  const step = st.step;
+  const cellTo = st.cellTo;
 //#else
 /** searchPairs${D}D of the JavaScript path. */
 export function searchPairs${D}<C>(): i32 {
@@ -431,11 +422,6 @@ export function searchPairs${D}<C>(): i32 {
   // loops below (pairs and neighbors 3 to 6% faster, bench/compare-builds.mjs).
   const coordsAt = coords;
   const outAt = out;
-//#endif
-//#if TARGET === 'js'
-  const r2 = st.r2;
-  const step = st.step;
-  const cellTo = st.cellTo;
 //#endif
   const capacity = @st(outCapacity);
   // The second sorted position of a pair goes step - 1 after the first: in ROWS mode it overwrites it.
@@ -452,11 +438,7 @@ export function searchPairs${D}<C>(): i32 {
       let first = @start(c);
       end = @start(c + 1);
       if (first === end) continue;
-//#if TARGET === 'js'
-      count = gather${D}(g, st, c);
-//#else
-      count = gather${D}(c);
-//#endif
+      count = @gather(c);
       run = @st(runEnd);
       // Runs read from cell starts stay inside the points and never run backwards, whatever a buffer from
       // elsewhere holds (see core/bounded.ts), so that a point's candidates, what it may write, stay bounded.
@@ -491,9 +473,7 @@ export function searchPairs${D}<C>(): i32 {
       }
       const px = @coord(${D} * s);
       const py = @coord(${D} * s + 1);
-//#if D === 3
-      const pz = @coord(3 * s + 2);
-//#endif
+      @in3D(const pz = @coord(3 * s + 2);)
       let t = s + 1;
       @flag() open = true;
       @pairsTwoAtATime(run, r2, open)
@@ -507,9 +487,7 @@ export function searchPairs${D}<C>(): i32 {
         @advance(dx2 + @far() <= r2);
       }
       const relY = py - originY;
-//#if D === 3
-      const relZ = pz - originZ;
-//#endif
+      @in3D(const relZ = pz - originZ;)
       for (let k = 0; k < count; k += 2) {
         const stop = @range(k + 1);
         let t = @range(k);

@@ -304,9 +304,7 @@ export function weldNear${D}(
   const inv = grid[1];
   const hx = grid[2];
   const hy = grid[3];
-//#if D === 3
-  const hz = grid[4];
-//#endif
+  @in3D(const hz = grid[4];)
   const next = new Int32Array(n);
   let slots = new Int32Array(initialSlots(n)).fill(-1);
   let mask = slots.length - 1;

@@ -35,13 +35,6 @@
 //#macro as setRow(k, v) = store<f64>(<usize>(k) << 3, v)
 // What a search of every occupied cell reads of the grid (the JavaScript path; the kernels' are module state).
 //#macro js cellArrays() = const coords = g.coords; const cellStart = g.cellStart; const keys = g.cellKeys; const cells = g.cellTotal; const n = g.points
-// AssemblyScript's @inline for a function both paths call (nothing in TypeScript).
-//#macro js inlined()
-//#endmacro
-//#macro as inlined()
-// @ts-ignore: decorator
-@inline
-//#endmacro
 //#macro js int(b) = +(b)
 //#macro as int(b) = i32(b)
 //#macro js min(a, b) = Math.min(a, b)
@@ -67,6 +60,25 @@
 //#macro all3 boxArgs() = lx, hx, ly, hy, lz, hz
 //#macro all2 boxCells() = (hx - lx + 1) * (hy - ly + 1)
 //#macro all3 boxCells() = (hx - lx + 1) * (hy - ly + 1) * (hz - lz + 1)
+// Whether the cell (kx, ky, kz) lies outside the box.
+//#macro all2 outsideBox() = kx < lx || kx > hx || ky < ly || ky > hy
+//#macro all3 outsideBox() = kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz
+// Whether the hashed cell after `id` is in the row (cy, cz): keys are (x, y) or (x, y, z) per cell, row-major.
+//#macro all2 nextInRow(id) = @key(2 * id + 3) === cy
+//#macro all3 nextInRow(id) = @key(3 * id + 5) === cz && @key(3 * id + 4) === cy
+// What within (VARIANT rows, writing the indices into `target`) has and countWithin (count) has not: a line of
+// it, and the JavaScript path's clamp of the indices it wrote for a grid whose buffer may race (core/bounded.ts;
+// the kernels' glue clamps their answer itself, src/wasm/within-kernels.ts).
+//#macro all.rows writes(line)
+line
+//#endmacro
+//#macro all.count writes(line)
+//#endmacro
+//#macro js.rows clampWritten(count)
+if (g.clampsIndices) clampIndices(target, Math.min(count, capacity), n);
+//#endmacro
+//#macro all clampWritten(count)
+//#endmacro
 
 //#if TARGET === 'js'
 /**
@@ -153,14 +165,18 @@ export function withinRows${D}D(g: Grid${D}D, x: f64, @rest(), radius: f64, targ
 //#elif TARGET === 'js'
 /** How many points of `g` lie within `radius` of the query (for a grid of at least one point and an ordinary radius). */
 export function countWithin${D}D(g: Grid${D}D, x: f64, @rest(), radius: f64): i32 {
+//#elif VARIANT === 'rows'
+/** withinRows${D}D of the JavaScript path (see the module notes). */
+export function within${D}<C>(x: f64, @rest(), radius: f64, target: usize): i32 {
+//#else
+/** countWithin${D}D of the JavaScript path. */
+export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
 //#endif
 //#if TARGET === 'js'
   const n = g.points;
   const width = g.width;
   const coords = g.coords;
-//#if VARIANT === 'rows'
-  const sortedIndex = g.sortedIndex;
-//#endif
+  @writes(const sortedIndex = g.sortedIndex;)
   const cellStart = g.cellStart;
   const keys = g.cellKeys;
   const cells = g.cellTotal;
@@ -170,24 +186,13 @@ export function countWithin${D}D(g: Grid${D}D, x: f64, @rest(), radius: f64): i3
   const rows = ROWS;
   const originX = g.originX;
   const originY = g.originY;
-//#if D === 3
-  const cellsZ = g.cellsZ;
-  const originZ = g.originZ;
-//#endif
-//#if VARIANT === 'rows'
-  const capacity = target.length;
-//#endif
-//#elif VARIANT === 'rows'
-/** withinRows${D}D of the JavaScript path (see the module notes). */
-export function within${D}<C>(x: f64, @rest(), radius: f64, target: usize): i32 {
-  const cs = sizeof<C>();
-  const n = points;
-  const capacity = points;
+  @in3D(const cellsZ = g.cellsZ;)
+  @in3D(const originZ = g.originZ;)
+  @writes(const capacity = target.length;)
 //#else
-/** countWithin${D}D of the JavaScript path. */
-export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   const cs = sizeof<C>();
   const n = points;
+  @writes(const capacity = points;)
 //#endif
   if (n === 0) return 0;
   const rx = x - originX;
@@ -220,7 +225,7 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
 //#if VARIANT === 'rows' && TARGET === 'js'
   if (!dense && @boxCells() > <f64>cells) {
     const everyCell = withinEveryCell${D}D(g, x, @restArgs(), r2, @boxArgs(), target);
-    if (g.clampsIndices) clampIndices(target, Math.min(everyCell, capacity), n);
+    @clampWritten(everyCell)
     return everyCell;
   }
 //#elif VARIANT === 'rows'
@@ -310,12 +315,8 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
         const cx1 = @row(at + 2);
         const cy = @row(at + 3);
         let lastId = id;
-//#if D === 3
-        const cz = @row(at + 4);
-        while (lastId + 1 < cells && @key(3 * lastId + 5) === cz && @key(3 * lastId + 4) === cy && @key(3 * lastId + 3) <= cx1) lastId++;
-//#else
-        while (lastId + 1 < cells && @key(2 * lastId + 3) === cy && @key(2 * lastId + 2) <= cx1) lastId++;
-//#endif
+        @in3D(const cz = @row(at + 4);)
+        while (lastId + 1 < cells && @nextInRow(lastId) && @key(${D} * lastId + ${D}) <= cx1) lastId++;
         s = @start(id);
         end = @start(lastId + 1);
         first = @key(${D} * id);
@@ -370,17 +371,13 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
         if (dx > 0 && dx2 + floor2 > r2) break;
         @offsets(t);
         if (dx2 + @far(t) <= r2) {
-//#if VARIANT === 'rows'
-          if (found < capacity) @put(found, @index(t));
-//#endif
+          @writes(if (found < capacity) @put(found, @index(t));)
           found++;
         }
       }
     }
   }
-//#if TARGET === 'js' && VARIANT === 'rows'
-  if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
-//#endif
+  @clampWritten(found)
   // (More than n only when the buffer holds garbage: see bounded.ts.)
   return @min(found, n);
 }
@@ -434,20 +431,14 @@ function countEveryCell${D}<C>(x: f64, @rest(), r2: f64, @box()): i32 {
   for (let id = 0; id < cells; id++) {
     const kx = @key(${D} * id);
     const ky = @key(${D} * id + 1);
-//#if D === 3
-    const kz = @key(3 * id + 2);
-    if (kx < lx || kx > hx || ky < ly || ky > hy || kz < lz || kz > hz) continue;
-//#else
-    if (kx < lx || kx > hx || ky < ly || ky > hy) continue;
-//#endif
+    @in3D(const kz = @key(3 * id + 2);)
+    if (@outsideBox()) continue;
     const end = @min(@start(id + 1), n);
     for (let t = @max(@start(id), 0); t < end; t++) {
       const dx = @coord(${D} * t) - x;
       @offsets(t);
       if (dx * dx + @far(t) <= r2) {
-//#if VARIANT === 'rows'
-        if (found < capacity) @put(found, @index(t));
-//#endif
+        @writes(if (found < capacity) @put(found, @index(t));)
         found++;
       }
     }

@@ -83,6 +83,52 @@ describe('the expander (scripts/expand-templates.mjs)', () => {
     expect(body).toContain("  // A comment; not split, nor 'this; string'.");
   });
 
+  it("has the shared macros (src/templates/shared-macros.ts): @in3D's line in 3D only, no blank line in 2D", async () => {
+    const [as] = await expand([
+      '//#output as src/probe.ts',
+      '//#macro all three() = 3',
+      '//#for D of 2 3',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expander's ${D}, not a template literal's.
+      'export function f${D}(): i32 {',
+      '  let s = 0;',
+      '  @in3D(s += @three();)',
+      '  return s;',
+      '}',
+      '//#endfor',
+    ]);
+    const body = as.text;
+    expect(body).toContain('export function f2(): i32 {\n  let s = 0;\n  return s;\n}');
+    expect(body).toContain('export function f3(): i32 {\n  let s = 0;\n  s += 3;\n  return s;\n}');
+  });
+
+  it("picks a variant's macro (all.count, js2.rows) over a dimension's and a target's", async () => {
+    const [as] = await expand([
+      '//#output as src/probe.ts',
+      '//#macro all name() = plain',
+      '//#macro as3 name() = three',
+      '//#macro all.count name() = counted',
+      '//#macro as3.count name() = counted3',
+      '//#for VARIANT of rows count',
+      '//#for D of 2 3',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expander's names, not a template literal's.
+      'let ${VARIANT}${D} = @name();',
+      '//#endfor',
+      '//#endfor',
+    ]);
+    expect(as.text).toContain(
+      'let rows2 = plain;\nlet rows3 = three;\nlet count2 = counted;\nlet count3 = counted3;\n',
+    );
+  });
+
+  it('refuses a block macro called with the wrong number of arguments, and a shared macro redefined', async () => {
+    await expect(
+      expand(['//#output as src/probe.ts', '//#for D of 3', '  @in3D(let a = 1, b = 2;)', '//#endfor']),
+    ).rejects.toThrow(/@in3D takes 1 arguments, got 2/);
+    await expect(expand(['//#output as src/probe.ts', '//#macro all in3D(x) = x'])).rejects.toThrow(
+      /@in3D is a macro of every template/,
+    );
+  });
+
   it('refuses a block macro called inside a line, and a block macro left open', async () => {
     await expect(
       expand(['//#output as src/probe.ts', '//#macro as m()', 'x();', '//#endmacro', 'y = @m();']),
