@@ -327,6 +327,49 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
       });
 });
 
+describe('each guard of the records on its own (mirror.ts: guards that overlap, so no answer shows one missing)', () => {
+  it('forgetGrid and holdGrid each drop the query record, whoever calls them', () => {
+    // Every caller of holdGrid calls forgetGrid first, and a query checks the mirror's build count too: with either
+    // clear left out the answers stay right, so the records themselves are held here.
+    const positions = points(60, 2, 5, 51);
+    const grid = make(2, positions, { cellSize: 1 });
+    const k = kernels()!;
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+    expect(k.queryGrid).toBeDefined();
+    k.holdGrid(k.mirrorData!, k.mirrorBuilds);
+    expect(k.queryGrid, 'after holdGrid').toBeUndefined();
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+    expect(k.queryGrid).toBeDefined();
+    k.forgetGrid();
+    expect(k.queryGrid, 'after forgetGrid').toBeUndefined();
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+  });
+
+  for (const d of [2, 3] as const)
+    it(`${d}D: a SharedArrayBuffer written since the kernels copied it, its build count unchanged, is copied in again`, () => {
+      // What the calling thread sees while a PointGridWorkers rebuild writes the buffer in place (the count is
+      // published at its end) or another thread's build runs: the buffer holds what the kernels' copy does not, under
+      // the same count. Simulated by relabelling two points in the buffer's sorted indices, which leaves a whole grid.
+      const positions = points(300, d, 6, 61);
+      const grid = make(d, positions, { cellSize: 1, shared: true });
+      const before = pairStrings(grid.pairs(1));
+      expect(before).toEqual(brutePairs(positions, d, 1));
+      expect(kernels()!.mirrorData).toBe(grid.data);
+      const { sortedIndex } = readGrid(`PointGrid${d}D`, grid.data, d);
+      for (let i = 0; i < sortedIndex.length; i++) {
+        if (sortedIndex[i] === 0) sortedIndex[i] = 1;
+        else if (sortedIndex[i] === 1) sortedIndex[i] = 0;
+      }
+      setKernelMode('javascript');
+      const want = pairStrings(grid.pairs(1));
+      const wantRow = withinManyRow(grid, [...positions.slice(0, d)], 1.5);
+      setKernelMode('auto');
+      expect(want, 'the write changed the answer').not.toEqual(before);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      expect(withinManyRow(grid, [...positions.slice(0, d)], 1.5)).toEqual(wantRow);
+    });
+});
+
 describe('what the kernels keep to save copies (the answers never depend on it: these hold the savings)', () => {
   it('a build on the kernels leaves its grid as their copy, for the next search of it', () => {
     releaseKernelMemory();
