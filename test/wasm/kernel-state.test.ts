@@ -26,6 +26,7 @@ import {
 } from '../../src/index.js';
 import { readGrid } from '../../src/pointgrid/grid-data.js';
 import { guarded, kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { pinGrid, unpinGrid } from '../../src/wasm/mirror.js';
 import { GRID_CELL_START, GRID_RECORD } from '../../src/wasm/records.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -368,6 +369,41 @@ describe('each guard of the records on its own (mirror.ts: guards that overlap, 
       expect(pairStrings(grid.pairs(1))).toEqual(want);
       expect(withinManyRow(grid, [...positions.slice(0, d)], 1.5)).toEqual(wantRow);
     });
+});
+
+describe('pinGrid, as a pool thread runs a task (each task gets its buffer as a new object, so no pool test can tell)', () => {
+  it('a pin starts from a fresh copy of the buffer, whatever the kernels copied of it before, and ends with unpinGrid', () => {
+    const positions = points(300, 2, 6, 71);
+    const grid = make(2, positions, { cellSize: 1, shared: true });
+    const pinned = () => {
+      pinGrid(grid.data);
+      try {
+        return pairStrings(grid.pairs(1));
+      } finally {
+        unpinGrid();
+      }
+    };
+    const before = pinned();
+    expect(before).toEqual(brutePairs(positions, 2, 1));
+    expect(kernels()!.mirrorData).toBe(grid.data);
+    // Another thread's rebuild between two tasks, as the relabelling above shows it.
+    const { sortedIndex } = readGrid('PointGrid2D', grid.data, 2);
+    for (let i = 0; i < sortedIndex.length; i++) {
+      if (sortedIndex[i] === 0) sortedIndex[i] = 1;
+      else if (sortedIndex[i] === 1) sortedIndex[i] = 0;
+    }
+    setKernelMode('javascript');
+    const want = pairStrings(grid.pairs(1));
+    setKernelMode('auto');
+    expect(want).not.toEqual(before);
+    expect(pinned()).toEqual(want);
+    // And once unpinned, a shared buffer is copied in at every search again (the relabelling undone).
+    for (let i = 0; i < sortedIndex.length; i++) {
+      if (sortedIndex[i] === 0) sortedIndex[i] = 1;
+      else if (sortedIndex[i] === 1) sortedIndex[i] = 0;
+    }
+    expect(pairStrings(grid.pairs(1))).toEqual(before);
+  });
 });
 
 describe('what the kernels keep to save copies (the answers never depend on it: these hold the savings)', () => {
