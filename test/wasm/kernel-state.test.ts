@@ -371,6 +371,24 @@ describe('each guard of the records on its own (mirror.ts: guards that overlap, 
     });
 });
 
+describe('a weld between two searches of a grid (the weld writes its table over the copy the kernels held)', () => {
+  for (const tolerance of [0, 0.01])
+    it(`tolerance ${tolerance}: the grid's pairs and queries after the weld are its own`, () => {
+      const positions = points(400, 3, 6, 81);
+      const grid = make(3, positions, { cellSize: 1 });
+      const q = [3, 3, 3];
+      const want = brutePairs(positions, 3, 1);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, 3, q, 1.5));
+      expect(kernels()!.mirrorData).toBe(grid.data);
+      // A soup larger than the grid, so that its coordinates and table cover the copy's bytes.
+      const soup = points(3000, 3, 50, 82);
+      expect(weld(soup, tolerance).count).toBeGreaterThan(0);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, 3, q, 1.5));
+    });
+});
+
 describe('pinGrid, as a pool thread runs a task (each task gets its buffer as a new object, so no pool test can tell)', () => {
   it('a pin starts from a fresh copy of the buffer, whatever the kernels copied of it before, and ends with unpinGrid', () => {
     const positions = points(300, 2, 6, 71);
