@@ -329,7 +329,7 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
 });
 
 describe('each guard of the records on its own (mirror.ts: guards that overlap, so no answer shows one missing)', () => {
-  it('forgetGrid and holdGrid each drop the query record, whoever calls them', () => {
+  it('forgetGrid, holdGrid and a pair search each drop the query record, whoever calls them', () => {
     // Every caller of holdGrid calls forgetGrid first, and a query checks the mirror's build count too: with either
     // clear left out the answers stay right, so the records themselves are held here.
     const positions = points(60, 2, 5, 51);
@@ -339,6 +339,12 @@ describe('each guard of the records on its own (mirror.ts: guards that overlap, 
     expect(k.queryGrid).toBeDefined();
     k.holdGrid(k.mirrorData!, k.mirrorBuilds);
     expect(k.queryGrid, 'after holdGrid').toBeUndefined();
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+    expect(k.queryGrid).toBeDefined();
+    // A pair search writes the grid record for its own grid (the one a query of that grid would write) and drops
+    // the query record.
+    expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(positions, 2, 1));
+    expect(k.queryGrid, 'after a pair search').toBeUndefined();
     expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
     expect(k.queryGrid).toBeDefined();
     k.forgetGrid();
