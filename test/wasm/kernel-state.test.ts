@@ -377,6 +377,41 @@ describe('each guard of the records on its own (mirror.ts: guards that overlap, 
     });
 });
 
+describe("searches from inside a forEachPair visitor (the kernels' search waits on the visitor: Kernels.busy)", () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: another grid's pairs, withinMany and within from the visitor leave the outer search whole`, () => {
+      // More pairs than a fresh memory holds at once, so that the outer search hands them over batch by batch and
+      // resumes after each visit: a search of another grid on the kernels meanwhile would overwrite its state.
+      releaseKernelMemory();
+      const outer = points(d === 2 ? 1500 : 2500, d, 3, 91);
+      const inner = points(300, d, 6, 92);
+      const a = make(d, outer, { cellSize: 1 });
+      const b = make(d, inner, { cellSize: 1 });
+      const wantA = brutePairs(outer, d, 1);
+      const wantB = brutePairs(inner, d, 1);
+      const q = Array.from({ length: d }, () => 3);
+      let count = 0;
+      let sum = 0;
+      a.forEachPair(1, (i, j) => {
+        if (count % 50000 === 0) {
+          expect(pairStrings(b.pairs(1))).toEqual(wantB);
+          expect(withinManyRow(b, q, 1.5)).toEqual(bruteWithin(inner, d, q, 1.5));
+          expect(within(b, q, 1.5)).toEqual(bruteWithin(inner, d, q, 1.5));
+        }
+        count++;
+        sum += Math.min(i, j) * 4096 + Math.max(i, j);
+      });
+      expect(count).toBe(wantA.length);
+      expect(count, 'more pairs than one batch of a fresh memory holds').toBeGreaterThan(150000);
+      let wantSum = 0;
+      for (const pair of wantA) {
+        const [i, j] = pair.split(',').map(Number) as [number, number];
+        wantSum += i * 4096 + j;
+      }
+      expect(sum).toBe(wantSum);
+    });
+});
+
 describe('a weld between two searches of a grid (the weld writes its table over the copy the kernels held)', () => {
   for (const tolerance of [0, 0.01])
     it(`tolerance ${tolerance}: the grid's pairs and queries after the weld are its own`, () => {
