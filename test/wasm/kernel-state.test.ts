@@ -26,6 +26,7 @@ import {
 } from '../../src/index.js';
 import { readGrid } from '../../src/pointgrid/grid-data.js';
 import { guarded, kernelMemoryLimitForTests, kernels } from '../../src/wasm/kernels.js';
+import { pinGrid, unpinGrid } from '../../src/wasm/mirror.js';
 import { batchPairsForTests } from '../../src/wasm/pair-kernels.js';
 import { GRID_CELL_START, GRID_RECORD } from '../../src/wasm/records.js';
 
@@ -326,6 +327,143 @@ describe('an in-place rebuild the kernels did not make (the mirror is told from 
         expect(within(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
         expect(withinManyRow(grid, q, 2)).toEqual(bruteWithin(second, d, q, 2));
       });
+});
+
+describe('each guard of the records on its own (mirror.ts: guards that overlap, so no answer shows one missing)', () => {
+  it('forgetGrid, holdGrid and a pair search each drop the query record, whoever calls them', () => {
+    // Every caller of holdGrid calls forgetGrid first, and a query checks the mirror's build count too: with either
+    // clear left out the answers stay right, so the records themselves are held here.
+    const positions = points(60, 2, 5, 51);
+    const grid = make(2, positions, { cellSize: 1 });
+    const k = kernels()!;
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+    expect(k.queryGrid).toBeDefined();
+    k.holdGrid(k.mirrorData!, k.mirrorBuilds);
+    expect(k.queryGrid, 'after holdGrid').toBeUndefined();
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+    expect(k.queryGrid).toBeDefined();
+    // A pair search writes the grid record for its own grid (the one a query of that grid would write) and drops
+    // the query record.
+    expect(pairStrings(grid.pairs(1))).toEqual(brutePairs(positions, 2, 1));
+    expect(k.queryGrid, 'after a pair search').toBeUndefined();
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+    expect(k.queryGrid).toBeDefined();
+    k.forgetGrid();
+    expect(k.queryGrid, 'after forgetGrid').toBeUndefined();
+    expect(within(grid, [2, 2], 1)).toEqual(bruteWithin(positions, 2, [2, 2], 1));
+  });
+
+  for (const d of [2, 3] as const)
+    it(`${d}D: a SharedArrayBuffer written since the kernels copied it, its build count unchanged, is copied in again`, () => {
+      // What the calling thread sees while a PointGridWorkers rebuild writes the buffer in place (the count is
+      // published at its end) or another thread's build runs: the buffer holds what the kernels' copy does not, under
+      // the same count. Simulated by relabelling two points in the buffer's sorted indices, which leaves a whole grid.
+      const positions = points(300, d, 6, 61);
+      const grid = make(d, positions, { cellSize: 1, shared: true });
+      const before = pairStrings(grid.pairs(1));
+      expect(before).toEqual(brutePairs(positions, d, 1));
+      expect(kernels()!.mirrorData).toBe(grid.data);
+      const { sortedIndex } = readGrid(`PointGrid${d}D`, grid.data, d);
+      for (let i = 0; i < sortedIndex.length; i++) {
+        if (sortedIndex[i] === 0) sortedIndex[i] = 1;
+        else if (sortedIndex[i] === 1) sortedIndex[i] = 0;
+      }
+      setKernelMode('javascript');
+      const want = pairStrings(grid.pairs(1));
+      const wantRow = withinManyRow(grid, [...positions.slice(0, d)], 1.5);
+      setKernelMode('auto');
+      expect(want, 'the write changed the answer').not.toEqual(before);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      expect(withinManyRow(grid, [...positions.slice(0, d)], 1.5)).toEqual(wantRow);
+    });
+});
+
+describe("searches from inside a forEachPair visitor (the kernels' search waits on the visitor: Kernels.busy)", () => {
+  for (const d of [2, 3] as const)
+    it(`${d}D: another grid's pairs, withinMany and within from the visitor leave the outer search whole`, () => {
+      // More pairs than a fresh memory holds at once, so that the outer search hands them over batch by batch and
+      // resumes after each visit: a search of another grid on the kernels meanwhile would overwrite its state.
+      releaseKernelMemory();
+      const outer = points(d === 2 ? 1500 : 2500, d, 3, 91);
+      const inner = points(300, d, 6, 92);
+      const a = make(d, outer, { cellSize: 1 });
+      const b = make(d, inner, { cellSize: 1 });
+      const wantA = brutePairs(outer, d, 1);
+      const wantB = brutePairs(inner, d, 1);
+      const q = Array.from({ length: d }, () => 3);
+      let count = 0;
+      let sum = 0;
+      a.forEachPair(1, (i, j) => {
+        if (count % 50000 === 0) {
+          expect(pairStrings(b.pairs(1))).toEqual(wantB);
+          expect(withinManyRow(b, q, 1.5)).toEqual(bruteWithin(inner, d, q, 1.5));
+          expect(within(b, q, 1.5)).toEqual(bruteWithin(inner, d, q, 1.5));
+        }
+        count++;
+        sum += Math.min(i, j) * 4096 + Math.max(i, j);
+      });
+      expect(count).toBe(wantA.length);
+      expect(count, 'more pairs than one batch of a fresh memory holds').toBeGreaterThan(150000);
+      let wantSum = 0;
+      for (const pair of wantA) {
+        const [i, j] = pair.split(',').map(Number) as [number, number];
+        wantSum += i * 4096 + j;
+      }
+      expect(sum).toBe(wantSum);
+    });
+});
+
+describe('a weld between two searches of a grid (the weld writes its table over the copy the kernels held)', () => {
+  for (const tolerance of [0, 0.01])
+    it(`tolerance ${tolerance}: the grid's pairs and queries after the weld are its own`, () => {
+      const positions = points(400, 3, 6, 81);
+      const grid = make(3, positions, { cellSize: 1 });
+      const q = [3, 3, 3];
+      const want = brutePairs(positions, 3, 1);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, 3, q, 1.5));
+      expect(kernels()!.mirrorData).toBe(grid.data);
+      // A soup larger than the grid, so that its coordinates and table cover the copy's bytes.
+      const soup = points(3000, 3, 50, 82);
+      expect(weld(soup, tolerance).count).toBeGreaterThan(0);
+      expect(pairStrings(grid.pairs(1))).toEqual(want);
+      expect(within(grid, q, 1.5)).toEqual(bruteWithin(positions, 3, q, 1.5));
+    });
+});
+
+describe('pinGrid, as a pool thread runs a task (each task gets its buffer as a new object, so no pool test can tell)', () => {
+  it('a pin starts from a fresh copy of the buffer, whatever the kernels copied of it before, and ends with unpinGrid', () => {
+    const positions = points(300, 2, 6, 71);
+    const grid = make(2, positions, { cellSize: 1, shared: true });
+    const pinned = () => {
+      pinGrid(grid.data);
+      try {
+        return pairStrings(grid.pairs(1));
+      } finally {
+        unpinGrid();
+      }
+    };
+    const before = pinned();
+    expect(before).toEqual(brutePairs(positions, 2, 1));
+    expect(kernels()!.mirrorData).toBe(grid.data);
+    // Another thread's rebuild between two tasks, as the relabelling above shows it.
+    const { sortedIndex } = readGrid('PointGrid2D', grid.data, 2);
+    for (let i = 0; i < sortedIndex.length; i++) {
+      if (sortedIndex[i] === 0) sortedIndex[i] = 1;
+      else if (sortedIndex[i] === 1) sortedIndex[i] = 0;
+    }
+    setKernelMode('javascript');
+    const want = pairStrings(grid.pairs(1));
+    setKernelMode('auto');
+    expect(want).not.toEqual(before);
+    expect(pinned()).toEqual(want);
+    // And once unpinned, a shared buffer is copied in at every search again (the relabelling undone).
+    for (let i = 0; i < sortedIndex.length; i++) {
+      if (sortedIndex[i] === 0) sortedIndex[i] = 1;
+      else if (sortedIndex[i] === 1) sortedIndex[i] = 0;
+    }
+    expect(pairStrings(grid.pairs(1))).toEqual(before);
+  });
 });
 
 describe('what the kernels keep to save copies (the answers never depend on it: these hold the savings)', () => {
