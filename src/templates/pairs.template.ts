@@ -66,17 +66,21 @@
 // A range in the cell's own layer (3D): no z gap.
 //#macro all2 rowEdges(k, ry, cy) = @edges(k, ry, cy, 0, 0)
 //#macro all3 rowEdges(k, ry, cy) = @setEdge(2 * (k), @edgeAt(ry, cy)); @setEdge(2 * (k) + 1, @sideOf(ry, cy)); @setEdge(2 * (k) + 2, 0); @setEdge(2 * (k) + 3, 0)
-// A scan's flag that only the kernels' SIMD loop clears.
+// A scan's flag that only the kernels' own scan (fastScan) clears.
 //#macro js flag() = const
 //#macro as flag() = let
-// The kernels' 2D search over float64 coordinates tests two candidates a step, from t up to `end`: their x and y
-// in one vector each, the same operations as the scalar loop after it lane by lane, so the same pairs (two
-// float32 lanes would not be). A candidate past `bound` in x (the radius, or a range's window, which holds every
-// pair the test accepts) is no hit, and neither is a later one: the scan then clears `flag`. Elsewhere nothing.
-//#macro js,as3 pairsTwoAtATime(end, bound, flag)
+// The kernels' own scan of a run, before the scalar loop that the JavaScript path runs alone; a candidate past
+// `bound` in x (the radius, or a range's window, which holds every pair the test accepts) is no hit, and neither
+// is a later one: the scan then clears `flag`, and the scalar loop does nothing.
+// - 2D over float64 coordinates: two candidates a step, their x and y in one vector each, the same operations as
+//   the scalar loop lane by lane, so the same pairs (two float32 lanes would not be).
+// - 3D: the scalar loop's test one candidate a step, the coordinates' and the output's addresses moved on by
+//   pointers: in the scalar loop's form the kernels multiplied an index out at every load and store, and 3D pairs
+//   were 10 to 16% slower than the hand-written kernel before the template (bench/compare-builds.mjs).
+//#macro js fastScan(end, bound, flag)
 //#endmacro
-//#macro as2 pairsTwoAtATime(end, bound, flag)
-// Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
+//#macro as2 fastScan(end, bound, flag)
+// Two candidates a step, as the scalar loop below tests them (fastScan in the template says why).
 if (sizeof<C>() === 8) {
   const pxv = f64x2.splat(px);
   const pyv = f64x2.splat(py);
@@ -104,6 +108,26 @@ if (sizeof<C>() === 8) {
     }
   }
   used = <i32>((at - out) >> 2);
+}
+//#endmacro
+//#macro as3 fastScan(end, bound, flag)
+// One candidate a step by pointers, as the scalar loop below tests it (fastScan in the template says why).
+{
+  let q = coordsAt + <usize>(3 * t) * cs;
+  let at = outAt + (<usize>used << 2);
+  const lastAt = <usize>last << 2;
+  for (; t < end; t++, q += 3 * cs) {
+    const dx = <f64>load<C>(q) - px;
+    const dx2 = dx * dx;
+    if (dx2 > bound) break;
+    const dy = <f64>load<C>(q + cs) - py;
+    const dz = <f64>load<C>(q + 2 * cs) - pz;
+    store<u32>(at, s);
+    store<u32>(at + lastAt, t);
+    at += <usize>(step * i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+  }
+  used = <i32>((at - outAt) >> 2);
+  flag = false;
 }
 //#endmacro
 //#macro all2 push(k, a, b) = @setRange(k, a); @setRange(k + 1, b)
@@ -476,7 +500,7 @@ export function searchPairs${D}<C>(): i32 {
       @in3D(const pz = @coord(3 * s + 2);)
       let t = s + 1;
       @flag() open = true;
-      @pairsTwoAtATime(run, r2, open)
+      @fastScan(run, r2, open)
       for (; open && t < run; t++) {
         const dx = @coord(${D} * t) - px;
         const dx2 = dx * dx;
@@ -522,7 +546,7 @@ export function searchPairs${D}<C>(): i32 {
           t++;
         }
         @flag() inside = true;
-        @pairsTwoAtATime(stop, window2, inside)
+        @fastScan(stop, window2, inside)
         for (; inside && t < stop; t++) {
           const dx = @coord(${D} * t) - px;
           const dx2 = dx * dx;

@@ -241,7 +241,7 @@ export function searchPairs2<C>(): i32 {
       const py = <f64>load<C>(coordsAt + <usize>(2 * s + 1) * cs);
       let t = s + 1;
       let open = true;
-      // Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
+      // Two candidates a step, as the scalar loop below tests them (fastScan in the template says why).
       if (sizeof<C>() === 8) {
         const pxv = f64x2.splat(px);
         const pyv = f64x2.splat(py);
@@ -304,7 +304,7 @@ export function searchPairs2<C>(): i32 {
           t++;
         }
         let inside = true;
-        // Two candidates a step, as the scalar loop below tests them (pairsTwoAtATime in the template says why).
+        // Two candidates a step, as the scalar loop below tests them (fastScan in the template says why).
         if (sizeof<C>() === 8) {
           const pxv = f64x2.splat(px);
           const pyv = f64x2.splat(py);
@@ -529,6 +529,24 @@ export function searchPairs3<C>(): i32 {
       const pz = <f64>load<C>(coordsAt + <usize>(3 * s + 2) * cs);
       let t = s + 1;
       let open = true;
+      // One candidate a step by pointers, as the scalar loop below tests it (fastScan in the template says why).
+      {
+        let q = coordsAt + <usize>(3 * t) * cs;
+        let at = outAt + (<usize>used << 2);
+        const lastAt = <usize>last << 2;
+        for (; t < run; t++, q += 3 * cs) {
+          const dx = <f64>load<C>(q) - px;
+          const dx2 = dx * dx;
+          if (dx2 > r2) break;
+          const dy = <f64>load<C>(q + cs) - py;
+          const dz = <f64>load<C>(q + 2 * cs) - pz;
+          store<u32>(at, s);
+          store<u32>(at + lastAt, t);
+          at += <usize>(step * i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+        }
+        used = <i32>((at - outAt) >> 2);
+        open = false;
+      }
       for (; open && t < run; t++) {
         const dx = <f64>load<C>(coordsAt + <usize>(3 * t) * cs) - px;
         const dx2 = dx * dx;
@@ -568,6 +586,24 @@ export function searchPairs3<C>(): i32 {
           t++;
         }
         let inside = true;
+        // One candidate a step by pointers, as the scalar loop below tests it (fastScan in the template says why).
+        {
+          let q = coordsAt + <usize>(3 * t) * cs;
+          let at = outAt + (<usize>used << 2);
+          const lastAt = <usize>last << 2;
+          for (; t < stop; t++, q += 3 * cs) {
+            const dx = <f64>load<C>(q) - px;
+            const dx2 = dx * dx;
+            if (dx2 > window2) break;
+            const dy = <f64>load<C>(q + cs) - py;
+            const dz = <f64>load<C>(q + 2 * cs) - pz;
+            store<u32>(at, s);
+            store<u32>(at + lastAt, t);
+            at += <usize>(step * i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+          }
+          used = <i32>((at - outAt) >> 2);
+          inside = false;
+        }
         for (; inside && t < stop; t++) {
           const dx = <f64>load<C>(coordsAt + <usize>(3 * t) * cs) - px;
           const dx2 = dx * dx;
