@@ -93,12 +93,14 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
   let found = 0;
+  // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
+  // more than the few points a row holds at small radii.
+  let cy: f64 = ly;
+  let cz: f64 = lz;
   for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
     const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
     let used = 0;
-    for (let r = batch; r < batchEnd; r++) {
-      const cz = lz + Math.floor(r / spanY);
-      const cy = ly + (r - (cz - lz) * spanY);
+    for (let r = batch; r < batchEnd; r++, cz = cy === hy ? cz + 1 : cz, cy = cy === hy ? ly : cy + 1) {
       let cx0 = lx;
       let cx1 = hx;
       // Every point of the row is at least `gap` from the query across x (rounding included, see
@@ -200,8 +202,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           // Past the chord's right end nothing more can be in.
           if (dx > 0 && dx2 + floor2 > r2) break;
           const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
-          // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
-          // an if on cache-resident data).
+          // Write every candidate and advance only on a hit (scanRun in the template says why).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
           found += i32(dx2 + dy * dy <= r2);
         }
@@ -290,12 +291,14 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
   let found = 0;
+  // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
+  // more than the few points a row holds at small radii.
+  let cy: f64 = ly;
+  let cz: f64 = lz;
   for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
     const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
     let used = 0;
-    for (let r = batch; r < batchEnd; r++) {
-      const cz = lz + Math.floor(r / spanY);
-      const cy = ly + (r - (cz - lz) * spanY);
+    for (let r = batch; r < batchEnd; r++, cz = cy === hy ? cz + 1 : cz, cy = cy === hy ? ly : cy + 1) {
       let cx0 = lx;
       let cx1 = hx;
       // Every point of the row is at least `gap` from the query across x (rounding included, see
@@ -393,17 +396,21 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         }
       }
       if (found + end - s <= capacity) {
-        for (let t = s; t < end; t++) {
-          const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-          const dx2 = dx * dx;
-          // Past the chord's right end nothing more can be in.
-          if (dx > 0 && dx2 + floor2 > r2) break;
-          const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
-          const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
-          // Write every candidate and advance only on a hit: no hard-to-predict branch (about twice as fast as
-          // an if on cache-resident data).
-          store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
-          found += i32(dx2 + dy * dy + dz * dz <= r2);
+        {
+          let qAt = coords + <usize>(3 * s) * cs;
+          let slotAt = target + (<usize>found << 2);
+          for (let t = s; t < end; t++, qAt += 3 * cs) {
+            const dx = <f64>load<C>(qAt) - x;
+            const dx2 = dx * dx;
+            // Past the chord's right end nothing more can be in.
+            if (dx > 0 && dx2 + floor2 > r2) break;
+            const dy = <f64>load<C>(qAt + cs) - y;
+            const dz = <f64>load<C>(qAt + 2 * cs) - z;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            store<u32>(slotAt, load<u32>(sortedIndex + (<usize>t << 2)));
+            slotAt += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+          }
+          found = <i32>((slotAt - target) >> 2);
         }
         continue;
       }
@@ -489,12 +496,14 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
   let found = 0;
+  // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
+  // more than the few points a row holds at small radii.
+  let cy: f64 = ly;
+  let cz: f64 = lz;
   for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
     const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
     let used = 0;
-    for (let r = batch; r < batchEnd; r++) {
-      const cz = lz + Math.floor(r / spanY);
-      const cy = ly + (r - (cz - lz) * spanY);
+    for (let r = batch; r < batchEnd; r++, cz = cy === hy ? cz + 1 : cz, cy = cy === hy ? ly : cy + 1) {
       let cx0 = lx;
       let cx1 = hx;
       // Every point of the row is at least `gap` from the query across x (rounding included, see
@@ -665,12 +674,14 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
   let found = 0;
+  // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
+  // more than the few points a row holds at small radii.
+  let cy: f64 = ly;
+  let cz: f64 = lz;
   for (let batch: f64 = 0; batch < rowTotal; batch += <f64>ROW_BATCH) {
     const batchEnd = Math.min(rowTotal, batch + <f64>ROW_BATCH);
     let used = 0;
-    for (let r = batch; r < batchEnd; r++) {
-      const cz = lz + Math.floor(r / spanY);
-      const cy = ly + (r - (cz - lz) * spanY);
+    for (let r = batch; r < batchEnd; r++, cz = cy === hy ? cz + 1 : cz, cy = cy === hy ? ly : cy + 1) {
       let cx0 = lx;
       let cx1 = hx;
       // Every point of the row is at least `gap` from the query across x (rounding included, see
