@@ -606,7 +606,11 @@ export abstract class GridBase {
     slots.fill(-1);
     for (let id = 0, k = 0; id < cells; id++, k += d) {
       let s = (d === 2 ? hashCell2(keys[k], keys[k + 1]) : hashCell3(keys[k], keys[k + 1], keys[k + 2])) & mask;
-      while (slots[s] >= 0) s = (s + 1) & mask;
+      // Bounded whatever the slots hold: a full lookup (slots left from another build, say) throws, never hangs.
+      for (let probes = 0; slots[s] >= 0; probes++) {
+        if (probes > mask) throw new Error(`${this.label}: the cell lookup is full (${cells} cells, ${mask + 1} slots)`);
+        s = (s + 1) & mask;
+      }
       slots[s] = id;
     }
   }

@@ -18,6 +18,26 @@ for (const mode of ['wasm', 'javascript'] as const) {
 }
 
 describe('PointGrid2D edge cases', () => {
+  it('a hashed rebuild on the JavaScript path keeps a lookup of its own cells only (validate after each)', () => {
+    // The lookup's slots are emptied before each hashed build fills them: left as they were, the last build's
+    // ids stay in it (validate: a cell held twice, or more cells than the grid has). Points far apart: hashed.
+    setKernelMode('javascript');
+    try {
+      const n = 50;
+      const positions = new Float64Array(2 * n);
+      for (let i = 0; i < n; i++) positions.set([i * 1000, -i * 777], 2 * i);
+      const grid = new PointGrid2D(positions, { cellSize: 1 });
+      for (let round = 1; round <= 6; round++) {
+        for (let i = 0; i < n; i++) positions.set([(round * n + i) * 1000 + 0.5, -(round * n + i) * 777 - 0.5], 2 * i);
+        grid.rebuild();
+        grid.validate();
+        expect(grid.within(positions[14], positions[15], 0.25)).toEqual([7]);
+      }
+    } finally {
+      setKernelMode('auto');
+    }
+  });
+
   it('handles 0 and 1 points', () => {
     const empty = new PointGrid2D(new Float64Array(0), { cellSize: 1 });
     empty.validate();
