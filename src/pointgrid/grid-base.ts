@@ -608,7 +608,8 @@ export abstract class GridBase {
       let s = (d === 2 ? hashCell2(keys[k], keys[k + 1]) : hashCell3(keys[k], keys[k + 1], keys[k + 2])) & mask;
       // Bounded whatever the slots hold: a full lookup (slots left from another build, say) throws, never hangs.
       for (let probes = 0; slots[s] >= 0; probes++) {
-        if (probes > mask) throw new Error(`${this.label}: the cell lookup is full (${cells} cells, ${mask + 1} slots)`);
+        if (probes > mask)
+          throw new Error(`${this.label}: the cell lookup is full (${cells} cells, ${mask + 1} slots)`);
         s = (s + 1) & mask;
       }
       slots[s] = id;
