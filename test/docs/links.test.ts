@@ -1,14 +1,15 @@
 /**
- * Every relative link in README.md and docs/**\/*.md resolves: to a file (not
- * a folder, which the API site cannot carry), and an anchor (`#section`) to a
- * heading of the Markdown file it points into. Links into docs/api/ (the API
+ * Every relative link in README.md, docs/**\/*.md, CHANGELOG.md,
+ * bench/RESULTS.md and the CLI's README resolves: to a file (not a folder,
+ * which the API site cannot carry), and an anchor (`#section`) to a heading of
+ * the Markdown file it points into. Links into docs/api/ (the API
  * site, built by `npm run docs`, not committed) are skipped here: the site's
  * own links are checked after the build by scripts/check-api-site.ts.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchors, docFiles, links, readDoc, root } from './markdown.js';
+import { anchors, links, proseFiles, readDoc, root } from './markdown.js';
 
 /** Problems with the relative links of one Markdown file, as `file:line target: why`. */
 function brokenLinks(file: string, text = readDoc(file)): string[] {
@@ -46,7 +47,7 @@ function brokenLinks(file: string, text = readDoc(file)): string[] {
 }
 
 describe('relative links in the docs', () => {
-  const files = docFiles();
+  const files = proseFiles();
 
   it('finds the README and the guides', () => {
     expect(files).toContain('README.md');

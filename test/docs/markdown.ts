@@ -1,13 +1,23 @@
 /**
  * What the doc tests read: the Markdown files users see (README.md and every
- * .md under docs/, except the generated API site), their links and the
- * anchors their headings make on GitHub.
+ * .md under docs/, except the generated API site; for references and links
+ * also the CHANGELOG, the CLI's README and bench/RESULTS.md), their links and
+ * the anchors their headings make on GitHub.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { docFiles, repositoryRoot } from '../support/code-blocks.js';
 
 export { docFiles };
+
+/**
+ * Every Markdown file whose references a reader follows: the docs (README.md
+ * and docs/), the CHANGELOG (it ships in the tarball), the CLI package's
+ * README and the bench results the docs quote.
+ */
+export function proseFiles(): string[] {
+  return [...docFiles(), 'CHANGELOG.md', 'bench/RESULTS.md', 'packages/cli/README.md'].sort();
+}
 
 /** The repository root. */
 export const root = repositoryRoot;

@@ -1,6 +1,7 @@
 /**
- * Every reference in README.md and docs/**\/*.md can be followed by a reader
- * of the repository or of the package:
+ * Every reference in README.md, docs/**\/*.md, CHANGELOG.md, bench/RESULTS.md
+ * and the CLI's README can be followed by a reader of the repository or of the
+ * package:
  *
  * - **Commits.** A hash in the prose (7 to 40 hex digits with a letter and a
  *   digit, or any 7 to 40 hex digits after the word "commit") names a commit
@@ -20,10 +21,17 @@
  * - **Paths.** A repository path in the prose (its first segment an entry of
  *   the root: `src/core/distance.ts`, bench/profile-kernels.ts) exists, or
  *   lies under a build output that .gitignore lists (dist/, docs/api/). A
- *   command's paths are its app's, and the shell-block check has the rest.
+ *   command's paths are its app's, and the shell-block check has the rest. A
+ *   source file named in inline code by the end of its path, as a table of a
+ *   folder's files does (`pool.ts`, `assembly/grid.ts`, `grid.d.ts` for its
+ *   `grid.ts`), is a file of the repository.
  * - **Process.** No sentence speaks of how the team worked ("this session",
- *   "this branch", a rebase, "issue 32", "decision 2", "the heavy-job lock"):
- *   a reader has none of those. An issue of another project is a link.
+ *   "this branch", a rebase, "issue 32", "the issue's target", "decision 2",
+ *   "the heavy-job lock"): a reader has none of those. An issue of another
+ *   project is a link.
+ * - **Printed figures.** The package's and the worker script's sizes are
+ *   printed by `npm run test:package`; a sentence that gives one as a number
+ *   goes stale with the next build, so it cites that line instead.
  *
  * Each problem is reported as `file:line reference: why`.
  */
@@ -33,7 +41,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wgsl } from '../../src/webgpu/index.js';
-import { blankFences, docFiles, readDoc, root } from './markdown.js';
+import { blankFences, proseFiles, readDoc, root } from './markdown.js';
 
 /** A piece of a Markdown file's prose: inline code or a word, with its line and its paragraph's text. */
 interface Found {
@@ -129,6 +137,19 @@ function repositoryPaths(markdown: string): Found[] {
     found.push({ text: path, line: line(match.index ?? 0), paragraph: '' });
   }
   return found;
+}
+
+/** A source file's name or the end of its path, in inline code (`pool.ts`, `assembly/grid.ts`, `tsconfig.json`). */
+const SOURCE_NAME = /^(?:[\w.-]+\/)*[\w.-]+\.(?:d\.ts|[cm]?ts|[cm]js|json|c)$/;
+
+/** Every file of the checkout (dependencies, builds and test outputs left out), repository-relative. */
+function repositoryFiles(dir = root): string[] {
+  const skip = new Set(['node_modules', '.git', 'dist', 'demo-dist', 'test-results', 'api', '.snippets']);
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (skip.has(entry.name)) return [];
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? repositoryFiles(path) : [relative(root, path).split('\\').join('/')];
+  });
 }
 
 /** What a commit reference is wrong about, or undefined when it names an ancestor of HEAD. */
@@ -298,13 +319,25 @@ const PROCESS: [RegExp, string][] = [
   [/\bheavy[- ](?:job )?lock\b|\bunder the lock\b/i, 'say what else ran on the machine'],
   [/\bdecision \d+\b/i, 'state the rule itself'],
   [/\bhelper [A-Z]\d?\b|\bthe (?:docs|lead) helper\b/i, 'name the commit'],
+  [/\b(?:the|this|that|our)\s+issue(?:'s)?\b/i, 'state what it asked, or link it'],
 ];
+
+/** A size in bytes (`72.8 kB`, `44 KB`, `1.2 MiB`). */
+const SIZE = /\b\d[\d,.]*\s?(?:[kKMG]i?B|bytes)\b/;
+
+/** What names a size that `npm run test:package` prints: the package (tarball) and the worker script. */
+const PRINTED = /\bworker(?:'s)? script\b|\bworker\.js\b|\btarball\b|\bpackage(?:'s)? size\b/i;
 
 /** Problems with a Markdown file's references, as `file:line reference: why`. */
 function referenceProblems(
   file: string,
   markdown: string,
-  known: { publicNames: Set<string>; externalNames: Set<string>; declaredIn: Map<string, string[]> },
+  known: {
+    publicNames: Set<string>;
+    externalNames: Set<string>;
+    declaredIn: Map<string, string[]>;
+    files: string[];
+  },
   checkCommit: (hash: string) => string | undefined = commitProblem,
 ): string[] {
   const problems: string[] = [];
@@ -335,9 +368,29 @@ function referenceProblems(
     if (!existsSync(join(root, text)) && !BUILD_OUTPUTS.some((output) => text.startsWith(output)))
       problems.push(`${file}:${at} ${text}: no such file or folder in the repository`);
   }
+  const roots = readdirSync(root);
+  for (const { text, line: at } of inlineCode(markdown)) {
+    // A path from the root is the check above's.
+    if (!SOURCE_NAME.test(text) || roots.includes(text.split('/')[0] as string)) continue;
+    const wanted = text.replace(/\.d\.ts$/, '.ts');
+    if (!known.files.some((path) => path === wanted || path.endsWith(`/${wanted}`)))
+      problems.push(`${file}:${at} \`${text}\`: no file of the repository has this name`);
+  }
   for (const [pattern, instead] of PROCESS) {
     for (const match of prose.matchAll(new RegExp(pattern.source, 'gi'))) {
-      problems.push(`${file}:${line(match.index ?? 0)} "${match[0]}": team-process language; ${instead}`);
+      problems.push(
+        `${file}:${line(match.index ?? 0)} "${match[0].replace(/\s+/g, ' ')}": team-process language; ${instead}`,
+      );
+    }
+  }
+  // A size that test:package prints, given as a number: stale with the next build.
+  for (const match of prose.matchAll(/[\s\S]+?(?:[.;](?=\s|$)|$)/g)) {
+    const sentence = match[0].replace(/`[^`]*`/g, (span) => (/\.js`$/.test(span) ? span : ''));
+    if (PRINTED.test(sentence) && SIZE.test(sentence)) {
+      problems.push(
+        `${file}:${line((match.index ?? 0) + (match[0].length - match[0].trimStart().length))} "${SIZE.exec(sentence)?.[0]}": ` +
+          'a size that npm run test:package prints; cite its line instead',
+      );
     }
   }
   // An issue number is followable only as a link to it ("three.js issue [#24621](https://...)").
@@ -353,6 +406,7 @@ describe('references in the docs', () => {
   let publicNames = new Set<string>();
   let externalNames = new Set<string>();
   const declaredIn = new Map<string, string[]>();
+  const files = repositoryFiles();
   let declarations = '';
 
   beforeAll(() => {
@@ -412,11 +466,11 @@ describe('references in the docs', () => {
     expect(shallow.stdout.trim(), 'a shallow clone: fetch the whole history (git fetch --unshallow)').toBe('false');
   });
 
-  it.each(docFiles())('%s: every commit, symbol and reference can be followed', (file) => {
-    expect(referenceProblems(file, readDoc(file), { publicNames, externalNames, declaredIn })).toEqual([]);
+  it.each(proseFiles())('%s: every commit, symbol and reference can be followed', (file) => {
+    expect(referenceProblems(file, readDoc(file), { publicNames, externalNames, declaredIn, files })).toEqual([]);
   });
 
-  it('finds a lost commit, a test helper cited as API, team-process language and an unlinked issue', () => {
+  it('finds a lost commit, a test helper cited as API, a missing file, team-process language, an unlinked issue and a printed size', () => {
     const text = [
       '# A guide',
       '',
@@ -426,6 +480,9 @@ describe('references in the docs', () => {
       "three's `mergeVertices()` pass; see issue 12, not three.js issue [#24621](https://example.com).",
       'Paths: bench/profile-gone.ts is missing; `src/core/distance.ts`, dist/esm/index.js (built), `docs/**/*.md`',
       "and `esbuild src/main.js --bundle` (its app's) pass.",
+      "The issue's target was met; the worker script is 72.8 kB, the tarball 618.4 kB; a bundle is 216 KiB.",
+      '`dist/esm/workers/worker.js` has the size that npm run test:package prints last. `pool.ts`, `assembly/grid.ts`',
+      'and `grid.d.ts` are files; `gone.ts` and `assembly/pool.ts` are not.',
       '',
       '```ts',
       "retainedBytes(hash); // code blocks are the snippet tests' business",
@@ -439,6 +496,7 @@ describe('references in the docs', () => {
         ['mergeVertices', ['bench/weld.ts']],
         ['isOrdinaryRadius', ['src/core/distance.ts']],
       ]),
+      files: ['src/workers/pool.ts', 'src/wasm/assembly/grid.ts', 'src/webgpu/grid.ts'],
     };
     const commits = (hash: string) => (hash === 'fa7b9a9' ? undefined : 'not an ancestor of HEAD');
     expect(referenceProblems('docs/guides/x.md', text, known, commits)).toEqual([
@@ -447,6 +505,10 @@ describe('references in the docs', () => {
       'docs/guides/x.md:3 commit 2503214: not an ancestor of HEAD',
       'docs/guides/x.md:6 "issue 12": an issue a reader cannot open; link it or state what it says',
       'docs/guides/x.md:7 bench/profile-gone.ts: no such file or folder in the repository',
+      'docs/guides/x.md:9 "72.8 kB": a size that npm run test:package prints; cite its line instead',
+      'docs/guides/x.md:9 "The issue\'s": team-process language; state what it asked, or link it',
+      'docs/guides/x.md:11 `assembly/pool.ts`: no file of the repository has this name',
+      'docs/guides/x.md:11 `gone.ts`: no file of the repository has this name',
     ]);
   });
 
