@@ -325,8 +325,11 @@ const PROCESS: [RegExp, string][] = [
 /** A size in bytes (`72.8 kB`, `44 KB`, `1.2 MiB`). */
 const SIZE = /\b\d[\d,.]*\s?(?:[kKMG]i?B|bytes)\b/;
 
-/** What names a size that `npm run test:package` prints: the package (tarball) and the worker script. */
-const PRINTED = /\bworker(?:'s)? script\b|\bworker\.js\b|\btarball\b|\bpackage(?:'s)? size\b/i;
+/** A sentence about a size that `npm run test:package` prints: the package's (the tarball's) or the worker script's. */
+const PRINTED = (sentence: string) =>
+  /\bworker/i.test(sentence)
+    ? /\bscript\b|\bworker\.js\b/i.test(sentence)
+    : /\btarball\b|\bpackage(?:'s)? size\b/i.test(sentence);
 
 /** Problems with a Markdown file's references, as `file:line reference: why`. */
 function referenceProblems(
@@ -384,13 +387,13 @@ function referenceProblems(
     }
   }
   // A size that test:package prints, given as a number: stale with the next build.
-  for (const match of prose.matchAll(/[\s\S]+?(?:[.;](?=\s|$)|$)/g)) {
+  for (const match of prose.matchAll(/[\s\S]+?(?:\.(?=\s|$)|$)/g)) {
+    // Inline code is no figure, but a file name in it says what the sentence is about.
     const sentence = match[0].replace(/`[^`]*`/g, (span) => (/\.js`$/.test(span) ? span : ''));
-    if (PRINTED.test(sentence) && SIZE.test(sentence)) {
-      problems.push(
-        `${file}:${line((match.index ?? 0) + (match[0].length - match[0].trimStart().length))} "${SIZE.exec(sentence)?.[0]}": ` +
-          'a size that npm run test:package prints; cite its line instead',
-      );
+    const size = SIZE.exec(sentence)?.[0];
+    if (size !== undefined && PRINTED(sentence)) {
+      const at = line((match.index ?? 0) + match[0].indexOf(size));
+      problems.push(`${file}:${at} "${size}": a size that npm run test:package prints; cite its line instead`);
     }
   }
   // An issue number is followable only as a link to it ("three.js issue [#24621](https://...)").
