@@ -2,7 +2,9 @@
  * The GPU guide's SPH density pass is a `ts browser` block: type-checked
  * here, but only a page with WebGPU can run it. The GPU tests run
  * test/webgpu/density.ts instead, so the guide's block must be that file's
- * text between its markers, with the import a user writes.
+ * text between its markers, with the import a user writes. The demo's GPU
+ * page, whose text names this pass, runs that file's `sphDensity` too (the
+ * e2e run checks its densities against brute force).
  */
 import { describe, expect, it } from 'vitest';
 import { codeBlocks } from '../support/code-blocks.js';
@@ -33,5 +35,12 @@ describe("the GPU guide's density example", () => {
     expect(block.browser).toBe(true);
     expect(imports).toBe("import { GPUPointGrid3D, wgsl } from '../../src/webgpu/index.js';");
     expect(block.code).toBe(`import { GPUPointGrid3D, wgsl } from 'spatialhash/webgpu';\n\n${example}`);
+  });
+
+  it("is what the demo's GPU page runs, as the page says", () => {
+    const page = readDoc('demo/gpu.ts');
+    expect(page).toContain("import { sphDensity } from '../test/webgpu/density.js';");
+    expect(page).toMatch(/=\s*sphDensity\(device,/);
+    expect(readDoc('demo/gpu.html')).toMatch(/the GPU guide's density\s+pass/);
   });
 });
