@@ -7,7 +7,8 @@
 // from ESM, a compiled .cts file and plain require(). Then installs the package from git, as
 // `npm install git+file://...` of a commit of the working tree, which must build dist/ through `prepare`.
 //
-// Usage: node scripts/test-package.mjs (npm run test:package). The extra TypeScripts live in
+// Each step prints its time, and the summary line how many of the seconds went to the docs' program blocks (their
+// share of CI's time). Usage: node scripts/test-package.mjs (npm run test:package). The extra TypeScripts live in
 // tools/typescripts (its own lock file, so their `tsc` never shadows the root's); this installs them
 // when missing. Both installs run offline, from the npm cache that `npm ci` filled.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -36,10 +37,16 @@ function install(args, cwd) {
   return result.stdout + result.stderr;
 }
 
+/** Seconds spent in the steps that check the docs' program blocks: their share of this script's time. */
+let docsSeconds = 0;
+
 function step(what, action) {
+  const start = performance.now();
   try {
     const result = action();
-    console.log(`ok  ${what}`);
+    const seconds = (performance.now() - start) / 1000;
+    if (/\bdocs\b/.test(what)) docsSeconds += seconds;
+    console.log(`ok  ${what} (${seconds.toFixed(1)} s)`);
     return result;
   } catch (error) {
     console.error(`FAIL ${what}\n${error.stdout ?? ''}${error.stderr ?? ''}${error.stdout ? '' : error.message}`);
@@ -394,7 +401,9 @@ step('a git install builds dist/ through prepare and works', () => {
 });
 
 rmSync(work, { recursive: true, force: true });
-console.log(`package test passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `package test passed in ${((performance.now() - started) / 1000).toFixed(1)} s, ${docsSeconds.toFixed(1)} s of it on the docs' program blocks`,
+);
 // Alone on the last lines, so that these figures are never quoted from anywhere but here: the package, and the
 // worker script that spatialhash/workers carries (the threads guide cites this line rather than a number).
 const worker = packed.files.find((f) => f.path === 'dist/esm/workers/worker.js');
