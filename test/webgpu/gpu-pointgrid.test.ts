@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PointGrid2D, PointGrid3D } from '../../src/index.js';
 import { random } from '../support/random.js';
 import { type GpuPage, openGpuPage } from './browser.js';
-import type { GridRequest, ScanRequest } from './page.js';
+import type { BuildStep, GridRequest, ScanRequest } from './page.js';
 
 let gpu: GpuPage;
 beforeAll(async () => {
@@ -111,6 +111,44 @@ describe.each([3, 2] as const)('GPUPointGrid%dD', (dimension) => {
     const want = await expectSameAsCpu(dimension, scene('uniform', 300, dimension, 3), 1, { tableSize: 1 });
     expect(want.indices.length).toBeGreaterThan(100);
   });
+
+  it('one grid built over several buffers in turn, their points rewritten between builds, equals the CPU grid after each build', async () => {
+    // The grid keeps the bind groups of the buffer it was last built over (src/webgpu/grid.ts): a build over another
+    // buffer must make new ones, and a build over the same buffer must read what it holds now.
+    const maxPoints = 48;
+    const step = fc.record({
+      buffer: fc.integer({ min: 0, max: 2 }),
+      rewrite: fc.option(fc.record({ scenario: fc.constantFrom(...scenarios), seed: fc.integer() }), {
+        nil: undefined,
+      }),
+      count: fc.integer({ min: 0, max: maxPoints }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        const sent: BuildStep[] = steps.map(({ buffer, rewrite, count }) =>
+          rewrite === undefined
+            ? { buffer, count }
+            : { buffer, count, positions: scene(rewrite.scenario, maxPoints, dimension, rewrite.seed) },
+        );
+        // What each buffer holds at each step (WebGPU buffers start zeroed: every point at the origin until written),
+        // and the CPU grid's answer over the points of that build.
+        const held = [0, 1, 2].map(() => new Array<number>(dimension * maxPoints).fill(0));
+        const wants = sent.map((s) => {
+          if (s.positions !== undefined) held[s.buffer] = s.positions;
+          return cpuNeighbors(held[s.buffer].slice(0, dimension * s.count), dimension, 1);
+        });
+        const got = await gpu.call<{ offsets: number[]; indices: number[] }[]>('buildSequence', {
+          dimension,
+          buffers: 3,
+          radius: 1,
+          options: { cellSize: 1, maxPoints },
+          steps: sent,
+        });
+        expect(got).toEqual(wants);
+      }),
+      { seed: 25 + dimension, numRuns: 12 },
+    );
+  }, 120_000);
 });
 
 it('1e5 uniform points in 3D equal the CPU grid', async () => {

@@ -269,8 +269,55 @@ async function lifecycleErrors(): Promise<string[]> {
   return errors;
 }
 
+/** One step of {@link buildSequence}: new points written into buffer `buffer` (when given), then a build over it. */
+export interface BuildStep {
+  buffer: number;
+  count: number;
+  positions?: number[];
+}
+
+/**
+ * One grid built again and again over a few positions buffers (`buffers` of
+ * them, `maxPoints` points each), the points of a buffer rewritten between
+ * builds as a step says: the neighbour lists after each build, rows sorted.
+ * The grid keeps the bind groups of the last buffer it was built over, so a
+ * build over another buffer must not reuse them, and one over the same
+ * buffer must read the points it holds now.
+ */
+async function buildSequence(request: {
+  dimension: 2 | 3;
+  buffers: number;
+  radius: number;
+  options: GPUPointGridOptions;
+  steps: BuildStep[];
+}): Promise<{ offsets: number[]; indices: number[] }[]> {
+  const gpu = await pageDevice();
+  const bytes = 4 * request.dimension * Math.max(1, request.options.maxPoints);
+  const buffers = Array.from({ length: request.buffers }, () =>
+    gpu.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
+  );
+  const grid =
+    request.dimension === 3 ? new GPUPointGrid3D(gpu, request.options) : new GPUPointGrid2D(gpu, request.options);
+  const answers: { offsets: number[]; indices: number[] }[] = [];
+  try {
+    for (const step of request.steps) {
+      const target = buffers[step.buffer];
+      if (step.positions !== undefined) gpu.queue.writeBuffer(target, 0, new Float32Array(step.positions));
+      grid.build(target, step.count);
+      const { offsets, indices } = await grid.neighbors(request.radius);
+      for (let i = 0; i + 1 < offsets.length; i++) indices.subarray(offsets[i], offsets[i + 1]).sort();
+      answers.push({ offsets: Array.from(offsets), indices: Array.from(indices) });
+    }
+    return answers;
+  } finally {
+    grid.destroy();
+    for (const buffer of buffers) buffer.destroy();
+  }
+}
+
 Object.assign(globalThis, {
   gridAnswer: answer,
+  buildSequence,
   rejectedBuildKeepsGrid,
   density,
   scanCheck,
