@@ -21,10 +21,18 @@ import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
 import { type Counts, stopwatch, type WeldJob } from '../summary.js';
 import { type TextEncoding, TextScanner } from './scanner.js';
+import { parseAsciiStl } from './stl-fast.js';
 import { numberText, readNumber, TextOutput } from './text.js';
 
 const HEADER = 80;
 const RECORD = 50;
+
+/**
+ * ASCII STL up to this size is first read by stl-fast.ts's regular
+ * expressions (fast from a command's start), larger files by the byte loop
+ * alone (faster once compiled, and streamed: no copy of the file held).
+ */
+export const FAST_ASCII_LIMIT = 4 << 20;
 
 /** An STL as weld needs it. */
 interface Stl {
@@ -52,7 +60,7 @@ function looksLikeText(bytes: Uint8Array): boolean {
  * starts with `solid` (any case, after an optional byte-order mark) and reads
  * as text, else a binary file of the wrong size.
  */
-export function readStl(file: string, progress: Progress): Stl {
+export function readStl(file: string, progress: Progress, fastLimit = FAST_ASCII_LIMIT): Stl {
   const reader = new ChunkReader(file);
   try {
     const head = Buffer.alloc(Math.min(reader.size, 512));
@@ -62,7 +70,7 @@ export function readStl(file: string, progress: Progress): Stl {
       if (HEADER + 4 + RECORD * triangles === reader.size) return readBinary(reader, head, triangles, progress);
     }
     const ascii = /^(\xef\xbb\xbf)?\s*solid(\s|$)/i.test(head.toString('latin1')) && looksLikeText(head);
-    if (ascii) return readAscii(reader, progress);
+    if (ascii) return (reader.size <= fastLimit && readAsciiFast(reader, progress)) || readAscii(reader, progress);
     if (reader.size < HEADER + 4) {
       throw new InputError(
         file,
@@ -124,6 +132,16 @@ const EXPECTED: Record<State, string> = {
   endloop: '"endloop" (a facet has 3 vertices)',
   endfacet: '"endfacet"',
 };
+
+/** A small ASCII STL read by stl-fast.ts, or undefined when that reader does not take it (the byte loop then reads it). */
+function readAsciiFast(reader: ChunkReader, progress: Progress): Stl | undefined {
+  const bytes = Buffer.allocUnsafe(reader.size);
+  if (reader.readAt(bytes, 0) !== reader.size) return undefined;
+  const stl = parseAsciiStl(bytes);
+  if (stl === undefined) return undefined;
+  progress.update('reading', reader.size, reader.size);
+  return { binary: false, ...stl, triangles: stl.positions.length / 9 };
+}
 
 /**
  * ASCII STL: keywords in any case (some exporters write `SOLID`, `FACET`),
