@@ -4,7 +4,8 @@
  * hand-written byte loop runs mostly before V8's optimizing compiler has
  * compiled it, where a regular expression is compiled to native code on its
  * first run and `Number()` is native from the start. On 10,000 vertices
- * (0.6 MB), read cold, this reader takes a fraction of the byte loop's time.
+ * (0.6 MB), read cold, this reader takes about half the byte loop's time
+ * (the tools guide's table). stl.ts says when it is used.
  *
  * It accepts only what the byte loop (stl.ts) accepts, and reads it to the
  * same values: the same keywords in any ASCII case, the same blanks (space,
@@ -12,7 +13,7 @@
  * which rounds correctly as parseDecimal does. Anything else (an error, a
  * non-finite number, UTF-16 text) makes it return undefined, and the byte
  * loop reads the file again and reports the error with its line: this
- * reader never reports one. test/stl-fast.test.ts holds the two readers to
+ * reader never reports one. packages/cli/test/stl-fast.test.ts holds the two readers to
  * the same results on generated and mutated files.
  *
  * @module

@@ -20,7 +20,7 @@ import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
 import { type Counts, stopwatch, type WeldJob } from '../summary.js';
-import { type TextEncoding, TextScanner } from './scanner.js';
+import { type TextEncoding, TextScanner, textRead } from './scanner.js';
 import { parseAsciiStl } from './stl-fast.js';
 import { numberText, readNumber, TextOutput } from './text.js';
 
@@ -28,11 +28,19 @@ const HEADER = 80;
 const RECORD = 50;
 
 /**
- * ASCII STL up to this size is first read by stl-fast.ts's regular
- * expressions (fast from a command's start), larger files by the byte loop
- * alone (faster once compiled, and streamed: no copy of the file held).
+ * Which reader takes an ASCII STL. `auto`: stl-fast.ts's regular expressions
+ * (native from a command's start) for a file up to 4 MiB while this process
+ * has read less than 4 MiB of text through the scanners, else the byte loop
+ * alone; `fast`: the regular expressions whatever the size; `bytes`: the
+ * byte loop. The regular expressions fall back to the byte loop on anything
+ * they do not take. Once V8 has compiled the byte loop (a few MB into a
+ * process: the bench's warm runs, a server) it reads as fast, and streams the
+ * file instead of holding it.
  */
-export const FAST_ASCII_LIMIT = 4 << 20;
+export type AsciiReader = 'auto' | 'fast' | 'bytes';
+
+const FAST_ASCII_LIMIT = 4 << 20;
+const WARM_TEXT = 4 << 20;
 
 /** An STL as weld needs it. */
 interface Stl {
@@ -60,7 +68,7 @@ function looksLikeText(bytes: Uint8Array): boolean {
  * starts with `solid` (any case, after an optional byte-order mark) and reads
  * as text, else a binary file of the wrong size.
  */
-export function readStl(file: string, progress: Progress, fastLimit = FAST_ASCII_LIMIT): Stl {
+export function readStl(file: string, progress: Progress, asciiReader: AsciiReader = 'auto'): Stl {
   const reader = new ChunkReader(file);
   try {
     const head = Buffer.alloc(Math.min(reader.size, 512));
@@ -70,7 +78,12 @@ export function readStl(file: string, progress: Progress, fastLimit = FAST_ASCII
       if (HEADER + 4 + RECORD * triangles === reader.size) return readBinary(reader, head, triangles, progress);
     }
     const ascii = /^(\xef\xbb\xbf)?\s*solid(\s|$)/i.test(head.toString('latin1')) && looksLikeText(head);
-    if (ascii) return (reader.size <= fastLimit && readAsciiFast(reader, progress)) || readAscii(reader, progress);
+    if (ascii) {
+      const fast =
+        asciiReader === 'fast' ||
+        (asciiReader === 'auto' && reader.size <= FAST_ASCII_LIMIT && textRead.bytes < WARM_TEXT);
+      return (fast && readAsciiFast(reader, progress)) || readAscii(reader, progress);
+    }
     if (reader.size < HEADER + 4) {
       throw new InputError(
         file,
