@@ -54,9 +54,9 @@ const FACET = new RegExp(
   'iy',
 );
 /** `solid` and the rest of its line (the name, with the blanks around it), or `solid` alone. */
-const SOLID = new RegExp(`${W}solid(?:${B}([^\\n]*))?(?:\\n|$)`, 'iy');
+const SOLID_LINE = new RegExp(`${W}solid(?:${B}([^\\n]*))?(?:\\n|$)`, 'iy');
 /** `endsolid` and whatever follows it on its line (the byte loop reads no further). */
-const ENDSOLID = new RegExp(`${W}endsolid(?:${B}[^\\n]*)?(?:\\n|$)`, 'iy');
+const ENDSOLID_LINE = new RegExp(`${W}endsolid(?:${B}[^\\n]*)?(?:\\n|$)`, 'iy');
 /** Nothing but blanks and line feeds to the end. */
 const REST = new RegExp(`${W}$`, 'y');
 const LEADING = new RegExp(`^${B}+`);
@@ -87,11 +87,11 @@ export function parseAsciiStl(bytes: Uint8Array): AsciiStl | undefined {
   let n = 0;
   let at = 0;
   for (;;) {
-    SOLID.lastIndex = at;
-    const solid = SOLID.exec(text);
+    SOLID_LINE.lastIndex = at;
+    const solid = SOLID_LINE.exec(text);
     if (solid === null) break;
     solids.push({ name: Buffer.from(solidName(solid[1] ?? ''), 'latin1'), first: n / 9 });
-    at = SOLID.lastIndex;
+    at = SOLID_LINE.lastIndex;
     for (;;) {
       FACET.lastIndex = at;
       const facet = FACET.exec(text);
@@ -105,9 +105,9 @@ export function parseAsciiStl(bytes: Uint8Array): AsciiStl | undefined {
         positions[n++] = value;
       }
     }
-    ENDSOLID.lastIndex = at;
-    if (ENDSOLID.exec(text) === null) return undefined;
-    at = ENDSOLID.lastIndex;
+    ENDSOLID_LINE.lastIndex = at;
+    if (ENDSOLID_LINE.exec(text) === null) return undefined;
+    at = ENDSOLID_LINE.lastIndex;
   }
   REST.lastIndex = at;
   if (solids.length === 0 || !REST.test(text)) return undefined;
