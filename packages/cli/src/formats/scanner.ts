@@ -19,6 +19,14 @@ import { parseDecimalPrefix, scanned } from './decimal.js';
 
 const WINDOW = 4 << 20;
 
+/**
+ * File bytes the scanners have read in this process. While it is small their
+ * loops have not been compiled by V8's optimizing compiler yet, and stl.ts
+ * reads a small ASCII STL another way (stl-fast.ts); past a few MB they
+ * are, and read it as fast.
+ */
+export const textRead = { bytes: 0 };
+
 /** How a text file is encoded: bytes as they are (ASCII, UTF-8, Latin-1), with a UTF-8 mark, or UTF-16 with its mark. */
 export type TextEncoding = 'bytes' | 'utf8-bom' | 'utf16le' | 'utf16be';
 
@@ -116,6 +124,7 @@ export class TextScanner {
       const got = this.reader.readAt(this.buffer.subarray(this.end), this.offset, want);
       this.offset += got;
       this.end += got;
+      textRead.bytes += got;
       return got > 0;
     }
     return this.refillUtf16();
@@ -131,6 +140,7 @@ export class TextScanner {
     const want = Math.min(raw.length - at, Math.max(2, room - at), this.reader.size - this.offset);
     const got = this.reader.readAt(raw.subarray(at), this.offset, want);
     this.offset += got;
+    textRead.bytes += got;
     let length = at + got;
     const last = this.offset >= this.reader.size;
     this.oddByte = -1;

@@ -20,11 +20,27 @@ import { type AtomicOutput, ChunkReader, writeAtomically } from '../files.js';
 import { Float64List } from '../growable.js';
 import type { Progress } from '../progress.js';
 import { type Counts, stopwatch, type WeldJob } from '../summary.js';
-import { type TextEncoding, TextScanner } from './scanner.js';
+import { type TextEncoding, TextScanner, textRead } from './scanner.js';
+import { parseAsciiStl } from './stl-fast.js';
 import { numberText, readNumber, TextOutput } from './text.js';
 
 const HEADER = 80;
 const RECORD = 50;
+
+/**
+ * Which reader takes an ASCII STL. `auto`: stl-fast.ts's regular expressions
+ * (native from a command's start) for a file up to 4 MiB while this process
+ * has read less than 4 MiB of text through the scanners, else the byte loop
+ * alone; `fast`: the regular expressions whatever the size; `bytes`: the
+ * byte loop. The regular expressions fall back to the byte loop on anything
+ * they do not take. Once V8 has compiled the byte loop (a few MB into a
+ * process: the bench's warm runs, a server) it reads as fast, and streams the
+ * file instead of holding it.
+ */
+export type AsciiReader = 'auto' | 'fast' | 'bytes';
+
+const FAST_ASCII_LIMIT = 4 << 20;
+const WARM_TEXT = 4 << 20;
 
 /** An STL as weld needs it. */
 interface Stl {
@@ -52,7 +68,7 @@ function looksLikeText(bytes: Uint8Array): boolean {
  * starts with `solid` (any case, after an optional byte-order mark) and reads
  * as text, else a binary file of the wrong size.
  */
-export function readStl(file: string, progress: Progress): Stl {
+export function readStl(file: string, progress: Progress, asciiReader: AsciiReader = 'auto'): Stl {
   const reader = new ChunkReader(file);
   try {
     const head = Buffer.alloc(Math.min(reader.size, 512));
@@ -62,7 +78,12 @@ export function readStl(file: string, progress: Progress): Stl {
       if (HEADER + 4 + RECORD * triangles === reader.size) return readBinary(reader, head, triangles, progress);
     }
     const ascii = /^(\xef\xbb\xbf)?\s*solid(\s|$)/i.test(head.toString('latin1')) && looksLikeText(head);
-    if (ascii) return readAscii(reader, progress);
+    if (ascii) {
+      const fast =
+        asciiReader === 'fast' ||
+        (asciiReader === 'auto' && reader.size <= FAST_ASCII_LIMIT && textRead.bytes < WARM_TEXT);
+      return (fast && readAsciiFast(reader, progress)) || readAscii(reader, progress);
+    }
     if (reader.size < HEADER + 4) {
       throw new InputError(
         file,
@@ -124,6 +145,16 @@ const EXPECTED: Record<State, string> = {
   endloop: '"endloop" (a facet has 3 vertices)',
   endfacet: '"endfacet"',
 };
+
+/** A small ASCII STL read by stl-fast.ts, or undefined when that reader does not take it (the byte loop then reads it). */
+function readAsciiFast(reader: ChunkReader, progress: Progress): Stl | undefined {
+  const bytes = Buffer.allocUnsafe(reader.size);
+  if (reader.readAt(bytes, 0) !== reader.size) return undefined;
+  const stl = parseAsciiStl(bytes);
+  if (stl === undefined) return undefined;
+  progress.update('reading', reader.size, reader.size);
+  return { binary: false, ...stl, triangles: stl.positions.length / 9 };
+}
 
 /**
  * ASCII STL: keywords in any case (some exporters write `SOLID`, `FACET`),
