@@ -213,7 +213,7 @@ export function sortSmallCells2(
         const px = coords[2 * t - 2];
         if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
         coords[2 * t] = px;
-        coords[2 * t + 1] = coords[2 * t - 1];
+        coords[2 * t + 1] = coords[2 * t - 2 + 1];
         sortedIndex[t] = sortedIndex[t - 1];
       }
       if (t !== s) {
@@ -379,8 +379,8 @@ export function sortSmallCells3(
         const px = coords[3 * t - 3];
         if (px < x || (px === x && sortedIndex[t - 1] < index)) break;
         coords[3 * t] = px;
-        coords[3 * t + 1] = coords[3 * t - 2];
-        coords[3 * t + 2] = coords[3 * t - 1];
+        coords[3 * t + 1] = coords[3 * t - 3 + 1];
+        coords[3 * t + 2] = coords[3 * t - 3 + 2];
         sortedIndex[t] = sortedIndex[t - 1];
       }
       if (t !== s) {

@@ -20,6 +20,10 @@
 // The grid's sections: the JavaScript path's typed arrays, the kernels' byte offsets.
 //#macro js coord(i) = coords[i]
 //#macro as coord(i) = <f64>load<C>(coords + <usize>(i) * cs)
+// Coordinate k of the point whose x is number i: in the kernels the constant is added last, so that it becomes the
+// load's immediate offset (a (i + k) * size costs an add and a shift of its own at every load).
+//#macro js coordAt(i, k) = coords[i + k]
+//#macro as coordAt(i, k) = <f64>load<C>(coords + <usize>(i) * cs + <usize>(k) * cs)
 //#macro js start(c) = cellStart[c]
 //#macro as start(c) = load<i32>(cellStart + (<usize>(c) << 2))
 //#macro js key(i) = keys[i]
@@ -52,8 +56,8 @@
 //#macro all3 restArgs() = y, z
 //#macro all2 far(t) = dy * dy
 //#macro all3 far(t) = dy * dy + dz * dz
-//#macro all2 offsets(t) = const dy = @coord(2 * t + 1) - y
-//#macro all3 offsets(t) = const dy = @coord(3 * t + 1) - y; const dz = @coord(3 * t + 2) - z
+//#macro all2 offsets(t) = const dy = @coordAt(2 * t, 1) - y
+//#macro all3 offsets(t) = const dy = @coordAt(3 * t, 1) - y; const dz = @coordAt(3 * t, 2) - z
 //#macro all2 box() = lx: f64, hx: f64, ly: f64, hy: f64
 //#macro all3 box() = lx: f64, hx: f64, ly: f64, hy: f64, lz: f64, hz: f64
 //#macro all2 boxArgs() = lx, hx, ly, hy

@@ -60,7 +60,7 @@ export function boundsFrom2<P>(pos: usize, first: i32, n: i32, out: usize): i32 
   // (x - x !== 0 is the cheap test for NaN and both infinities.)
   for (let i = first, p = 2 * first; i < n; i++, p += 2) {
     const x = <f64>load<P>(pos + <usize>(p) * ps);
-    const y = <f64>load<P>(pos + <usize>(p + 1) * ps);
+    const y = <f64>load<P>(pos + <usize>(p) * ps + <usize>(1) * ps);
     if (x - x !== 0 || y - y !== 0) return i;
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
@@ -83,7 +83,7 @@ export function countDense2<P>(
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 2) {
     const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
-    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p) * ps + <usize>(1) * ps), originY, width);
     const c = <i32>(cellX + cellY * cellsX);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
@@ -101,7 +101,7 @@ export function scatter2<P, C>(pos: usize, n: i32, cellOf: usize, cellStart: usi
     store<i32>(cellStart + (<usize>(c) << 2), s);
     store<u32>(sortedIndex + (<usize>(s) << 2), first + i);
     store<C>(coords + <usize>(2 * s) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps)));
-    store<C>(coords + <usize>(2 * s + 1) * cs, <C>(<f64>load<P>(pos + <usize>(p + 1) * ps)));
+    store<C>(coords + <usize>(2 * s) * cs + <usize>(1) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps + <usize>(1) * ps)));
   }
 }
 
@@ -123,19 +123,19 @@ export function sortCells2<C>(coords: usize, sortedIndex: usize, cellStart: usiz
     if (end - start < 2 || end - start > SMALL_CELL) continue;
     for (let s = start + 1; s < end; s++) {
       const x = load<C>(coords + <usize>(2 * s) * cs);
-      const y = load<C>(coords + <usize>(2 * s + 1) * cs);
+      const y = load<C>(coords + <usize>(2 * s) * cs + <usize>(1) * cs);
       const index = load<u32>(sortedIndex + (<usize>(s) << 2));
       let t = s;
       for (; t > start; t--) {
         const px = load<C>(coords + <usize>(2 * t - 2) * cs);
         if (px < x || (px === x && load<u32>(sortedIndex + (<usize>(t - 1) << 2)) < index)) break;
         store<C>(coords + <usize>(2 * t) * cs, px);
-        store<C>(coords + <usize>(2 * t + 1) * cs, load<C>(coords + <usize>(2 * t - 1) * cs));
+        store<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs, load<C>(coords + <usize>(2 * t - 2) * cs + <usize>(1) * cs));
         store<u32>(sortedIndex + (<usize>(t) << 2), load<u32>(sortedIndex + (<usize>(t - 1) << 2)));
       }
       if (t !== s) {
         store<C>(coords + <usize>(2 * t) * cs, x);
-        store<C>(coords + <usize>(2 * t + 1) * cs, y);
+        store<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs, y);
         store<u32>(sortedIndex + (<usize>(t) << 2), index);
       }
     }
@@ -154,8 +154,8 @@ export function boundsFrom3<P>(pos: usize, first: i32, n: i32, out: usize): i32 
   // (x - x !== 0 is the cheap test for NaN and both infinities.)
   for (let i = first, p = 3 * first; i < n; i++, p += 3) {
     const x = <f64>load<P>(pos + <usize>(p) * ps);
-    const y = <f64>load<P>(pos + <usize>(p + 1) * ps);
-    const z = <f64>load<P>(pos + <usize>(p + 2) * ps);
+    const y = <f64>load<P>(pos + <usize>(p) * ps + <usize>(1) * ps);
+    const z = <f64>load<P>(pos + <usize>(p) * ps + <usize>(2) * ps);
     if (x - x !== 0 || y - y !== 0 || z - z !== 0) return i;
     if (z < minZ) minZ = z;
     if (z > maxZ) maxZ = z;
@@ -182,8 +182,8 @@ export function countDense3<P>(
   const ps = sizeof<P>();
   for (let i = 0, p = 0; i < n; i++, p += 3) {
     const cellX = cellAlong(<f64>load<P>(pos + <usize>(p) * ps), originX, width);
-    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p + 1) * ps), originY, width);
-    const c = <i32>(cellX + cellY * cellsX + cellAlong(<f64>load<P>(pos + <usize>(p + 2) * ps), originZ, width) * layer);
+    const cellY = cellAlong(<f64>load<P>(pos + <usize>(p) * ps + <usize>(1) * ps), originY, width);
+    const c = <i32>(cellX + cellY * cellsX + cellAlong(<f64>load<P>(pos + <usize>(p) * ps + <usize>(2) * ps), originZ, width) * layer);
     store<i32>(cellOf + (<usize>(i) << 2), c);
     store<i32>(cellStart + (<usize>(c) << 2), load<i32>(cellStart + (<usize>(c) << 2)) + 1);
   }
@@ -200,8 +200,8 @@ export function scatter3<P, C>(pos: usize, n: i32, cellOf: usize, cellStart: usi
     store<i32>(cellStart + (<usize>(c) << 2), s);
     store<u32>(sortedIndex + (<usize>(s) << 2), first + i);
     store<C>(coords + <usize>(3 * s) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps)));
-    store<C>(coords + <usize>(3 * s + 1) * cs, <C>(<f64>load<P>(pos + <usize>(p + 1) * ps)));
-    store<C>(coords + <usize>(3 * s + 2) * cs, <C>(<f64>load<P>(pos + <usize>(p + 2) * ps)));
+    store<C>(coords + <usize>(3 * s) * cs + <usize>(1) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps + <usize>(1) * ps)));
+    store<C>(coords + <usize>(3 * s) * cs + <usize>(2) * cs, <C>(<f64>load<P>(pos + <usize>(p) * ps + <usize>(2) * ps)));
   }
 }
 
@@ -223,22 +223,22 @@ export function sortCells3<C>(coords: usize, sortedIndex: usize, cellStart: usiz
     if (end - start < 2 || end - start > SMALL_CELL) continue;
     for (let s = start + 1; s < end; s++) {
       const x = load<C>(coords + <usize>(3 * s) * cs);
-      const y = load<C>(coords + <usize>(3 * s + 1) * cs);
-      const z = load<C>(coords + <usize>(3 * s + 2) * cs);
+      const y = load<C>(coords + <usize>(3 * s) * cs + <usize>(1) * cs);
+      const z = load<C>(coords + <usize>(3 * s) * cs + <usize>(2) * cs);
       const index = load<u32>(sortedIndex + (<usize>(s) << 2));
       let t = s;
       for (; t > start; t--) {
         const px = load<C>(coords + <usize>(3 * t - 3) * cs);
         if (px < x || (px === x && load<u32>(sortedIndex + (<usize>(t - 1) << 2)) < index)) break;
         store<C>(coords + <usize>(3 * t) * cs, px);
-        store<C>(coords + <usize>(3 * t + 1) * cs, load<C>(coords + <usize>(3 * t - 2) * cs));
-        store<C>(coords + <usize>(3 * t + 2) * cs, load<C>(coords + <usize>(3 * t - 1) * cs));
+        store<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs, load<C>(coords + <usize>(3 * t - 3) * cs + <usize>(1) * cs));
+        store<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs, load<C>(coords + <usize>(3 * t - 3) * cs + <usize>(2) * cs));
         store<u32>(sortedIndex + (<usize>(t) << 2), load<u32>(sortedIndex + (<usize>(t - 1) << 2)));
       }
       if (t !== s) {
         store<C>(coords + <usize>(3 * t) * cs, x);
-        store<C>(coords + <usize>(3 * t + 1) * cs, y);
-        store<C>(coords + <usize>(3 * t + 2) * cs, z);
+        store<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs, y);
+        store<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs, z);
         store<u32>(sortedIndex + (<usize>(t) << 2), index);
       }
     }

@@ -201,7 +201,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           const dx2 = dx * dx;
           // Past the chord's right end nothing more can be in.
           if (dx > 0 && dx2 + floor2 > r2) break;
-          const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+          const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
           found += i32(dx2 + dy * dy <= r2);
@@ -212,7 +212,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+        const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
         if (dx2 + dy * dy <= r2) {
           if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
           found++;
@@ -247,7 +247,7 @@ function withinEveryCell2<C>(
     const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
     for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
       const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
-      const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+      const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
       if (dx * dx + dy * dy <= r2) {
         if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
         found++;
@@ -418,8 +418,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
-        const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+        const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+        const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
           if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
           found++;
@@ -455,8 +455,8 @@ function withinEveryCell3<C>(
     const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
     for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
       const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
-      const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+      const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+      const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
       if (dx * dx + dy * dy + dz * dz <= r2) {
         if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
         found++;
@@ -602,7 +602,7 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
         const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+        const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
         if (dx2 + dy * dy <= r2) {
           found++;
         }
@@ -632,7 +632,7 @@ function countEveryCell2<C>(x: f64, y: f64, r2: f64, lx: f64, hx: f64, ly: f64, 
     const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
     for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
       const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
-      const dy = <f64>load<C>(coords + <usize>(2 * t + 1) * cs) - y;
+      const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
       if (dx * dx + dy * dy <= r2) {
         found++;
       }
@@ -782,8 +782,8 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
         if (dx > 0 && dx2 + floor2 > r2) break;
-        const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
-        const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+        const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+        const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
           found++;
         }
@@ -814,8 +814,8 @@ function countEveryCell3<C>(x: f64, y: f64, z: f64, r2: f64, lx: f64, hx: f64, l
     const end = min(load<i32>(cellStart + (<usize>(id + 1) << 2)), n);
     for (let t = max(load<i32>(cellStart + (<usize>(id) << 2)), 0); t < end; t++) {
       const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-      const dy = <f64>load<C>(coords + <usize>(3 * t + 1) * cs) - y;
-      const dz = <f64>load<C>(coords + <usize>(3 * t + 2) * cs) - z;
+      const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+      const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
       if (dx * dx + dy * dy + dz * dz <= r2) {
         found++;
       }
