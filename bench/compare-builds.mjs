@@ -6,7 +6,13 @@
  * these ratios by a third either way from run to run. Where Linux tells a thread's own CPU time
  * (/proc/thread-self/schedstat), that is what is timed, not the wall clock: a round the scheduler gives to another
  * job then costs nothing, which keeps the ratios of A against itself within about 5% at a load of 5 on 2 cores
- * (the wall clock: 20 to 35%). The cache and memory bandwidth other jobs take still count.
+ * (the wall clock: 20 to 35%). The cache and memory bandwidth other jobs take still count: the build and withinMany
+ * rows, which stream memory, moved by up to 10% between runs of two byte-identical kernels at a load of 4 to 5 (2-core
+ * AMD EPYC VM, 2026-12-02), and the row run second was not always the one favoured. Run it both ways round (A B, then
+ * B A) and more than once before calling a difference real.
+ *
+ * Environment: ROWS, a regular expression picking rows by name; ROUNDS (default 9); JS=1 times the JavaScript path
+ * (setKernelMode('javascript') on both builds).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -36,6 +42,7 @@ function rand(seed) {
   };
 }
 const n = Number(process.argv[4] ?? 2e5);
+const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const r2 = rand(1);
 const pos2 = new Float64Array(2 * n);
 const side = Math.sqrt(n);
@@ -87,9 +94,13 @@ function rows(lib) {
     },
   };
 }
+if (process.env.JS) {
+  old.setKernelMode('javascript');
+  now.setKernelMode('javascript');
+}
 const A = rows(old),
   B = rows(now);
-const names = Object.keys(A);
+const names = Object.keys(A).filter((k) => process.env.ROWS === undefined || new RegExp(process.env.ROWS).test(k));
 const ta = {},
   tb = {};
 for (const k of names) {
@@ -100,7 +111,7 @@ const med = (v) => {
   const s = [...v].sort((a, b) => a - b);
   return s[s.length >> 1];
 };
-for (let round = 0; round < 9; round++)
+for (let round = 0; round < ROUNDS; round++)
   for (const k of names) {
     for (const [rowset, t] of round % 2
       ? [
@@ -116,7 +127,9 @@ for (let round = 0; round < 9; round++)
       if (round > 0) t[k].push(clock.now() - s);
     }
   }
-console.log(`| row (${n} points, kernels; ${clock.what}) | A ms | B ms | B / A |`);
+console.log(
+  `| row (${n} points, ${process.env.JS ? 'JavaScript path' : 'kernels'}; ${clock.what}) | A ms | B ms | B / A |`,
+);
 console.log('| --- | --- | --- | --- |');
 for (const k of names)
   console.log(
