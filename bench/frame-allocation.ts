@@ -34,7 +34,8 @@
  * Run by hand: `node --expose-gc --import tsx bench/frame-allocation.ts
  * [wasm|javascript] [frames] [points] [2|3]` prints one line; `--json`
  * prints the figures as JSON (what the test reads), `--steady` measures the
- * steady window only.
+ * steady window only, `--batches` runs forEachPairBatch in place of
+ * forEachPair (its visitor loops over each batch).
  *
  * @module
  */
@@ -46,6 +47,8 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const json = process.argv.includes('--json');
 /** `--steady`: the steady window only (what the test holds), not the start one. */
 const steadyOnly = process.argv.includes('--steady');
+/** `--batches`: forEachPairBatch in place of forEachPair. */
+const batches = process.argv.includes('--batches');
 const mode = (args[0] ?? 'wasm') as 'wasm' | 'javascript';
 const frames = Number(args[1] ?? 300);
 const n = Number(args[2] ?? 1e5);
@@ -69,6 +72,14 @@ let sink = 0;
 const visit = (i: number, j: number) => {
   sink = (sink + i + j) | 0;
 };
+const visitBatch = (pairs: Uint32Array, count: number) => {
+  for (let k = 0; k < 2 * count; k += 2) sink = (sink + pairs[k] + pairs[k + 1]) | 0;
+};
+/** The frame's pair search: forEachPair, or with --batches forEachPairBatch. */
+function searchPairs(g: PointGrid2D | PointGrid3D): void {
+  if (batches) g.forEachPairBatch(radius, visitBatch);
+  else g.forEachPair(radius, visit);
+}
 function frame(): void {
   for (let k = 0; k < positions.length; k++) {
     state = (Math.imul(state, 1664525) + 1013904223) | 0;
@@ -78,7 +89,7 @@ function frame(): void {
     positions[k] = v;
   }
   grid.rebuild();
-  grid.forEachPair(radius, visit);
+  searchPairs(grid);
 }
 
 /**
@@ -147,7 +158,7 @@ for (let f = 0; f < GLUE_FRAMES; f++) {
   const k = f % few.length;
   few[k] = (few[k] + 0.01) % fewSide;
   small.rebuild();
-  small.forEachPair(radius, visit);
+  searchPairs(small);
 }
 for (let f = 0; f < WARM_UP; f++) frame();
 const steady = await measure();
@@ -170,6 +181,6 @@ const result = {
 if (json) console.log(JSON.stringify(result));
 else {
   console.log(
-    `${mode} ${d}D, ${frames} frames of rebuild() + forEachPair() on ${n} points: steady ${result.bytesPerFrame} bytes a frame (median ${result.medianBytesPerFrame}), ${result.collections} collections${start ? `; from frame ${WARM_UP + 60} ${result.startBytesPerFrame} (median ${result.startMedianBytesPerFrame}), ${result.startCollections} collections` : ''}; sampling ${result.samplingBytes} subtracted`,
+    `${mode} ${d}D, ${frames} frames of rebuild() + ${batches ? 'forEachPairBatch()' : 'forEachPair()'} on ${n} points: steady ${result.bytesPerFrame} bytes a frame (median ${result.medianBytesPerFrame}), ${result.collections} collections${start ? `; from frame ${WARM_UP + 60} ${result.startBytesPerFrame} (median ${result.startMedianBytesPerFrame}), ${result.startCollections} collections` : ''}; sampling ${result.samplingBytes} subtracted`,
   );
 }

@@ -17,6 +17,7 @@ export type {
   PointGridFromOptions,
   PointGridLayout,
   PointGridOptions,
+  PointPairBatchVisitor,
   PointPairVisitor,
   ResultLengthOptions,
 } from './pointgrid/options.js';

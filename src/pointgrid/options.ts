@@ -266,6 +266,15 @@ export function partCell(cellStart: Int32Array, cells: number, points: number, p
 /** Visitor of {@link PointGrid2D.forEachPair}: original indices `i < j` and their squared distance. */
 export type PointPairVisitor = (i: number, j: number, distanceSquared: number) => void;
 
+/**
+ * Visitor of {@link PointGrid2D.forEachPairBatch}: `count` pairs of original
+ * indices in `pairs`, pair k being `pairs[2 * k]` < `pairs[2 * k + 1]`. The
+ * array may be longer than `2 * count` (read only the first `2 * count`
+ * numbers), and it is the search's own memory, valid until the visitor
+ * returns: copy what you keep.
+ */
+export type PointPairBatchVisitor = (pairs: Uint32Array, count: number) => void;
+
 /** The dense layout never indexes more cells than this (1 GiB of cell starts). */
 export const MAX_DENSE_CELLS = 2 ** 28;
 

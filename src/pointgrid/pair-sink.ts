@@ -16,6 +16,7 @@ import {
   type NeighborsOptions,
   type PairSearchOptions,
   type PairsOptions,
+  type PointPairBatchVisitor,
   type PointPairVisitor,
   partCell,
   resolveMaxResultLength,
@@ -173,6 +174,13 @@ export class PairSink {
    * checks that no arity allocates).
    */
   withDistance = false;
+  /**
+   * forEachPairBatch's visitor, while one runs: each batch then goes to it whole, as original index pairs (mapped
+   * by the kernels, or into {@link mapped} on the JavaScript path), instead of pair by pair to {@link visitor}.
+   */
+  batchVisitor: PointPairBatchVisitor | undefined = undefined;
+  /** The JavaScript path's batches as original index pairs, for {@link batchVisitor}; kept between searches. */
+  private mapped: Uint32Array = EMPTY;
   /** Original index of each sorted position (the grid's sortedIndex). */
   order: Uint32Array = EMPTY;
   /**
@@ -313,6 +321,7 @@ export class PairSink {
     this.busy = false;
     this.ceiling = Number.POSITIVE_INFINITY;
     this.visitor = undefined;
+    this.batchVisitor = undefined;
     this.withDistance = false;
     this.order = EMPTY;
     this.buffer = EMPTY;
@@ -374,6 +383,96 @@ export class PairSink {
     } finally {
       this.finish();
     }
+  }
+
+  /**
+   * forEachPairBatch of either grid: checks the arguments and runs `search` with every batch of pairs going to
+   * `visit` (see {@link batchVisitor}).
+   */
+  visitBatches<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    visit: PointPairBatchVisitor,
+    search: PairSearch<G>,
+    options?: PairSearchOptions,
+  ): void {
+    checkDistance('radius', radius);
+    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    if (verifying()) {
+      this.verifiedBatches(owner, grid, radius, visit, search, options);
+      return;
+    }
+    const slice = resolvePart(options);
+    const part = slice[0];
+    const parts = slice[1];
+    grid.sync('forEachPairBatch');
+    this.start(VISIT, grid.sortedIndex, owner);
+    this.slice(grid, part, parts);
+    this.batchVisitor = visit;
+    try {
+      search(grid, this, radius);
+    } finally {
+      this.finish();
+    }
+  }
+
+  /**
+   * Hands the JavaScript path's batch (sorted positions) to {@link batchVisitor} as original index pairs, clamped
+   * to the point count as {@link visitClamped} clamps them, and empties it.
+   */
+  handBatch(): void {
+    const length = this.length;
+    // (The search ends with a hand-over, empty or not: a batch visitor is never handed none.)
+    if (length === 0) return;
+    // Emptied first, as visitBatch does: a visitor that throws leaves no pairs behind to hand over twice.
+    this.length = 0;
+    if (this.mapped.length < length) this.mapped = new Uint32Array(this.buffer.length);
+    writePairs(this.order, this.buffer, length, this.mapped, 0, this.top + 1);
+    this.batchVisitor!(this.mapped, length >> 1);
+  }
+
+  /**
+   * forEachPairBatch in mode 'verify': the kernels' pairs collected, then the JavaScript search's batches, each
+   * pair compared with the kernels' at the same place before the batch goes to the visitor.
+   */
+  private verifiedBatches<G extends SearchedGrid>(
+    owner: string,
+    grid: G,
+    radius: number,
+    visit: PointPairBatchVisitor,
+    search: PairSearch<G>,
+    options?: PairSearchOptions,
+  ): void {
+    const what = `${owner}.forEachPairBatch`;
+    const seen: number[] = [];
+    onKernels(() =>
+      this.visitBatches(
+        owner,
+        grid,
+        radius,
+        (pairs, count) => {
+          for (let k = 0; k < 2 * count; k++) seen.push(pairs[k]);
+        },
+        search,
+        options,
+      ),
+    );
+    let at = 0;
+    const compare = (pairs: Uint32Array, count: number): void => {
+      for (let k = 0; k < 2 * count; k += 2, at += 2) {
+        if (at >= seen.length) throw verifyError(what, `the kernels find ${at / 2} pairs, JavaScript more`);
+        if (seen[at] !== pairs[k] || seen[at + 1] !== pairs[k + 1]) {
+          throw verifyError(
+            what,
+            `pair ${at / 2} is (${seen[at]}, ${seen[at + 1]}) on the kernels, (${pairs[k]}, ${pairs[k + 1]}) in JavaScript`,
+          );
+        }
+      }
+      visit(pairs, count);
+    };
+    onJavaScript(() => this.visitBatches(owner, grid, radius, compare, search, options));
+    if (at !== seen.length) throw verifyError(what, `the kernels find ${seen.length / 2} pairs, JavaScript ${at / 2}`);
   }
 
   /**

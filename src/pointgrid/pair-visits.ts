@@ -33,6 +33,16 @@ import { everyPairInto, searchPairsInto } from './pair-driver.js';
 import { searchPairs2D, searchPairs3D } from './pair-search.js';
 import { COUNT, type lowerMinusUpper, type PairSink, VISIT, verifyAppended, visitClamped } from './pair-sink.js';
 
+/**
+ * Hands a batch the kernels mapped to original indices (see visitPairs) whole to forEachPairBatch's visitor, and
+ * empties it.
+ */
+function handOriginalBatch(_g: unknown, sink: PairSink): void {
+  const length = sink.length;
+  sink.length = 0;
+  sink.batchVisitor!(sink.buffer, length >> 1);
+}
+
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
   if (g.points < 2) return;
@@ -46,7 +56,13 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts).
     if (sink.mode === VISIT) {
-      if (visitPairs(g, radius, sink, sink, visitBatch2)) return;
+      // forEachPairBatch's batches are mapped to original indices in the kernels, and handed over whole.
+      if (
+        sink.batchVisitor !== undefined
+          ? visitPairs(g, radius, sink, sink, handOriginalBatch, true)
+          : visitPairs(g, radius, sink, sink, visitBatch2)
+      )
+        return;
     } else if (sink.mode !== COUNT) {
       const base = sink.length;
       if (searchIntoSink(g, radius, sink)) {
@@ -66,7 +82,8 @@ export function forEachPair2D(g: Grid2D, sink: PairSink, radius: number): void {
 
 /** Hands the batched pairs of a VISIT search to the visitor and empties the batch (see the template for why so). */
 function visitBatch2(g: Grid2D, sink: PairSink): void {
-  if (sink.withDistance) visitDistanceBatch2(g, sink);
+  if (sink.batchVisitor !== undefined) sink.handBatch();
+  else if (sink.withDistance) visitDistanceBatch2(g, sink);
   else visitIndexBatch2(sink);
 }
 
@@ -148,7 +165,13 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts).
     if (sink.mode === VISIT) {
-      if (visitPairs(g, radius, sink, sink, visitBatch3)) return;
+      // forEachPairBatch's batches are mapped to original indices in the kernels, and handed over whole.
+      if (
+        sink.batchVisitor !== undefined
+          ? visitPairs(g, radius, sink, sink, handOriginalBatch, true)
+          : visitPairs(g, radius, sink, sink, visitBatch3)
+      )
+        return;
     } else if (sink.mode !== COUNT) {
       const base = sink.length;
       if (searchIntoSink(g, radius, sink)) {
@@ -168,7 +191,8 @@ export function forEachPair3D(g: Grid3D, sink: PairSink, radius: number): void {
 
 /** Hands the batched pairs of a VISIT search to the visitor and empties the batch (see the template for why so). */
 function visitBatch3(g: Grid3D, sink: PairSink): void {
-  if (sink.withDistance) visitDistanceBatch3(g, sink);
+  if (sink.batchVisitor !== undefined) sink.handBatch();
+  else if (sink.withDistance) visitDistanceBatch3(g, sink);
   else visitIndexBatch3(sink);
 }
 

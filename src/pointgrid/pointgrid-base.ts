@@ -20,6 +20,7 @@ import {
   type PairsOptions,
   type PointGridLayout,
   type PointGridOptions,
+  type PointPairBatchVisitor,
   type PointPairVisitor,
   resolveOptions,
 } from './options.js';
@@ -201,6 +202,43 @@ export abstract class PointGridBase {
     const grid = this.grid;
     if (grid.use !== undefined) checkQuery(`${grid.label}.forEachPair()`, grid.use);
     this.sink.visitPairs(grid.label, grid, radius, visit, this.search, options);
+  }
+
+  /**
+   * The pairs of {@link forEachPair}, handed over a batch at a time:
+   * `visit(pairs, count)` gets `count` pairs of original indices, pair k
+   * being `pairs[2 * k] < pairs[2 * k + 1]`, as many calls as it takes (about
+   * one per 16,384 pairs). The same pairs in the same order as forEachPair,
+   * and the same options; nothing is allocated after the first call.
+   *
+   * For a loop that does little per pair: forEachPair calls its visitor once
+   * per pair, which costs more than the visit itself where V8 does not
+   * inline it, while a loop over `pairs` in the visitor's own body runs as
+   * fast as one over a pairs() result, without building the whole list.
+   *
+   * `pairs` is the search's own memory (on the WebAssembly kernels, a view
+   * of theirs), valid until `visit` returns: the next batch is written over
+   * it. It may be longer than `2 * count`; read the first `2 * count`
+   * numbers. `visit` may call `within`, `withinInto` and `nearest`, but not
+   * {@link rebuild} or another pair search.
+   *
+   * @example
+   * ```ts
+   * // Springs between neighbours: a force on both points of each pair.
+   * grid.forEachPairBatch(radius, (pairs, count) => {
+   *   for (let k = 0; k < 2 * count; k += 2) pull(pairs[k], pairs[k + 1]);
+   * });
+   * ```
+   *
+   * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point),
+   * a `visit` that is not a function, or a part / parts that is not an
+   * integer with 0 <= part < parts; Error when called from inside another
+   * pair search's visitor.
+   */
+  forEachPairBatch(radius: number, visit: PointPairBatchVisitor, options?: PairSearchOptions): void {
+    const grid = this.grid;
+    if (grid.use !== undefined) checkQuery(`${grid.label}.forEachPairBatch()`, grid.use);
+    this.sink.visitBatches(grid.label, grid, radius, visit, this.search, options);
   }
 
   /**

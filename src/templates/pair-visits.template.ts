@@ -39,6 +39,16 @@ import { everyPairInto, searchPairsInto } from './pair-driver.js';
 import { searchPairs2D, searchPairs3D } from './pair-search.js';
 import { COUNT, type lowerMinusUpper, type PairSink, VISIT, verifyAppended, visitClamped } from './pair-sink.js';
 
+/**
+ * Hands a batch the kernels mapped to original indices (see visitPairs) whole to forEachPairBatch's visitor, and
+ * empties it.
+ */
+function handOriginalBatch(_g: unknown, sink: PairSink): void {
+  const length = sink.length;
+  sink.length = 0;
+  sink.batchVisitor!(sink.buffer, length >> 1);
+}
+
 //#for D of 2 3
 /** Hands every pair within `radius` to `sink` (already started). */
 export function forEachPair${D}D(g: Grid${D}D, sink: PairSink, radius: number): void {
@@ -53,7 +63,8 @@ export function forEachPair${D}D(g: Grid${D}D, sink: PairSink, radius: number): 
   } else {
     // On the WebAssembly kernels where they are on: the same pairs in the same order (src/wasm/pair-kernels.ts).
     if (sink.mode === VISIT) {
-      if (visitPairs(g, radius, sink, sink, visitBatch${D})) return;
+      // forEachPairBatch's batches are mapped to original indices in the kernels, and handed over whole.
+      if (sink.batchVisitor !== undefined ? visitPairs(g, radius, sink, sink, handOriginalBatch, true) : visitPairs(g, radius, sink, sink, visitBatch${D})) return;
     } else if (sink.mode !== COUNT) {
       const base = sink.length;
       if (searchIntoSink(g, radius, sink)) {
@@ -73,7 +84,8 @@ export function forEachPair${D}D(g: Grid${D}D, sink: PairSink, radius: number): 
 
 /** Hands the batched pairs of a VISIT search to the visitor and empties the batch (see the template for why so). */
 function visitBatch${D}(g: Grid${D}D, sink: PairSink): void {
-  if (sink.withDistance) visitDistanceBatch${D}(g, sink);
+  if (sink.batchVisitor !== undefined) sink.handBatch();
+  else if (sink.withDistance) visitDistanceBatch${D}(g, sink);
   else visitIndexBatch${D}(sink);
 }
 

@@ -156,7 +156,8 @@ function runToEnd(search: Search, ceiling: number): number {
 
 /**
  * forEachPair's search on the kernels: each batch of pairs found (sorted
- * positions, 2 numbers a pair) is handed to `visit` as `batch.buffer`, a view
+ * positions, 2 numbers a pair; with `original`, original indices clamped to
+ * the point count, the lower first, as pairs() gives them) is handed to `visit` as `batch.buffer`, a view
  * of the kernels' memory where the search wrote it (`batch.length` numbers);
  * `visit` takes them and empties the batch. The batch's own buffer is put
  * back when the search ends, also when it throws. False when the kernels are
@@ -176,21 +177,27 @@ export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array
   slice: KernelSlice,
   batch: B,
   visit: (grid: G, batch: B) => void,
+  original = false,
 ): boolean {
   const search = startSearch(g, radius, slice, 2, 2 * BATCH);
   if (search === undefined) return false;
-  const { k, out } = search;
+  const { k, out, layout } = search;
   const e = k.exports;
   const own = batch.buffer;
+  // Batches of BATCH pairs (more only for one point with more candidates), not as many as the memory holds: a
+  // batch is read back while it is still in cache, and a batch visitor is handed an array of that size.
+  let capacity = 2 * BATCH;
+  e.setOutput(out, capacity, 0);
   k.busy = true;
   try {
     for (;;) {
       const done = guarded('forEachPair', search.run) === 0;
       const length = e.length.value as number;
       if (length > 0) {
-        // The output area up to the end of the memory: one view while the memory keeps its size (kept by
-        // sectionOf, so a frame loop allocates none), and it holds every batch the search writes there.
-        batch.buffer = k.sectionOf(Uint32Array, out, (k.memory.buffer.byteLength - out) >> 2);
+        if (original) e.originalPairs(layout.sortedIndex, out, length, g.points);
+        // The output area: one view while the memory and the capacity keep their size (kept by sectionOf, so a
+        // frame loop allocates none).
+        batch.buffer = k.sectionOf(Uint32Array, out, capacity);
         batch.length = length;
         visit(g, batch);
       }
@@ -198,7 +205,8 @@ export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array
       const needed = e.needed.value as number;
       if (!k.reserve(out + 4 * needed))
         throw new RangeError(`pair search: ${needed} candidates of one point do not fit in memory`);
-      e.setOutput(out, Math.max(2 * BATCH, needed), 0);
+      capacity = Math.max(2 * BATCH, needed);
+      e.setOutput(out, capacity, 0);
     }
   } finally {
     batch.buffer = own;

@@ -471,7 +471,15 @@ export function gridCommands(dims: readonly (2 | 3)[]): Record<GridCommand, fc.A
     pairs: fc
       .tuple(
         pick,
-        fc.constantFrom<PairKind>('forEachPair', 'forEachPair', 'forEachPairDistance', 'pairs', 'pairs', 'neighbors'),
+        fc.constantFrom<PairKind>(
+          'forEachPair',
+          'forEachPair',
+          'forEachPairDistance',
+          'forEachPairBatch',
+          'pairs',
+          'pairs',
+          'neighbors',
+        ),
         pairRadius,
         fc.nat(3),
         fc.constantFrom(1, 1, 1, 2, 3),
@@ -489,12 +497,14 @@ export function gridCommands(dims: readonly (2 | 3)[]): Record<GridCommand, fc.A
         pairRadius,
         fc.array(fc.nat(12), { minLength: 1, maxLength: 3 }),
         fc.array(nestedArb, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
       )
       .map(
-        ([p, radius, at, nested]) =>
+        ([p, radius, at, nested, batches]) =>
           new Step(
-            `nested(${p}, r ${radius}, at [${at}], ${nested.map((n) => `${n.op}${n.other ? ` on ${n.pick}` : ''}${n.op === 'mode' ? ` ${n.mode}` : ''}`).join(', ')})`,
-            (w) => onSlot(w, p, (slot) => w.nestedSearch(slot, Math.max(radius, 1) * slot.cellSize, at, nested)),
+            `nested(${p}, r ${radius}, at [${at}], ${nested.map((n) => `${n.op}${n.other ? ` on ${n.pick}` : ''}${n.op === 'mode' ? ` ${n.mode}` : ''}`).join(', ')}${batches ? ', from forEachPairBatch' : ''})`,
+            (w) =>
+              onSlot(w, p, (slot) => w.nestedSearch(slot, Math.max(radius, 1) * slot.cellSize, at, nested, batches)),
           ),
       ),
     from: fc.tuple(pick, fc.boolean(), fc.constantFrom<'full' | 'header'>('full', 'header'), pick).map(

@@ -810,6 +810,43 @@ export class World {
         if (!(a[k] < a[k + 1])) expect(a[k], `${what}: i < j`).toBeLessThan(a[k + 1]);
       if (expected !== undefined) same([...found].sort(), expected, `${what}: against brute force`);
     };
+    if (kind === 'forEachPairBatch') {
+      // The batches concatenated are forEachPair's visits, the twin's (JavaScript) batches the same pairs in the
+      // same order; each batch's array holds its pairs (count <= length / 2) and no call hands over none.
+      const run = (grid: Grid) => {
+        const visits: number[] = [];
+        grid.forEachPairBatch(
+          radius,
+          (pairs, count) => {
+            if (!(Number.isInteger(count) && count > 0 && 2 * count <= pairs.length))
+              throw new Error(`${what}: a batch of ${count} pairs in an array of ${pairs.length}`);
+            for (let k = 0; k < 2 * count; k++) visits.push(pairs[k]);
+          },
+          slice,
+        );
+        return visits;
+      };
+      const done = this.both(
+        () => run(slot.subject),
+        () => run(slot.twin),
+        what,
+        slot,
+      );
+      if (done === undefined) return;
+      checkFlat(done[0], done[1]);
+      if (!slot.corrupt) {
+        const visits: number[] = [];
+        slot.twin.forEachPair(
+          radius,
+          (i, j) => {
+            visits.push(i, j);
+          },
+          slice,
+        );
+        same(done[0], visits, `${what}: the batches against the twin's forEachPair`);
+      }
+      return;
+    }
     if (kind === 'forEachPair' || kind === 'forEachPairDistance') {
       const run = (grid: Grid) => {
         const visits: number[] = [];
@@ -898,10 +935,10 @@ export class World {
    * visitor and on the twin's in the twin's; the visits and every nested
    * answer (or Error) must agree, and the nested answers match brute force.
    */
-  nestedSearch(slot: Slot, radius: number, at: number[], nested: Nested[]): void {
+  nestedSearch(slot: Slot, radius: number, at: number[], nested: Nested[], batches = false): void {
     if (this.oracle(slot) === undefined || this.headerCount(slot) === 0) return;
-    const what = `#${slot.id}.forEachPair(${radius}) with calls from its visitor`;
-    this.count('nested');
+    const what = `#${slot.id}.${batches ? 'forEachPairBatch' : 'forEachPair'}(${radius}) with calls from its visitor`;
+    this.count(batches ? 'nested in forEachPairBatch' : 'nested');
     const expected = this.expectedPairs(slot, radius);
     const logs: unknown[][] = [[], []];
     const visits: number[][] = [[], []];
@@ -921,15 +958,21 @@ export class World {
       const grid = side === 0 ? slot.subject : slot.twin;
       let visit = 0;
       const log = logs[side];
-      const run = () =>
-        grid.forEachPair(radius, (i, j) => {
-          visits[side].push(i, j);
-          const now = visit++;
-          for (let c = 0; c < nested.length; c++) {
-            if (at[c % at.length] !== now) continue;
-            log.push(`visit ${now}: ${nested[c].op}`, this.nestedCall(side, slot, nested[c], resolved[c]));
-          }
-        });
+      const onPair = (i: number, j: number) => {
+        visits[side].push(i, j);
+        const now = visit++;
+        for (let c = 0; c < nested.length; c++) {
+          if (at[c % at.length] !== now) continue;
+          log.push(`visit ${now}: ${nested[c].op}`, this.nestedCall(side, slot, nested[c], resolved[c]));
+        }
+      };
+      // From a batch visitor the calls come after the pairs of their batch were found, at the same pairs.
+      const run = batches
+        ? () =>
+            grid.forEachPairBatch(radius, (pairs, count) => {
+              for (let k = 0; k < 2 * count; k += 2) onPair(pairs[k], pairs[k + 1]);
+            })
+        : () => grid.forEachPair(radius, onPair);
       const outcome = attempt(run);
       log.push('error' in outcome ? outcome.error : 'done');
     }
@@ -1173,7 +1216,7 @@ export class World {
 export type QueryKind = 'within' | 'withinOut' | 'withinInto' | 'withinIntoShort' | 'nearest';
 
 /** The pair searches: forEachPair (2 or 3 parameter visitor), pairs, neighbors. */
-export type PairKind = 'forEachPair' | 'forEachPairDistance' | 'pairs' | 'neighbors';
+export type PairKind = 'forEachPair' | 'forEachPairDistance' | 'forEachPairBatch' | 'pairs' | 'neighbors';
 
 /** A call from inside a forEachPair visitor (see World.nestedSearch). */
 export interface Nested {

@@ -126,6 +126,7 @@ const GRID_PATHS = [
   'withinMany',
   'pairs forEachPair',
   'pairs forEachPairDistance',
+  'pairs forEachPairBatch',
   'pairs pairs',
   'pairs neighbors',
   'from view full',
@@ -142,6 +143,7 @@ const GRID_PATHS = [
 /** Paths the 2D and the 3D property must take besides (rarer ones, which the mixed property's fewer runs may miss). */
 const ONE_DIMENSION = [
   'nested',
+  'nested in forEachPairBatch',
   'corrupt',
   'query after another grid rebuilt the buffer',
   'foreign rebuild in place',

@@ -3,7 +3,7 @@
  * forEachPair() on 100,000 moving points (2D; 50,000 in 3D, whose frames
  * take twice as long) allocates at most 1 KiB of JavaScript heap, with no
  * garbage collection in 300 frames, on the WebAssembly kernels and on the
- * JavaScript path, in 2D and in 3D. Measured by bench/frame-allocation.ts in
+ * JavaScript path, in 2D and in 3D (and forEachPairBatch's frames, 2D). Measured by bench/frame-allocation.ts in
  * a child process of its own (it needs `--expose-gc`, and a clean heap that
  * no other test has touched): heap growth between collection-free frames,
  * the sampling's own cost subtracted, in the steady window (after the
@@ -30,7 +30,7 @@ interface Figures {
   collections: number;
 }
 
-function measure(mode: 'wasm' | 'javascript', d: 2 | 3): Promise<Figures> {
+function measure(mode: 'wasm' | 'javascript', d: 2 | 3, batches = false): Promise<Figures> {
   const points = d === 2 ? '100000' : '50000';
   const args = [
     '--expose-gc',
@@ -43,6 +43,7 @@ function measure(mode: 'wasm' | 'javascript', d: 2 | 3): Promise<Figures> {
     String(d),
     '--steady',
     '--json',
+    ...(batches ? ['--batches'] : []),
   ];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { cwd: root, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
@@ -52,10 +53,13 @@ function measure(mode: 'wasm' | 'javascript', d: 2 | 3): Promise<Figures> {
   });
 }
 
-describe('a particle frame loop (rebuild + forEachPair)', () => {
+describe('a particle frame loop (rebuild + forEachPair, and + forEachPairBatch)', () => {
   it('allocates at most 1 KiB a frame and never collects in 300 frames, on both paths, in 2D and 3D', async () => {
     const figures = [...(await Promise.all([measure('wasm', 2), measure('javascript', 2)]))];
     figures.push(...(await Promise.all([measure('wasm', 3), measure('javascript', 3)])));
+    // forEachPairBatch's frames (2D), as the same bar holds them.
+    const batched = await Promise.all([measure('wasm', 2, true), measure('javascript', 2, true)]);
+    figures.push(...batched.map((f) => ({ ...f, mode: `${f.mode} forEachPairBatch` })));
     for (const f of figures) {
       const what = `${f.mode} ${f.dimension}D`;
       expect({ what, collections: f.collections }, JSON.stringify(f)).toEqual({ what, collections: 0 });
