@@ -22,7 +22,8 @@
  *   call;
  * - visitor: forEachPair with the bench's visitor (a count and a checksum per
  *   pair), less the empty visitor's run.
- * And beside them the JavaScript path's build and forEachPair, and the C
+ * And beside them rebuild + forEachPairBatch with the same count summed by a
+ * loop over each batch, the JavaScript path's build and forEachPair, and the C
  * floor in the two forms it has for this call (pairs counted; each pair to a
  * visitor through a function pointer), built and run as workload 1 runs them.
  *
@@ -72,6 +73,12 @@ function profile(name: string, pos: Float64Array, radius: number): void {
     sum = (sum + 2 * Math.imul(i + 1, j + 1)) | 0;
   };
   const empty = (_i: number, _j: number) => {};
+  const countBatch = (found: Uint32Array, n: number) => {
+    let s = sum;
+    for (let q = 0; q < 2 * n; q += 2) s = (s + 2 * Math.imul(found[q] + 1, found[q + 1] + 1)) | 0;
+    sum = s;
+    pairs += n;
+  };
   const drain = (_g: Grid2D, b: { length: number }) => {
     pairs += b.length >> 1;
     b.length = 0;
@@ -83,6 +90,7 @@ function profile(name: string, pos: Float64Array, radius: number): void {
     'forEachPair, empty visitor': [],
     'forEachPair, counting visitor': [],
     'rebuild + forEachPair': [],
+    'rebuild + forEachPairBatch': [],
     'JavaScript build': [],
     'JavaScript forEachPair': [],
   };
@@ -95,6 +103,10 @@ function profile(name: string, pos: Float64Array, radius: number): void {
     t['rebuild + forEachPair'] = time(() => {
       grid.rebuild();
       grid.forEachPair(radius, count);
+    });
+    t['rebuild + forEachPairBatch'] = time(() => {
+      grid.rebuild();
+      grid.forEachPairBatch(radius, countBatch);
     });
     k.forgetGrid();
     t['copy-in'] = time(() => copyIn(k, g));
@@ -120,6 +132,7 @@ function profile(name: string, pos: Float64Array, radius: number): void {
   row('hand-over (empty visitor less search)', m['forEachPair, empty visitor'] - m.search);
   row('visitor (counting less empty)', m['forEachPair, counting visitor'] - m['forEachPair, empty visitor']);
   row('rebuild + forEachPair, counting (as workload 1 times it)', m['rebuild + forEachPair']);
+  row('rebuild + forEachPairBatch, the same count in a loop over each batch', m['rebuild + forEachPairBatch']);
   row('JavaScript build', m['JavaScript build']);
   row('JavaScript forEachPair, counting', m['JavaScript forEachPair']);
   if (Number.isFinite(cCount)) row('C floor, build + pairs counted (pairs2)', cCount);
