@@ -207,9 +207,11 @@ export abstract class PointGridBase {
   /**
    * The pairs of {@link forEachPair}, handed over a batch at a time:
    * `visit(pairs, count)` gets `count` pairs of original indices, pair k
-   * being `pairs[2 * k] < pairs[2 * k + 1]`, as many calls as it takes (about
-   * one per 16,384 pairs). The same pairs in the same order as forEachPair,
-   * and the same options; nothing is allocated after the first call.
+   * being `pairs[2 * k] < pairs[2 * k + 1]`, as many calls as it takes (up
+   * to 16,384 pairs a batch on the WebAssembly kernels, 2,048 on the
+   * JavaScript path; more once one point's candidates have needed more).
+   * The same pairs in the same order as forEachPair, and the same options;
+   * nothing is allocated after the first call.
    *
    * For a loop that does little per pair: forEachPair calls its visitor once
    * per pair, which costs more than the visit itself where V8 does not
