@@ -363,19 +363,12 @@ export class PairSink {
     search: PairSearch<G>,
     options?: PairSearchOptions,
   ): void {
-    checkDistance('radius', radius);
-    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    checkVisit(radius, visit);
     if (verifying()) {
       this.verifiedVisits(owner, grid, radius, visit, search, options);
       return;
     }
-    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
-    const slice = resolvePart(options);
-    const part = slice[0];
-    const parts = slice[1];
-    grid.sync('forEachPair');
-    this.start(VISIT, grid.sortedIndex, owner);
-    this.slice(grid, part, parts);
+    this.startVisits(owner, grid, 'forEachPair', options);
     this.visitor = visit;
     this.withDistance = visit.length >= 3;
     try {
@@ -383,6 +376,15 @@ export class PairSink {
     } finally {
       this.finish();
     }
+  }
+
+  /** Starts the VISIT search of forEachPair or forEachPairBatch (`method`) over the slice `options` names. */
+  private startVisits(owner: string, grid: SearchedGrid, method: string, options?: PairSearchOptions): void {
+    // (Indexed, not destructured: destructuring runs an iterator, garbage on every search.)
+    const slice = resolvePart(options);
+    grid.sync(method);
+    this.start(VISIT, grid.sortedIndex, owner);
+    this.slice(grid, slice[0], slice[1]);
   }
 
   /**
@@ -397,18 +399,12 @@ export class PairSink {
     search: PairSearch<G>,
     options?: PairSearchOptions,
   ): void {
-    checkDistance('radius', radius);
-    if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
+    checkVisit(radius, visit);
     if (verifying()) {
       this.verifiedBatches(owner, grid, radius, visit, search, options);
       return;
     }
-    const slice = resolvePart(options);
-    const part = slice[0];
-    const parts = slice[1];
-    grid.sync('forEachPairBatch');
-    this.start(VISIT, grid.sortedIndex, owner);
-    this.slice(grid, part, parts);
+    this.startVisits(owner, grid, 'forEachPairBatch', options);
     this.batchVisitor = visit;
     try {
       search(grid, this, radius);
@@ -836,6 +832,12 @@ export function visitClamped(
       visit(i, j, d2);
     }
   }
+}
+
+/** The checks of a visiting search's arguments: forEachPair's and forEachPairBatch's. */
+function checkVisit(radius: number, visit: unknown): void {
+  checkDistance('radius', radius);
+  if (typeof visit !== 'function') throw new RangeError(`visit must be a function, got ${describe(visit)}`);
 }
 
 /**
