@@ -215,22 +215,15 @@ export abstract class PointGridBase {
    *
    * For a loop that does little per pair: forEachPair calls its visitor once
    * per pair, which costs more than the visit itself where V8 does not
-   * inline it, while a loop over `pairs` in the visitor's own body runs as
-   * fast as one over a pairs() result, without building the whole list.
+   * inline it, while a loop over `pairs` in the visitor's own body pays no
+   * call per pair and, unlike pairs(), builds no list of every pair (the
+   * performance guide has the figures).
    *
    * `pairs` is the search's own memory (on the WebAssembly kernels, a view
    * of theirs), valid until `visit` returns: the next batch is written over
    * it. It may be longer than `2 * count`; read the first `2 * count`
    * numbers. `visit` may call `within`, `withinInto` and `nearest`, but not
    * {@link rebuild} or another pair search.
-   *
-   * @example
-   * ```ts
-   * // Springs between neighbours: a force on both points of each pair.
-   * grid.forEachPairBatch(radius, (pairs, count) => {
-   *   for (let k = 0; k < 2 * count; k += 2) pull(pairs[k], pairs[k + 1]);
-   * });
-   * ```
    *
    * @throws RangeError for a radius < 0 or NaN (Infinity pairs every point),
    * a `visit` that is not a function, or a part / parts that is not an

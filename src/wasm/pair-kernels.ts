@@ -157,9 +157,9 @@ function runToEnd(search: Search, ceiling: number): number {
 /**
  * forEachPair's search on the kernels: each batch of pairs found (sorted
  * positions, 2 numbers a pair; with `original`, original indices clamped to
- * the point count, the lower first, as pairs() gives them) is handed to `visit` as `batch.buffer`, a view
- * of the kernels' memory where the search wrote it (`batch.length` numbers);
- * `visit` takes them and empties the batch. The batch's own buffer is put
+ * the point count, the lower first, as pairs() gives them) is handed to
+ * `visit` as `batch.buffer`, a view of the kernels' memory where the search
+ * wrote it (`batch.length` numbers); `visit` takes them and empties the batch. The batch's own buffer is put
  * back when the search ends, also when it throws. False when the kernels are
  * off; the caller searches in JavaScript.
  *
@@ -184,8 +184,9 @@ export function visitPairs<G extends KernelGrid, B extends { buffer: Uint32Array
   const { k, out, layout } = search;
   const e = k.exports;
   const own = batch.buffer;
-  // Batches of BATCH pairs (more only for one point with more candidates), not as many as the memory holds: a
-  // batch is read back while it is still in cache, and a batch visitor is handed an array of that size.
+  // Batches of BATCH pairs (more only for one point with more candidates), not as many as the memory holds, so
+  // that a batch visitor is handed an array of that size (forEachPair timed the same either way:
+  // bench/compare-builds.mjs, both orders, 2026-12-02).
   let capacity = 2 * BATCH;
   e.setOutput(out, capacity, 0);
   k.busy = true;
