@@ -156,6 +156,34 @@ function pairsFingerprint(pairs: Uint32Array, n: number): bigint {
 }
 
 /**
+ * What every forEachPair row's visitor sums: the pairs and a checksum of them.
+ * Module state, so that one function serves every row (see {@link countPair}).
+ */
+const tally = { pairs: 0, sum: 0 };
+
+/**
+ * The visitor of every forEachPair row, on both paths and every set: one
+ * function, as a program's loop passes its one visitor each frame. V8 inlines
+ * a visitor into forEachPair's loop only while that loop has seen one
+ * function; rows with visitors of their own (they had: a closure each) made
+ * the loop call every visitor without inlining it, about 3 ns a pair more
+ * (docs/guides/performance.md, "Targets for the kernels": what a call site
+ * that has seen other visitors costs), which no single-visitor program pays.
+ */
+function countPair(i: number, j: number): void {
+  tally.pairs++;
+  tally.sum = (tally.sum + 2 * Math.imul(i + 1, j + 1)) | 0;
+}
+
+/** Starts {@link tally} with the self pairs of `n` points (added to compare with the queries, which list them). */
+function startTally(n: number): void {
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum = (sum + Math.imul(i + 1, i + 1)) | 0;
+  tally.pairs = 0;
+  tally.sum = sum;
+}
+
+/**
  * PointGrid2D `forEachPair`: the half stencil hands each pair over once, so
  * every point's neighbours arrive with no list built at all (what a simulation
  * that accumulates forces per pair consumes). Each pair stands for both
@@ -163,14 +191,9 @@ function pairsFingerprint(pairs: Uint32Array, n: number): bigint {
  */
 function gridForEachPair(pos: Float64Array, radius: number): bigint {
   const n = pos.length / 2;
-  let pairs = 0;
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum = (sum + Math.imul(i + 1, i + 1)) | 0;
-  new PointGrid2D(pos, { cellSize: radius }).forEachPair(radius, (i, j) => {
-    pairs++;
-    sum = (sum + 2 * Math.imul(i + 1, j + 1)) | 0;
-  });
-  return fingerprint(2 * pairs + n, sum);
+  startTally(n);
+  new PointGrid2D(pos, { cellSize: radius }).forEachPair(radius, countPair);
+  return fingerprint(2 * tally.pairs + n, tally.sum);
 }
 
 /**
@@ -183,21 +206,13 @@ function gridForEachPair(pos: Float64Array, radius: number): bigint {
  */
 function reusedForEachPair(): (pos: Float64Array, radius: number) => bigint {
   let grid: PointGrid2D | undefined;
-  let pairs = 0;
-  let sum = 0;
-  const visit = (i: number, j: number) => {
-    pairs++;
-    sum = (sum + 2 * Math.imul(i + 1, j + 1)) | 0;
-  };
   return (pos, radius) => {
     const n = pos.length / 2;
-    pairs = 0;
-    sum = 0;
-    for (let i = 0; i < n; i++) sum = (sum + Math.imul(i + 1, i + 1)) | 0;
+    startTally(n);
     if (grid) grid.rebuild(pos);
     else grid = new PointGrid2D(pos, { cellSize: radius });
-    grid.forEachPair(radius, visit);
-    return fingerprint(2 * pairs + n, sum);
+    grid.forEachPair(radius, countPair);
+    return fingerprint(2 * tally.pairs + n, tally.sum);
   };
 }
 
@@ -208,24 +223,22 @@ function reusedForEachPair(): (pos: Float64Array, radius: number) => bigint {
  */
 function reusedForEachPairBatch(): (pos: Float64Array, radius: number) => bigint {
   let grid: PointGrid2D | undefined;
-  let pairs = 0;
-  let sum = 0;
-  const visit = (found: Uint32Array, count: number) => {
-    let s = sum;
-    for (let k = 0; k < 2 * count; k += 2) s = (s + 2 * Math.imul(found[k] + 1, found[k + 1] + 1)) | 0;
-    sum = s;
-    pairs += count;
-  };
   return (pos, radius) => {
     const n = pos.length / 2;
-    pairs = 0;
-    sum = 0;
-    for (let i = 0; i < n; i++) sum = (sum + Math.imul(i + 1, i + 1)) | 0;
+    startTally(n);
     if (grid) grid.rebuild(pos);
     else grid = new PointGrid2D(pos, { cellSize: radius });
-    grid.forEachPairBatch(radius, visit);
-    return fingerprint(2 * pairs + n, sum);
+    grid.forEachPairBatch(radius, countBatch);
+    return fingerprint(2 * tally.pairs + n, tally.sum);
   };
+}
+
+/** {@link countPair} for a batch: the same sums, by a loop in the visitor's own body. */
+function countBatch(found: Uint32Array, count: number): void {
+  let s = tally.sum;
+  for (let k = 0; k < 2 * count; k += 2) s = (s + 2 * Math.imul(found[k] + 1, found[k + 1] + 1)) | 0;
+  tally.sum = s;
+  tally.pairs += count;
 }
 
 /**
