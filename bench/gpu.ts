@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { openGpuPage } from '../test/webgpu/browser.js';
+import { existsSync } from 'node:fs';
+import { CHROMIUM, openGpuPage } from '../test/webgpu/browser.js';
 import { FRAME_COLUMNS, FRAME_LEGEND, type FrameTimes, frameCells } from './gpu-frame.js';
 import { densityOnCpu, H, particleScene } from './gpu-scene.js';
 import { consume, median, ms, ratio, table } from './harness.js';
@@ -37,7 +38,15 @@ function cpuDensity(n: number, frames: number): number[] {
   return times;
 }
 
+/**
+ * Workload 9's section; on a machine without the browser it runs in, a
+ * section that says so, as gpu-dawn's does without an adapter, so that a
+ * `--save` run of every workload still records the others.
+ */
 export async function gpuBench(quick: boolean): Promise<string> {
+  if (!existsSync(CHROMIUM)) {
+    return `## gpu: GPUPointGrid3D build + SPH density pass vs PointGrid3D (CPU)\n\nNo browser at ${CHROMIUM} (set CHROMIUM_PATH; on Debian, \`apt-get install chromium\`): nothing timed.`;
+  }
   const gpu = await openGpuPage(new URL('./gpu-page.ts', import.meta.url), 'timeDensity');
   try {
     const adapter = await gpu.page.evaluate(() => (globalThis as unknown as PageFns).adapterInfo());

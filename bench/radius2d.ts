@@ -307,6 +307,15 @@ function timeSet(
     cFloor('within2', points, radius, plan, 'C floor, a query per point (gcc -O3)'),
     cFloor('pairs2', points, radius, plan, 'C floor, half-stencil pairs (gcc -O3)'),
     cFloor('visit2', points, radius, plan, 'C floor, each pair to a visitor through a function pointer (gcc -O3)'),
+    // The fastest C found for each form, on a grid sized for the data (grid.c's count2 and visitdense2).
+    cFloor(
+      'count2',
+      points,
+      radius,
+      plan,
+      'C floor, pairs counted branch-free, cells unsorted, dense up to 16n cells (gcc -O3)',
+    ),
+    cFloor('visitdense2', points, radius, plan, 'C floor, a visitor call per pair, dense up to 16n cells (gcc -O3)'),
     cFloor('collect2', points, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3)'),
     cFloor('csr2', points, radius, plan, 'C floor, CSR rows as neighbors() (gcc -O3)'),
     // Context: the same floors with 128-bit vectors at most, as WebAssembly SIMD has.
@@ -335,7 +344,7 @@ export function radius2d(kind: 'uniform' | 'clustered', quick: boolean): string 
       : '## 2. 2D fixed-radius search, clustered points (gaussian blobs + heavy tail)';
   const parts = [
     title,
-    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed runs reuse the memory of an untimed one, as the rows marked "reused" do; each floor's runs are made by the processes of its check run, before the warm-up (a process started between our runs would make them pay a page fault per page they write), and the rows marked -mno-avx compile the floor with 128-bit vectors at most, as WebAssembly SIMD has. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
+    `Every point's neighbours within r = ${radius.toFixed(3)} (unit density, about 20 neighbours per point in uniform data), itself included; build + all queries per run (or, for PointGrid2D.neighbors, build + one CSR of every point's neighbours; for PointGrid2D.forEachPair, build + every pair handed over once; for PointGrid2D.pairs, build + every pair in one flat array). PointGrid2D cellSize = r. Rows marked wasm run the WebAssembly kernels, rows marked JS the JavaScript path (setKernelMode). The C floors' timed runs reuse the memory of an untimed one, as the rows marked "reused" do; each floor's runs are made by the processes of its check run, before the warm-up (a process started between our runs would make them pay a page fault per page they write), and the rows marked -mno-avx compile the floor with 128-bit vectors at most, as WebAssembly SIMD has. The floor of pairs counted branch-free is the fastest C found for counting: it tests every candidate of the half stencil without sorting cells, so that the compiler vectorizes the test, and keeps a dense grid up to 16n + 4096 cells, where PointGrid2D (its maxDenseCells default) and the other floors go hashed past 4n + 4096. With a visitor call per pair the test is a branch again, so the visitor's floor keeps the sorted sweep; its dense-grid row shows what the layout alone gains. Slow contenders (a run over 1 s) get 3 timed runs, the others 5.`,
   ];
   if (kind === 'clustered') {
     parts.push(

@@ -102,7 +102,7 @@ function runFloor(exe: string, mode: string, file: string, radius: number, runs:
 
 /**
  * A contender running the floor in `mode` ('within2', 'pairs2', 'visit2',
- * 'collect2', 'csr2', 'csr3' or 'collect3', see grid.c) over the points in `file`, or
+ * 'count2', 'visitdense2', 'collect2', 'csr2', 'csr3' or 'collect3', see grid.c) over the points in `file`, or
  * null when the floor is unavailable. Its answer is the harness fingerprint
  * computed in C; its time is the one C measured around the job (process
  * start and file reading excluded).
@@ -114,7 +114,7 @@ function runFloor(exe: string, mode: string, file: string, radius: number, runs:
  * those out in order (see the module comment for why).
  */
 export function cFloor(
-  mode: 'within2' | 'pairs2' | 'visit2' | 'collect2' | 'csr2' | 'csr3' | 'collect3',
+  mode: 'within2' | 'pairs2' | 'visit2' | 'count2' | 'visitdense2' | 'collect2' | 'csr2' | 'csr3' | 'collect3',
   file: string,
   radius: number,
   plan: MeasureOptions,
