@@ -143,6 +143,13 @@ function minorFaults(): number {
   return typeof process.resourceUsage === 'function' ? process.resourceUsage().minorPageFault : 0;
 }
 
+/** Milliseconds one call of `run` takes: the profiles' timer (bench/profile-*.ts), outside measure(). */
+export function elapsed(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
 /** Median of a list of numbers (mean of the middle two for even lengths). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

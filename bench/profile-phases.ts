@@ -29,34 +29,16 @@
  *
  * @module
  */
-import { execFileSync } from 'node:child_process';
 import { PointGrid2D, setKernelMode } from '../src/index.js';
 import type { Grid2D } from '../src/pointgrid/grid2d.js';
 import { kernels } from '../src/wasm/kernels.js';
 import { copyIn } from '../src/wasm/mirror.js';
 import { visitPairs } from '../src/wasm/pair-kernels.js';
 import { citiesLonLat, radiusFor2D, uniform2D } from './data.js';
-import { median } from './harness.js';
-import { cFloorBinary, writePoints } from './peers/cfloor.js';
+import { median, elapsed as time } from './harness.js';
+import { floorTimes as floor, writePoints } from './peers/cfloor.js';
 
 const rounds = Number(process.argv[2] ?? 9);
-
-function time(run: () => void): number {
-  const start = performance.now();
-  run();
-  return performance.now() - start;
-}
-
-/** The C floor's own timings (job only: file reading excluded) of `runs` runs in one process. */
-function floor(mode: string, file: string, radius: number, runs: number): number[] {
-  const exe = cFloorBinary('native');
-  if (exe === null) return [];
-  const out = execFileSync(exe, [mode, file, String(radius), String(runs)], { encoding: 'utf8' });
-  return out
-    .trim()
-    .split('\n')
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
 function profile(name: string, pos: Float64Array, radius: number): void {
   setKernelMode('auto');

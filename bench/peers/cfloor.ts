@@ -21,6 +21,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Contender, fingerprint, type MeasureOptions } from '../harness.js';
 
+/** The jobs of bench/c/grid.c (its module comment says what each does). */
+export type FloorMode =
+  | 'within2'
+  | 'pairs2'
+  | 'visit2'
+  | 'count2'
+  | 'visitdense2'
+  | 'collect2'
+  | 'csr2'
+  | 'csr3'
+  | 'collect3';
+
 const here = dirname(fileURLToPath(import.meta.url));
 const source = join(here, '..', 'c', 'grid.c');
 const buildDir = join(here, '..', 'c', 'build');
@@ -101,6 +113,21 @@ function runFloor(exe: string, mode: string, file: string, radius: number, runs:
 }
 
 /**
+ * The native floor's own timings of `runs` runs of `mode` in one process
+ * (the job only: process start and file reading excluded), for the profiles
+ * (bench/profile-*.ts); empty when the floor is unavailable.
+ */
+export function floorTimes(mode: FloorMode, file: string, radius: number, runs: number): number[] {
+  const exe = cFloorBinary('native');
+  if (exe === null) return [];
+  const out = execFileSync(exe, [mode, file, String(radius), String(runs)], { encoding: 'utf8' });
+  return out
+    .trim()
+    .split('\n')
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+/**
  * A contender running the floor in `mode` ('within2', 'pairs2', 'visit2',
  * 'count2', 'visitdense2', 'collect2', 'csr2', 'csr3' or 'collect3', see grid.c) over the points in `file`, or
  * null when the floor is unavailable. Its answer is the harness fingerprint
@@ -114,7 +141,7 @@ function runFloor(exe: string, mode: string, file: string, radius: number, runs:
  * those out in order (see the module comment for why).
  */
 export function cFloor(
-  mode: 'within2' | 'pairs2' | 'visit2' | 'count2' | 'visitdense2' | 'collect2' | 'csr2' | 'csr3' | 'collect3',
+  mode: FloorMode,
   file: string,
   radius: number,
   plan: MeasureOptions,
