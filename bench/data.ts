@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gaussian, random, shuffle } from './harness.js';
 
@@ -102,6 +103,56 @@ export function jitteredLattice3D(n: number, seed: number): Float64Array {
     out[3 * i + 1] = y + (rand() - 0.5) * 0.5;
     out[3 * i + 2] = z + (rand() - 0.5) * 0.5;
   }
+  return out;
+}
+
+/** The part of laz-perf's module that autzenScan uses (its own types need @types/emscripten). */
+interface LazPerf {
+  HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(at: number): void;
+  LASZip: new () => {
+    open(at: number, length: number): void;
+    getCount(): number;
+    getPointLength(): number;
+    getPoint(at: number): void;
+    delete(): void;
+  };
+}
+
+/**
+ * A real 3D set that no tuning used: the 110,000 points of laz-perf's own
+ * test scan autzen_trim.laz (airborne lidar of Autzen Stadium, Oregon, in
+ * feet of a state plane, so every coordinate is in the hundreds of
+ * thousands), in the file's order, decompressed by laz-perf (the CLI's
+ * dependency) and scaled as the LAS header says. The file is
+ * packages/cli/test/wild/lazperf-autzen_trim.laz.
+ */
+export async function autzenScan(): Promise<Float64Array> {
+  const bytes = readFileSync(new URL('../packages/cli/test/wild/lazperf-autzen_trim.laz', import.meta.url));
+  // (Resolved from the CLI's package, whose dependency it is.)
+  const cli = createRequire(new URL('../packages/cli/package.json', import.meta.url));
+  const { createLazPerf } = cli('laz-perf') as { createLazPerf: () => Promise<LazPerf> };
+  const laz = await createLazPerf();
+  const file = laz._malloc(bytes.length);
+  laz.HEAPU8.set(bytes, file);
+  const reader = new laz.LASZip();
+  reader.open(file, bytes.length);
+  const n = reader.getCount();
+  const point = laz._malloc(reader.getPointLength());
+  // LAS 1.x header: x, y, z scale factors at byte 131, offsets at 155; a point record starts with x, y, z int32.
+  const header = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const scale = [131, 139, 147].map((at) => header.getFloat64(at, true));
+  const offset = [155, 163, 171].map((at) => header.getFloat64(at, true));
+  const out = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    reader.getPoint(point);
+    const record = new DataView(laz.HEAPU8.buffer, point, 12);
+    for (let d = 0; d < 3; d++) out[3 * i + d] = record.getInt32(4 * d, true) * scale[d] + offset[d];
+  }
+  reader.delete();
+  laz._free(point);
+  laz._free(file);
   return out;
 }
 

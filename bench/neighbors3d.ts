@@ -7,8 +7,8 @@
  */
 import { octree } from 'd3-octree';
 import { type NeighborLists, PointGrid3D, setKernelMode } from '../src/index.js';
-import { jitteredLattice3D, sizeLabel } from './data.js';
-import { answerCount, type Contender, csrFingerprint, fingerprint, measure, timingTable } from './harness.js';
+import { autzenScan, jitteredLattice3D, sizeLabel } from './data.js';
+import { type Contender, csrFingerprint, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { type Csr, tenMinutePhysicsNeighbors } from './peers/ten-minute-physics.js';
 import { probeThing, thingNote } from './peers/thing.js';
@@ -80,8 +80,89 @@ function d3OctreeNeighbors(pos: Float64Array, radius: number): Csr {
   return { offsets, indices: indices.subarray(0, used) };
 }
 
+/** The rows of one set: build + every row (or pair) per run, ours on both paths, the peers, the C floors. */
+function timeSet(pos: Float64Array, radius: number, label: string, file: string, d3: boolean): string {
+  const contenders: Contender[] = [];
+  for (const path of ['wasm', 'javascript'] as const) {
+    const tag = path === 'wasm' ? 'wasm' : 'JS';
+    contenders.push(
+      {
+        name: `PointGrid3D.neighbors (${tag})`,
+        run: () => {
+          setKernelMode(path);
+          return csrFingerprint(new PointGrid3D(pos, { cellSize: radius }).neighbors(radius));
+        },
+      },
+      {
+        name: `PointGrid3D.pairs (${tag})`,
+        run: () => {
+          setKernelMode(path);
+          return pairsFingerprint(new PointGrid3D(pos, { cellSize: radius }).pairs(radius));
+        },
+      },
+    );
+  }
+  // Grid and result kept between runs, as the C floors reuse their memory.
+  let grid: PointGrid3D | undefined;
+  let out: NeighborLists | undefined;
+  let pairGrid: PointGrid3D | undefined;
+  let pairsOut: Uint32Array | undefined;
+  contenders.push(
+    {
+      name: 'PointGrid3D rebuild + pairs({ out }) (grid and result reused, wasm)',
+      run: () => {
+        setKernelMode('wasm');
+        if (pairGrid) pairGrid.rebuild(pos);
+        else pairGrid = new PointGrid3D(pos, { cellSize: radius });
+        pairsOut = pairGrid.pairs(radius, { out: pairsOut });
+        return pairsFingerprint(pairsOut);
+      },
+    },
+    {
+      name: 'PointGrid3D rebuild + neighbors({ out }) (grid and result reused, wasm)',
+      run: () => {
+        setKernelMode('wasm');
+        if (grid) grid.rebuild(pos);
+        else grid = new PointGrid3D(pos, { cellSize: radius });
+        out = grid.neighbors(radius, { out });
+        return csrFingerprint(out);
+      },
+    },
+    {
+      name: 'Ten Minute Physics hash (reimplemented)',
+      run: () => csrFingerprint(tenMinutePhysicsNeighbors(pos, radius)),
+    },
+  );
+  if (d3) contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });
+  const points = writePoints(file, pos);
+  const plan = { reps: 5, slowMs: 1000, slowReps: 3 };
+  const floors = [
+    cFloor('csr3', points, radius, plan),
+    cFloor('collect3', points, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3)'),
+    // Context: the same floors with 128-bit vectors at most, as WebAssembly SIMD has.
+    cFloor('csr3', points, radius, plan, 'C floor (gcc -O3 -mno-avx)', 'no-avx'),
+    cFloor('collect3', points, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3 -mno-avx)', 'no-avx'),
+  ];
+  for (const floor of floors) if (floor) contenders.push(floor);
+  console.log(`  ${label}: ${contenders.length} contenders`);
+  const timings = measure(`neighbors3d ${label}`, contenders, plan);
+  setKernelMode('auto');
+  return timingTable(timings, OURS);
+}
+
+/** Mean neighbours per point of a set, from the pairs within `radius`. */
+function neighboursPerPoint(pos: Float64Array, radius: number): number {
+  return new PointGrid3D(pos, { cellSize: radius }).pairs(radius).length / (pos.length / 3);
+}
+
+/**
+ * The radius for the scan: 6 feet, about 25 neighbours per point (the lattice's
+ * 30 in a surface rather than a volume: airborne lidar sees the ground and roofs).
+ */
+const SCAN_RADIUS = 6;
+
 /** Runs workload 3 and returns its markdown section. */
-export function neighbors3d(quick: boolean): string {
+export async function neighbors3d(quick: boolean): Promise<string> {
   const sizes = quick ? [1e4, 1e5] : [1e5, 1e6];
   const radius = 2;
   const parts = [
@@ -90,79 +171,20 @@ export function neighbors3d(quick: boolean): string {
   ];
   for (const n of sizes) {
     const pos = jitteredLattice3D(n, 3);
-    const contenders: Contender[] = [];
-    for (const path of ['wasm', 'javascript'] as const) {
-      const tag = path === 'wasm' ? 'wasm' : 'JS';
-      contenders.push(
-        {
-          name: `PointGrid3D.neighbors (${tag})`,
-          run: () => {
-            setKernelMode(path);
-            return csrFingerprint(new PointGrid3D(pos, { cellSize: radius }).neighbors(radius));
-          },
-        },
-        {
-          name: `PointGrid3D.pairs (${tag})`,
-          run: () => {
-            setKernelMode(path);
-            return pairsFingerprint(new PointGrid3D(pos, { cellSize: radius }).pairs(radius));
-          },
-        },
-      );
-    }
-    // Grid and result kept between runs, as the C floors reuse their memory.
-    let grid: PointGrid3D | undefined;
-    let out: NeighborLists | undefined;
-    let pairGrid: PointGrid3D | undefined;
-    let pairsOut: Uint32Array | undefined;
-    contenders.push(
-      {
-        name: 'PointGrid3D rebuild + pairs({ out }) (grid and result reused, wasm)',
-        run: () => {
-          setKernelMode('wasm');
-          if (pairGrid) pairGrid.rebuild(pos);
-          else pairGrid = new PointGrid3D(pos, { cellSize: radius });
-          pairsOut = pairGrid.pairs(radius, { out: pairsOut });
-          return pairsFingerprint(pairsOut);
-        },
-      },
-      {
-        name: 'PointGrid3D rebuild + neighbors({ out }) (grid and result reused, wasm)',
-        run: () => {
-          setKernelMode('wasm');
-          if (grid) grid.rebuild(pos);
-          else grid = new PointGrid3D(pos, { cellSize: radius });
-          out = grid.neighbors(radius, { out });
-          return csrFingerprint(out);
-        },
-      },
-      {
-        name: 'Ten Minute Physics hash (reimplemented)',
-        run: () => csrFingerprint(tenMinutePhysicsNeighbors(pos, radius)),
-      },
-    );
-    if (n <= 1e5)
-      contenders.push({ name: 'd3-octree visit', run: () => csrFingerprint(d3OctreeNeighbors(pos, radius)) });
-    const file = writePoints(`lattice3d-${n}`, pos);
-    const plan = { reps: 5, slowMs: 1000, slowReps: 3 };
-    const floors = [
-      cFloor('csr3', file, radius, plan),
-      cFloor('collect3', file, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3)'),
-      // Context: the same floors with 128-bit vectors at most, as WebAssembly SIMD has.
-      cFloor('csr3', file, radius, plan, 'C floor (gcc -O3 -mno-avx)', 'no-avx'),
-      cFloor('collect3', file, radius, plan, 'C floor, pairs collected as pairs() (gcc -O3 -mno-avx)', 'no-avx'),
-    ];
-    for (const floor of floors) if (floor) contenders.push(floor);
-    console.log(`  lattice ${sizeLabel(n)}: ${contenders.length} contenders`);
-    const timings = measure(`neighbors3d ${sizeLabel(n)}`, contenders, plan);
-    setKernelMode('auto');
-    const links = answerCount(timings[0].answer);
+    const table = timeSet(pos, radius, `lattice ${sizeLabel(n)}`, `lattice3d-${n}`, n <= 1e5);
     parts.push(
-      `### ${sizeLabel(n)} points (${(links / n).toFixed(1)} neighbours per point on average)`,
-      timingTable(timings, OURS),
+      `### ${sizeLabel(n)} points (${neighboursPerPoint(pos, radius).toFixed(1)} neighbours per point on average)`,
+      table,
     );
   }
+  // A real set no tuning looked at, with the same rows (quick runs too: it is 110,000 points).
+  const scan = await autzenScan();
+  const scanTable = timeSet(scan, SCAN_RADIUS, 'autzen scan', 'autzen3d', true);
+  parts.push(
+    `### a real scan: the ${(scan.length / 3).toLocaleString('en-US')} points of laz-perf's autzen_trim.laz (airborne lidar, feet, coordinates near 636,000 / 849,000 / 400), file order, r = ${SCAN_RADIUS} feet, cellSize = r (${neighboursPerPoint(scan, SCAN_RADIUS).toFixed(1)} neighbours per point on average)`,
+    scanTable,
+  );
   parts.push(`${thingNote('@thi.ng/geom-accel HashGrid3', probeThing(jitteredLattice3D(2000, 3), 3, radius, 2000))}`);
-  if (sizes[1] > 1e5) parts.push('d3-octree runs at 1e5 only.');
+  if (sizes[1] > 1e5) parts.push('d3-octree runs at 1e5 points and on the scan only.');
   return parts.join('\n\n');
 }
