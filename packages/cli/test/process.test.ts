@@ -136,10 +136,10 @@ function onTerminal(args: string[], env: Record<string, string>): { status: numb
 }
 
 describe('progress', () => {
-  it('on a terminal: the bar through reading, welding and writing, redrawn while the weld runs, then cleared', () => {
+  it('on a terminal: the bar follows the phases of the job in order, redrawn while the weld runs, then cleared', () => {
     const input = put(dir, 'progress.stl', stlBinary(soupOf(gridMesh(300), 1e-6, 6)));
     const output = join(dir, 'progress-out.stl');
-    // No first-second wait and a redraw every 5 ms, so that every phase of this small file shows.
+    // No first-second wait and a redraw every 5 ms, so that the phases of this small file show.
     const { status, text } = onTerminal(['weld', input, '-o', output, '-t', '1e-5'], {
       SPATIALHASH_PROGRESS_DELAY_MS: '0',
       SPATIALHASH_PROGRESS_INTERVAL_MS: '5',
@@ -147,7 +147,13 @@ describe('progress', () => {
     expect(status, text).toBe(0);
     const draws = text.split('\r').filter((part) => /^\w+ +\[[#-]{30}\] +\d+% [\d.]+ s/.test(part));
     const phases = draws.map((part) => part.split(' ')[0]);
-    expect(new Set(phases)).toEqual(new Set(['reading', 'welding', 'writing']));
+    // The bar samples the job's phase every 5 ms, so a phase shorter than a tick on a loaded machine may go
+    // undrawn (a CI run saw reading finish between two ticks): what holds is that phases are drawn in the job's
+    // order, never going back, and that the weld, far longer than a tick, is drawn.
+    const order = ['reading', 'welding', 'writing'];
+    expect(phases.every((phase) => order.includes(phase)), phases.join(' ')).toBe(true);
+    const ranks = phases.map((phase) => order.indexOf(phase));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     // The weld is one synchronous call on the worker thread: the main thread keeps drawing meanwhile.
     expect(phases.filter((phase) => phase === 'welding').length).toBeGreaterThan(1);
     const seconds = draws.map((part) => Number(/([\d.]+) s/.exec(part)![1]));
