@@ -151,7 +151,10 @@ describe('progress', () => {
     // undrawn (a CI run saw reading finish between two ticks): what holds is that phases are drawn in the job's
     // order, never going back, and that the weld, far longer than a tick, is drawn.
     const order = ['reading', 'welding', 'writing'];
-    expect(phases.every((phase) => order.includes(phase)), phases.join(' ')).toBe(true);
+    expect(
+      phases.every((phase) => order.includes(phase)),
+      phases.join(' '),
+    ).toBe(true);
     const ranks = phases.map((phase) => order.indexOf(phase));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     // The weld is one synchronous call on the worker thread: the main thread keeps drawing meanwhile.
