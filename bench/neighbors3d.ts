@@ -8,7 +8,7 @@
 import { octree } from 'd3-octree';
 import { type NeighborLists, PointGrid3D, setKernelMode } from '../src/index.js';
 import { autzenScan, jitteredLattice3D, sizeLabel } from './data.js';
-import { type Contender, csrFingerprint, fingerprint, measure, timingTable } from './harness.js';
+import { answerCount, type Contender, csrFingerprint, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { type Csr, tenMinutePhysicsNeighbors } from './peers/ten-minute-physics.js';
 import { probeThing, thingNote } from './peers/thing.js';
@@ -80,8 +80,17 @@ function d3OctreeNeighbors(pos: Float64Array, radius: number): Csr {
   return { offsets, indices: indices.subarray(0, used) };
 }
 
-/** The rows of one set: build + every row (or pair) per run, ours on both paths, the peers, the C floors. */
-function timeSet(pos: Float64Array, radius: number, label: string, file: string, d3: boolean): string {
+/**
+ * The rows of one set: build + every row (or pair) per run, ours on both paths, the peers, the C floors.
+ * Returns the table and the neighbours per point of the checked answer.
+ */
+function timeSet(
+  pos: Float64Array,
+  radius: number,
+  label: string,
+  file: string,
+  d3: boolean,
+): { table: string; perPoint: number } {
   const contenders: Contender[] = [];
   for (const path of ['wasm', 'javascript'] as const) {
     const tag = path === 'wasm' ? 'wasm' : 'JS';
@@ -147,12 +156,7 @@ function timeSet(pos: Float64Array, radius: number, label: string, file: string,
   console.log(`  ${label}: ${contenders.length} contenders`);
   const timings = measure(`neighbors3d ${label}`, contenders, plan);
   setKernelMode('auto');
-  return timingTable(timings, OURS);
-}
-
-/** Mean neighbours per point of a set, from the pairs within `radius`. */
-function neighboursPerPoint(pos: Float64Array, radius: number): number {
-  return new PointGrid3D(pos, { cellSize: radius }).pairs(radius).length / (pos.length / 3);
+  return { table: timingTable(timings, OURS), perPoint: answerCount(timings[0].answer) / (pos.length / 3) };
 }
 
 /**
@@ -171,18 +175,15 @@ export async function neighbors3d(quick: boolean): Promise<string> {
   ];
   for (const n of sizes) {
     const pos = jitteredLattice3D(n, 3);
-    const table = timeSet(pos, radius, `lattice ${sizeLabel(n)}`, `lattice3d-${n}`, n <= 1e5);
-    parts.push(
-      `### ${sizeLabel(n)} points (${neighboursPerPoint(pos, radius).toFixed(1)} neighbours per point on average)`,
-      table,
-    );
+    const { table, perPoint } = timeSet(pos, radius, `lattice ${sizeLabel(n)}`, `lattice3d-${n}`, n <= 1e5);
+    parts.push(`### ${sizeLabel(n)} points (${perPoint.toFixed(1)} neighbours per point on average)`, table);
   }
   // A real set no tuning looked at, with the same rows (quick runs too: it is 110,000 points).
   const scan = await autzenScan();
-  const scanTable = timeSet(scan, SCAN_RADIUS, 'autzen scan', 'autzen3d', true);
+  const scanSet = timeSet(scan, SCAN_RADIUS, 'autzen scan', 'autzen3d', true);
   parts.push(
-    `### a real scan: the ${(scan.length / 3).toLocaleString('en-US')} points of laz-perf's autzen_trim.laz (airborne lidar, feet, coordinates near 636,000 / 849,000 / 400), file order, r = ${SCAN_RADIUS} feet, cellSize = r (${neighboursPerPoint(scan, SCAN_RADIUS).toFixed(1)} neighbours per point on average)`,
-    scanTable,
+    `### a real scan: the ${(scan.length / 3).toLocaleString('en-US')} points of laz-perf's autzen_trim.laz (airborne lidar, feet, coordinates near 636,000 / 849,000 / 400), file order, r = ${SCAN_RADIUS} feet, cellSize = r (${scanSet.perPoint.toFixed(1)} neighbours per point on average)`,
+    scanSet.table,
   );
   parts.push(`${thingNote('@thi.ng/geom-accel HashGrid3', probeThing(jitteredLattice3D(2000, 3), 3, radius, 2000))}`);
   if (sizes[1] > 1e5) parts.push('d3-octree runs at 1e5 points and on the scan only.');
