@@ -5,12 +5,13 @@
  * garbage collection in 300 frames, on the WebAssembly kernels and on the
  * JavaScript path, in 2D and in 3D (and forEachPairBatch's frames, 2D). Measured by bench/frame-allocation.ts in
  * a child process of its own (it needs `--expose-gc`, and a clean heap that
- * no other test has touched): heap growth between collection-free frames,
- * the sampling's own cost subtracted, in the steady window (after the
+ * no other test has touched): heap growth between collection-free frames
+ * (the largest 1% left out), the sampling's own cost subtracted, in the steady window (after the
  * once-a-frame glue has run as often as in a minute of a 60 fps loop, when V8
  * has optimised it: see the bench's notes for what the frames before that
- * allocate, and why). A memory figure, not a time: the load of the machine
- * does not change it. The four run two at a time, one process each.
+ * allocate, and why). A memory figure, not a time, though the load of the
+ * machine can move the frame in which V8 installs code compiled meanwhile
+ * into the window: the trimmed mean leaves such a frame out. The four run two at a time, one process each.
  */
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -25,6 +26,8 @@ interface Figures {
   dimension: number;
   frames: number;
   bytesPerFrame: number;
+  trimmedBytesPerFrame: number;
+  largestFrameBytes: number;
   medianBytesPerFrame: number;
   samplingBytes: number;
   collections: number;
@@ -63,7 +66,9 @@ describe('a particle frame loop (rebuild + forEachPair, and + forEachPairBatch)'
     for (const f of figures) {
       const what = `${f.mode} ${f.dimension}D`;
       expect({ what, collections: f.collections }, JSON.stringify(f)).toEqual({ what, collections: 0 });
-      expect(f.bytesPerFrame, `${what}: bytes a frame (${JSON.stringify(f)})`).toBeLessThanOrEqual(1024);
+      // The mean without the largest 1% of frames (3 of 300): a frame in which V8 installed code it compiled on
+      // another thread is not what a frame allocates (bench/frame-allocation.ts says why).
+      expect(f.trimmedBytesPerFrame, `${what}: bytes a frame (${JSON.stringify(f)})`).toBeLessThanOrEqual(1024);
     }
   }, 300_000);
 });
