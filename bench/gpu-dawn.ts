@@ -86,7 +86,7 @@ export async function gpuDawnBench(
 ): Promise<string> {
   const dawn = await openDawn();
   if (!dawn) {
-    return '## gpu-dawn: GPUPointGrid3D through Dawn for Node\n\nDawn found no adapter it accepts on this machine (no Vulkan loader, or no driver with the features Dawn needs): nothing timed.';
+    return '## 12. gpu-dawn: GPUPointGrid3D through Dawn for Node\n\nDawn found no adapter it accepts on this machine (no Vulkan loader, or no driver with the features Dawn needs): nothing timed.';
   }
   try {
     console.log(`  gpu-dawn: adapter ${dawn.adapter}; timestamps ${dawn.timestamps ? 'on' : 'off'}`);
@@ -130,7 +130,7 @@ export async function gpuDawnBench(
     }
     if (failures.length > 0) process.exitCode = 1;
     const header = [
-      '## gpu-dawn: GPUPointGrid3D build + SPH density pass through Dawn for Node',
+      '## 12. gpu-dawn: GPUPointGrid3D build + SPH density pass through Dawn for Node',
       '',
       `Adapter: ${dawn.adapter}. ${FRAME_LEGEND}`,
       ...(failures.length > 0

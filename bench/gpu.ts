@@ -45,7 +45,7 @@ function cpuDensity(n: number, frames: number): number[] {
  */
 export async function gpuBench(quick: boolean): Promise<string> {
   if (!existsSync(CHROMIUM)) {
-    return `## gpu: GPUPointGrid3D build + SPH density pass vs PointGrid3D (CPU)\n\nNo browser at ${CHROMIUM} (set CHROMIUM_PATH; on Debian, \`apt-get install chromium\`): nothing timed.`;
+    return `## 9. gpu: GPUPointGrid3D build + SPH density pass vs PointGrid3D (CPU)\n\nNo browser at ${CHROMIUM} (set CHROMIUM_PATH; on Debian, \`apt-get install chromium\`): nothing timed.`;
   }
   const gpu = await openGpuPage(new URL('./gpu-page.ts', import.meta.url), 'timeDensity');
   try {
@@ -64,7 +64,7 @@ export async function gpuBench(quick: boolean): Promise<string> {
       rows.push([String(n), ...frameCells(times), ms(c), ratio(c, times.wait)]);
     }
     const header = [
-      '## gpu: GPUPointGrid3D build + SPH density pass vs PointGrid3D (CPU)',
+      '## 9. gpu: GPUPointGrid3D build + SPH density pass vs PointGrid3D (CPU)',
       '',
       `Adapter: ${adapter}.${
         software

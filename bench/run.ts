@@ -5,16 +5,19 @@
  * contenders side by side, and prints a markdown table per workload. A workload is named by number or name (see
  * WORKLOADS); none means all. `--quick` uses smaller sizes and fewer frames
  * for a smoke run. A full run of every workload (or `--save`) writes the
- * tables, machine and runtime to bench/RESULTS.md.
+ * tables, machine and runtime to bench/RESULTS.md; `--save` of some workloads
+ * replaces their sections there and keeps the others, each naming its run
+ * (results-file.ts).
  *
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { environment, gc, sink } from './harness.js';
+import { parseResults, spliceResults } from './results-file.js';
 
 interface Workload {
   id: number;
@@ -117,14 +120,22 @@ async function main(): Promise<void> {
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (save || (!quick && chosen.length === WORKLOADS.length)) {
     const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
+    const fresh = new Map(chosen.map((w, k) => [w.id, sections[k]] as const));
+    // A run of some workloads keeps the file's other sections, each naming the run it came from (results-file.ts).
+    const old = chosen.length < WORKLOADS.length && existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const keptIds = old === undefined ? [] : [...parseResults(old).sections.keys()].filter((id) => !fresh.has(id));
+    const which =
+      selected.length === 0
+        ? ''
+        : ` (${chosen.length === 1 ? 'workload' : 'workloads'} ${chosen.map((w) => w.id).join(', ')}${keptIds.length > 0 ? `; ${keptIds.length === 1 ? 'section' : 'sections'} ${keptIds.sort((a, b) => a - b).join(', ')} kept from earlier runs, each with a Run line naming its run` : ''})`;
     const header = [
       '# Benchmark results',
       '',
       `Machine and runtime: ${env}.`,
       '',
-      `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` (each workload in its own process)${selected.length > 0 ? ` (workloads ${chosen.map((w) => w.id).join(', ')})` : ''}. Times are per run (build included unless said otherwise); "ratio" is the median divided by this library's median, so above 1 means slower than us. Every contender's answer was checked equal to ours before timing, except where a section says why not (three's mergeVertices, which does not weld by distance).`,
+      `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` (each workload in its own process)${which}. Times are per run (build included unless said otherwise); "ratio" is the median divided by this library's median, so above 1 means slower than us. Every contender's answer was checked equal to ours before timing, except where a section says why not (three's mergeVertices, which does not weld by distance).`,
     ].join('\n');
-    writeFileSync(file, `${header}\n\n${sections.join('\n\n')}\n`);
+    writeFileSync(file, spliceResults(old, header, fresh));
     console.log(`wrote ${file}`);
   }
 }
