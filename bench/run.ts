@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const which =
       selected.length === 0
         ? ''
-        : ` (${chosen.length === 1 ? 'workload' : 'workloads'} ${chosen.map((w) => w.id).join(', ')}${keptIds.length > 0 ? `; ${keptIds.length === 1 ? 'section' : 'sections'} ${keptIds.sort((a, b) => a - b).join(', ')} kept from earlier runs, each with a Run line naming its run` : ''})`;
+        : ` (${chosen.length === 1 ? 'workload' : 'workloads'} ${chosen.map((w) => w.id).join(', ')}${keptIds.length === 1 ? `; section ${keptIds[0]} kept from an earlier run, which its Run line names` : keptIds.length > 1 ? `; sections ${keptIds.sort((a, b) => a - b).join(', ')} kept from earlier runs, each with a Run line naming its run` : ''})`;
     const header = [
       '# Benchmark results',
       '',
