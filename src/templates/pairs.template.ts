@@ -74,9 +74,29 @@
 // is a later one: the scan then clears `flag`, and the scalar loop does nothing.
 // - 2D over float64 coordinates: two candidates a step, their x and y in one vector each, the same operations as
 //   the scalar loop lane by lane, so the same pairs (two float32 lanes would not be).
-// - 3D: the scalar loop's test one candidate a step, the coordinates' and the output's addresses moved on by
-//   pointers: in the scalar loop's form the kernels multiplied an index out at every load and store, and 3D pairs
-//   were 10 to 16% slower than the hand-written kernel before the template (bench/compare-builds.mjs).
+// - 3D: over float64 coordinates two candidates a step as in 2D (x, y and z gathered from three vectors of two
+//   doubles, the sums in the scalar loop's order, so the same pairs), then, and over float32, the scalar loop's
+//   test one candidate a step, the coordinates' and the output's addresses moved on by pointers: in the scalar
+//   loop's form the kernels multiplied an index out at every load and store, and 3D pairs were 10 to 16% slower
+//   than the hand-written kernel before the template (bench/compare-builds.mjs). The two-candidate step took the
+//   search of workload 3's 1e5-point lattice from 23.3-24.6 to 22.2-22.8 ms, and of its lidar scan from 13.9-14.1
+//   to 13.3-14.0 (forEachPairBatch on a built grid, medians of 15; four processes per build, in turn; AMD EPYC,
+//   2026-12-04).
+// The kernels' SIMD step's output: both candidates written, each kept by its lane of `hit`; past `bound` in x
+// (`dx2` over `boundv` in either lane) the scan ends, the later lane being no hit then either (x only grows along
+// a run or a range).
+//#macro as twoCandidates(hit, dx2, boundv, flag)
+store<u32>(at, s);
+store<u32>(at + lastAt, t);
+at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
+store<u32>(at, s);
+store<u32>(at + lastAt, t + 1);
+at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
+if (v128.any_true(f64x2.gt(dx2, boundv))) {
+  flag = false;
+  break;
+}
+//#endmacro
 //#macro js fastScan(end, bound, flag)
 //#endmacro
 //#macro as2 fastScan(end, bound, flag)
@@ -96,27 +116,37 @@ if (sizeof<C>() === 8) {
     const dy = f64x2.sub(v128.shuffle<f64>(a, b, 1, 3), pyv);
     const dx2 = f64x2.mul(dx, dx);
     const hit = f64x2.le(f64x2.add(dx2, f64x2.mul(dy, dy)), r2v);
-    store<u32>(at, s);
-    store<u32>(at + lastAt, t);
-    at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
-    store<u32>(at, s);
-    store<u32>(at + lastAt, t + 1);
-    at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
-    if (v128.any_true(f64x2.gt(dx2, boundv))) {
-      flag = false;
-      break;
-    }
+    @twoCandidates(hit, dx2, boundv, flag)
   }
   used = <i32>((at - out) >> 2);
 }
 //#endmacro
 //#macro as3 fastScan(end, bound, flag)
-// One candidate a step by pointers, as the scalar loop below tests it (fastScan in the template says why).
+// Two candidates a step where the coordinates are float64, then one a step by pointers, as the scalar loop below
+// tests them (fastScan in the template says why).
 {
   let q = coordsAt + <usize>(3 * t) * cs;
   let at = outAt + (<usize>used << 2);
   const lastAt = <usize>last << 2;
-  for (; t < end; t++, q += 3 * cs) {
+  if (sizeof<C>() === 8) {
+    const pxv = f64x2.splat(px);
+    const pyv = f64x2.splat(py);
+    const pzv = f64x2.splat(pz);
+    const r2v = f64x2.splat(r2);
+    const boundv = f64x2.splat(bound);
+    for (; t + 1 < end; t += 2, q += 48) {
+      const a = v128.load(q);
+      const b = v128.load(q, 16);
+      const c = v128.load(q, 32);
+      const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 3), pxv);
+      const dy = f64x2.sub(v128.shuffle<f64>(a, c, 1, 2), pyv);
+      const dz = f64x2.sub(v128.shuffle<f64>(b, c, 0, 3), pzv);
+      const dx2 = f64x2.mul(dx, dx);
+      const hit = f64x2.le(f64x2.add(f64x2.add(dx2, f64x2.mul(dy, dy)), f64x2.mul(dz, dz)), r2v);
+      @twoCandidates(hit, dx2, boundv, flag)
+    }
+  }
+  for (; flag && t < end; t++, q += 3 * cs) {
     const dx = <f64>load<C>(q) - px;
     const dx2 = dx * dx;
     if (dx2 > bound) break;

@@ -529,12 +529,40 @@ export function searchPairs3<C>(): i32 {
       const pz = <f64>load<C>(coordsAt + <usize>(3 * s + 2) * cs);
       let t = s + 1;
       let open = true;
-      // One candidate a step by pointers, as the scalar loop below tests it (fastScan in the template says why).
+      // Two candidates a step where the coordinates are float64, then one a step by pointers, as the scalar loop below
+      // tests them (fastScan in the template says why).
       {
         let q = coordsAt + <usize>(3 * t) * cs;
         let at = outAt + (<usize>used << 2);
         const lastAt = <usize>last << 2;
-        for (; t < run; t++, q += 3 * cs) {
+        if (sizeof<C>() === 8) {
+          const pxv = f64x2.splat(px);
+          const pyv = f64x2.splat(py);
+          const pzv = f64x2.splat(pz);
+          const r2v = f64x2.splat(r2);
+          const boundv = f64x2.splat(r2);
+          for (; t + 1 < run; t += 2, q += 48) {
+            const a = v128.load(q);
+            const b = v128.load(q, 16);
+            const c = v128.load(q, 32);
+            const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 3), pxv);
+            const dy = f64x2.sub(v128.shuffle<f64>(a, c, 1, 2), pyv);
+            const dz = f64x2.sub(v128.shuffle<f64>(b, c, 0, 3), pzv);
+            const dx2 = f64x2.mul(dx, dx);
+            const hit = f64x2.le(f64x2.add(f64x2.add(dx2, f64x2.mul(dy, dy)), f64x2.mul(dz, dz)), r2v);
+            store<u32>(at, s);
+            store<u32>(at + lastAt, t);
+            at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
+            store<u32>(at, s);
+            store<u32>(at + lastAt, t + 1);
+            at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
+            if (v128.any_true(f64x2.gt(dx2, boundv))) {
+              open = false;
+              break;
+            }
+          }
+        }
+        for (; open && t < run; t++, q += 3 * cs) {
           const dx = <f64>load<C>(q) - px;
           const dx2 = dx * dx;
           if (dx2 > r2) break;
@@ -586,12 +614,40 @@ export function searchPairs3<C>(): i32 {
           t++;
         }
         let inside = true;
-        // One candidate a step by pointers, as the scalar loop below tests it (fastScan in the template says why).
+        // Two candidates a step where the coordinates are float64, then one a step by pointers, as the scalar loop below
+        // tests them (fastScan in the template says why).
         {
           let q = coordsAt + <usize>(3 * t) * cs;
           let at = outAt + (<usize>used << 2);
           const lastAt = <usize>last << 2;
-          for (; t < stop; t++, q += 3 * cs) {
+          if (sizeof<C>() === 8) {
+            const pxv = f64x2.splat(px);
+            const pyv = f64x2.splat(py);
+            const pzv = f64x2.splat(pz);
+            const r2v = f64x2.splat(r2);
+            const boundv = f64x2.splat(window2);
+            for (; t + 1 < stop; t += 2, q += 48) {
+              const a = v128.load(q);
+              const b = v128.load(q, 16);
+              const c = v128.load(q, 32);
+              const dx = f64x2.sub(v128.shuffle<f64>(a, b, 0, 3), pxv);
+              const dy = f64x2.sub(v128.shuffle<f64>(a, c, 1, 2), pyv);
+              const dz = f64x2.sub(v128.shuffle<f64>(b, c, 0, 3), pzv);
+              const dx2 = f64x2.mul(dx, dx);
+              const hit = f64x2.le(f64x2.add(f64x2.add(dx2, f64x2.mul(dy, dy)), f64x2.mul(dz, dz)), r2v);
+              store<u32>(at, s);
+              store<u32>(at + lastAt, t);
+              at += <usize>(step & <i32>i64x2.extract_lane(hit, 0)) << 2;
+              store<u32>(at, s);
+              store<u32>(at + lastAt, t + 1);
+              at += <usize>(step & <i32>i64x2.extract_lane(hit, 1)) << 2;
+              if (v128.any_true(f64x2.gt(dx2, boundv))) {
+                inside = false;
+                break;
+              }
+            }
+          }
+          for (; inside && t < stop; t++, q += 3 * cs) {
             const dx = <f64>load<C>(q) - px;
             const dx2 = dx * dx;
             if (dx2 > window2) break;
