@@ -98,10 +98,64 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gap = gy - (cy + 1) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          for (let t = s; t < end; t++) {
+            const dx = coords[2 * t] - x;
+            const dx2 = dx * dx;
+            // Past the chord's right end nothing more can be in.
+            if (dx2 + floor2 > bound2 && dx > 0) break;
+            const dy = coords[2 * t + 1] - y;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            target[found] = sortedIndex[t];
+            found += +(dx2 + dy * dy <= r2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = coords[2 * t] - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = coords[2 * t + 1] - y;
+          if (dx2 + dy * dy <= r2) {
+            if (found < capacity) target[found] = sortedIndex[t];
+            found++;
+          }
+        }
+      }
+    }
+    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+    return Math.min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: number = ly;
@@ -177,8 +231,6 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
         first = keys[2 * id];
         last = keys[2 * lastId];
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -209,7 +261,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
           const dx = coords[2 * t] - x;
           const dx2 = dx * dx;
           // Past the chord's right end nothing more can be in.
-          if (dx > 0 && dx2 + floor2 > r2) break;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
           const dy = coords[2 * t + 1] - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
           target[found] = sortedIndex[t];
@@ -220,7 +272,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
       for (let t = s; t < end; t++) {
         const dx = coords[2 * t] - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = coords[2 * t + 1] - y;
         if (dx2 + dy * dy <= r2) {
           if (found < capacity) target[found] = sortedIndex[t];
@@ -322,10 +374,67 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          for (let t = s; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            const dx2 = dx * dx;
+            // Past the chord's right end nothing more can be in.
+            if (dx2 + floor2 > bound2 && dx > 0) break;
+            const dy = coords[3 * t + 1] - y;
+            const dz = coords[3 * t + 2] - z;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            target[found] = sortedIndex[t];
+            found += +(dx2 + dy * dy + dz * dz <= r2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = coords[3 * t] - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = coords[3 * t + 1] - y;
+          const dz = coords[3 * t + 2] - z;
+          if (dx2 + dy * dy + dz * dz <= r2) {
+            if (found < capacity) target[found] = sortedIndex[t];
+            found++;
+          }
+        }
+      }
+    }
+    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+    return Math.min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: number = ly;
@@ -409,8 +518,6 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         first = keys[3 * id];
         last = keys[3 * lastId];
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -441,7 +548,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
           const dx = coords[3 * t] - x;
           const dx2 = dx * dx;
           // Past the chord's right end nothing more can be in.
-          if (dx > 0 && dx2 + floor2 > r2) break;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
           const dy = coords[3 * t + 1] - y;
           const dz = coords[3 * t + 2] - z;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -453,7 +560,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
       for (let t = s; t < end; t++) {
         const dx = coords[3 * t] - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = coords[3 * t + 1] - y;
         const dz = coords[3 * t + 2] - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
@@ -546,10 +653,47 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gap = gy - (cy + 1) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = coords[2 * t] - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = coords[2 * t + 1] - y;
+          found += +(dx2 + dy * dy <= r2);
+        }
+      }
+    }
+    return Math.min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: number = ly;
@@ -625,8 +769,6 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
         first = keys[2 * id];
         last = keys[2 * lastId];
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -655,11 +797,9 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
       for (let t = s; t < end; t++) {
         const dx = coords[2 * t] - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = coords[2 * t + 1] - y;
-        if (dx2 + dy * dy <= r2) {
-          found++;
-        }
+        found += +(dx2 + dy * dy <= r2);
       }
     }
   }
@@ -742,10 +882,49 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = coords[3 * t] - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = coords[3 * t + 1] - y;
+          const dz = coords[3 * t + 2] - z;
+          found += +(dx2 + dy * dy + dz * dz <= r2);
+        }
+      }
+    }
+    return Math.min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: number = ly;
@@ -829,8 +1008,6 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
         first = keys[3 * id];
         last = keys[3 * lastId];
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -859,12 +1036,10 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
       for (let t = s; t < end; t++) {
         const dx = coords[3 * t] - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = coords[3 * t + 1] - y;
         const dz = coords[3 * t + 2] - z;
-        if (dx2 + dy * dy + dz * dz <= r2) {
-          found++;
-        }
+        found += +(dx2 + dy * dy + dz * dz <= r2);
       }
     }
   }

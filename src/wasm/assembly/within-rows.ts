@@ -89,10 +89,63 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gap = gy - (cy + 1) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          for (let t = s; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+            const dx2 = dx * dx;
+            // Past the chord's right end nothing more can be in.
+            if (dx2 + floor2 > bound2 && dx > 0) break;
+            const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+            found += i32(dx2 + dy * dy <= r2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+          if (dx2 + dy * dy <= r2) {
+            if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+            found++;
+          }
+        }
+      }
+    }
+    return min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: f64 = ly;
@@ -168,8 +221,6 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         first = load<f64>(keys + (<usize>(2 * id) << 3));
         last = load<f64>(keys + (<usize>(2 * lastId) << 3));
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -200,7 +251,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
           const dx2 = dx * dx;
           // Past the chord's right end nothing more can be in.
-          if (dx > 0 && dx2 + floor2 > r2) break;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
           const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -211,7 +262,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
         if (dx2 + dy * dy <= r2) {
           if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -287,10 +338,71 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          {
+            let qAt = coords + <usize>(3 * s) * cs;
+            let slotAt = target + (<usize>found << 2);
+            for (let t = s; t < end; t++, qAt += 3 * cs) {
+              const dx = <f64>load<C>(qAt) - x;
+              const dx2 = dx * dx;
+              // Past the chord's right end nothing more can be in.
+              if (dx2 + floor2 > bound2 && dx > 0) break;
+              const dy = <f64>load<C>(qAt + cs) - y;
+              const dz = <f64>load<C>(qAt + 2 * cs) - z;
+              // Write every candidate and advance only on a hit (scanRun in the template says why).
+              store<u32>(slotAt, load<u32>(sortedIndex + (<usize>t << 2)));
+              slotAt += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+            }
+            found = <i32>((slotAt - target) >> 2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+          const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+          if (dx2 + dy * dy + dz * dz <= r2) {
+            if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+            found++;
+          }
+        }
+      }
+    }
+    return min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: f64 = ly;
@@ -368,8 +480,6 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         first = load<f64>(keys + (<usize>(3 * id) << 3));
         last = load<f64>(keys + (<usize>(3 * lastId) << 3));
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -403,7 +513,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
             const dx = <f64>load<C>(qAt) - x;
             const dx2 = dx * dx;
             // Past the chord's right end nothing more can be in.
-            if (dx > 0 && dx2 + floor2 > r2) break;
+            if (dx2 + floor2 > bound2 && dx > 0) break;
             const dy = <f64>load<C>(qAt + cs) - y;
             const dz = <f64>load<C>(qAt + 2 * cs) - z;
             // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -417,7 +527,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
         const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
@@ -492,10 +602,47 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gap = gy - (cy + 1) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+          found += i32(dx2 + dy * dy <= r2);
+        }
+      }
+    }
+    return min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: f64 = ly;
@@ -571,8 +718,6 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
         first = load<f64>(keys + (<usize>(2 * id) << 3));
         last = load<f64>(keys + (<usize>(2 * lastId) << 3));
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -601,11 +746,9 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
-        if (dx2 + dy * dy <= r2) {
-          found++;
-        }
+        found += i32(dx2 + dy * dy <= r2);
       }
     }
   }
@@ -670,10 +813,49 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   const tiny = !(padded > 1e-150);
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
+  let found = 0;
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
+  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
+  // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
+  // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
+  // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
+  // in the same order.
+  if (dense && !clip && !tiny) {
+    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
+    const bound2 = Number.POSITIVE_INFINITY;
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        // The row's bound, as a batch's below.
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+          const dx2 = dx * dx;
+          if (dx2 + floor2 > bound2 && dx > 0) break;
+          const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+          const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+          found += i32(dx2 + dy * dy + dz * dz <= r2);
+        }
+      }
+    }
+    return min(found, n);
+  }
+  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
-  let found = 0;
   // The row's cells in y and z, moved on row by row (y fastest), not divided out of r: a division a row cost
   // more than the few points a row holds at small radii.
   let cy: f64 = ly;
@@ -751,8 +933,6 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         first = load<f64>(keys + (<usize>(3 * id) << 3));
         last = load<f64>(keys + (<usize>(3 * lastId) << 3));
       }
-      // (A run from a buffer another thread is rewriting, or one not checked, stays inside the points and never
-      // runs backwards, so that end - s cannot overflow.)
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
@@ -781,12 +961,10 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx > 0 && dx2 + floor2 > r2) break;
+        if (dx2 + floor2 > bound2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
         const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
-        if (dx2 + dy * dy + dz * dz <= r2) {
-          found++;
-        }
+        found += i32(dx2 + dy * dy + dz * dz <= r2);
       }
     }
   }
