@@ -85,3 +85,16 @@ export function spliceResults(old: string | undefined, header: string, fresh: Re
   const ids = [...all.keys()].sort((a, b) => a - b);
   return `${header}\n\n${ids.map((id) => all.get(id)).join('\n\n')}\n`;
 }
+
+/**
+ * What a file's header says of the workloads behind it: nothing for a run of every workload, else the workloads
+ * run and the sections kept from earlier runs (each of which names its run).
+ */
+export function workloadsNote(run: readonly number[], kept: readonly number[], all: boolean): string {
+  if (all) return '';
+  const ran = `${run.length === 1 ? 'workload' : 'workloads'} ${run.join(', ')}`;
+  const sorted = [...kept].sort((a, b) => a - b);
+  if (sorted.length === 0) return ` (${ran})`;
+  if (sorted.length === 1) return ` (${ran}; section ${sorted[0]} kept from an earlier run, which its Run line names)`;
+  return ` (${ran}; sections ${sorted.join(', ')} kept from earlier runs, each with a Run line naming its run)`;
+}

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { environment, gc, sink } from './harness.js';
-import { parseResults, spliceResults } from './results-file.js';
+import { parseResults, spliceResults, workloadsNote } from './results-file.js';
 
 interface Workload {
   id: number;
@@ -98,6 +98,12 @@ async function main(): Promise<void> {
   }
   const chosen = selected.length > 0 ? selected : WORKLOADS;
   gc(); // fail early if the collector cannot be exposed
+  const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
+  // A --save of some workloads keeps the file's other sections, each naming the run it came from
+  // (results-file.ts): read and split the file now, so that one it cannot split fails before the run, not after.
+  const keeps = save && !process.env.SPATIALHASH_BENCH_SECTION && chosen.length < WORKLOADS.length;
+  const old = keeps && existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : undefined;
+  if (old !== undefined) parseResults(old);
   const sectionFile = process.env.SPATIALHASH_BENCH_SECTION;
   if (sectionFile) {
     // A child of runIsolated: progress to the shared terminal, the section to the parent.
@@ -119,15 +125,13 @@ async function main(): Promise<void> {
   if (chosen.length === 1) console.log(`sink: ${sink.value} (printed so no result can be optimised away)`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (save || (!quick && chosen.length === WORKLOADS.length)) {
-    const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
     const fresh = new Map(chosen.map((w, k) => [w.id, sections[k]] as const));
-    // A run of some workloads keeps the file's other sections, each naming the run it came from (results-file.ts).
-    const old = chosen.length < WORKLOADS.length && existsSync(file) ? readFileSync(file, 'utf8') : undefined;
     const keptIds = old === undefined ? [] : [...parseResults(old).sections.keys()].filter((id) => !fresh.has(id));
-    const which =
-      selected.length === 0
-        ? ''
-        : ` (${chosen.length === 1 ? 'workload' : 'workloads'} ${chosen.map((w) => w.id).join(', ')}${keptIds.length === 1 ? `; section ${keptIds[0]} kept from an earlier run, which its Run line names` : keptIds.length > 1 ? `; sections ${keptIds.sort((a, b) => a - b).join(', ')} kept from earlier runs, each with a Run line naming its run` : ''})`;
+    const which = workloadsNote(
+      chosen.map((w) => w.id),
+      keptIds,
+      selected.length === 0,
+    );
     const header = [
       '# Benchmark results',
       '',
@@ -135,8 +139,8 @@ async function main(): Promise<void> {
       '',
       `Produced by \`npm run bench${quick ? ' -- --quick' : ''}\` (each workload in its own process)${which}. Times are per run (build included unless said otherwise); "ratio" is the median divided by this library's median, so above 1 means slower than us. Every contender's answer was checked equal to ours before timing, except where a section says why not (three's mergeVertices, which does not weld by distance).`,
     ].join('\n');
-    writeFileSync(file, spliceResults(old, header, fresh));
-    console.log(`wrote ${file}`);
+    writeFileSync(resultsFile, spliceResults(old, header, fresh));
+    console.log(`wrote ${resultsFile}`);
   }
 }
 

@@ -5,7 +5,7 @@
  * sections bench/run.ts writes.
  */
 import { describe, expect, it } from 'vitest';
-import { headerRun, namesOwnRun, parseResults, spliceResults } from '../../bench/results-file.js';
+import { headerRun, namesOwnRun, parseResults, spliceResults, workloadsNote } from '../../bench/results-file.js';
 import { readDoc } from './markdown.js';
 
 const OLD = [
@@ -65,6 +65,17 @@ describe('bench/RESULTS.md as sections', () => {
       1, 2, 3, 14,
     ]);
     expect(spliceResults(undefined, header, new Map([[1, '## 1. Radius']]))).toBe(`${header}\n\n## 1. Radius\n`);
+  });
+
+  it('says in the header which workloads ran and which sections were kept', () => {
+    expect(workloadsNote([1, 2, 3], [], true)).toBe('');
+    expect(workloadsNote([3], [], false)).toBe(' (workload 3)');
+    expect(workloadsNote([1, 2], [14], false)).toBe(
+      ' (workloads 1, 2; section 14 kept from an earlier run, which its Run line names)',
+    );
+    expect(workloadsNote([2], [14, 1], false)).toBe(
+      ' (workload 2; sections 1, 14 kept from earlier runs, each with a Run line naming its run)',
+    );
   });
 
   it('refuses a section without a number, which a splice could not place', () => {
