@@ -11,7 +11,8 @@
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
 // positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
 // left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
-// occupied cell instead (withinEveryCell).
+// occupied cell instead (withinEveryCell); a dense grid whose range is at most 3 cells a side (a radius up to a
+// cell) reads and scans each row's whole run in turn, with no batch (the direct path in the function).
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
