@@ -121,6 +121,17 @@ for (let t = s; t < end; t++) {
 }
 //#endmacro
 
+// The row (cy, cz)'s gap: every point of it is at least this far from the query across x, rounding included
+// (core/margins.ts).
+//#macro all2 rowGap()
+const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+const gap = gy - (cy + 1) * margin;
+//#endmacro
+//#macro all3 rowGap()
+const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+//#endmacro
 // A row's run s..end clamped: a run from a buffer another thread is rewriting, or one not checked, stays inside
 // the points and never runs backwards, so that end - s cannot overflow.
 //#macro all clampRun()
@@ -333,13 +344,7 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         // The row's bound, as a batch's below.
-        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-//#if D === 3
-        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
-        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
-//#else
-        const gap = gy - (cy + 1) * margin;
-//#endif
+        @rowGap()
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
         const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
@@ -369,13 +374,7 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
       // Every point of the row is at least `gap` from the query across x (rounding included, see
       // core/margins.ts), so its squared distance is at least `floor2` plus its dx squared: the x-sorted row is
       // cut to the chord by that bound, exactly.
-      const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-//#if D === 3
-      const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
-      const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
-//#else
-      const gap = gy - (cy + 1) * margin;
-//#endif
+      @rowGap()
       let floor2: f64 = 0;
       if (gap > 0 && !tiny) {
         floor2 = gap * gap * (1 - SLACK);
