@@ -63,8 +63,9 @@ export function namesOwnRun(section: string): boolean {
  * line).
  */
 export function spliceResults(old: string | undefined, header: string, fresh: ReadonlyMap<number, string>): string {
-  const kept = old === undefined ? new Map<number, string>() : parseResults(old).sections;
-  const oldRun = old === undefined ? undefined : headerRun(parseResults(old).header);
+  const parsed = old === undefined ? undefined : parseResults(old);
+  const kept = parsed?.sections ?? new Map<number, string>();
+  const oldRun = parsed === undefined ? undefined : headerRun(parsed.header);
   const all = new Map<number, string>();
   for (const [id, section] of kept) {
     if (fresh.has(id)) continue;
