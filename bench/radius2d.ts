@@ -304,7 +304,14 @@ function timeSet(
   const points = writePoints(file, pos);
   const plan = { reps: 5, slowMs: 1000, slowReps: 3 };
   const floors = [
-    cFloor('within2', points, radius, plan, 'C floor, a query per point (gcc -O3)'),
+    cFloor('within2', points, radius, plan, 'C floor, a query per point, counted inline (gcc -O3)'),
+    cFloor(
+      'withininto2',
+      points,
+      radius,
+      plan,
+      'C floor, withinInto per point: a call a query, indices written (gcc -O3)',
+    ),
     cFloor('pairs2', points, radius, plan, 'C floor, half-stencil pairs (gcc -O3)'),
     cFloor('visit2', points, radius, plan, 'C floor, each pair to a visitor through a function pointer (gcc -O3)'),
     // The fastest C found for each form, on a grid sized for the data (grid.c's count2 and visitdense2).

@@ -6,7 +6,11 @@
  *   grid <mode> <points.bin> <radius>
  *
  * mode "within2": every point's neighbours within radius (itself included),
- *   one query per point in index order, as the JS workload 1 loop does.
+ *   one query per point in index order, each neighbour counted inline.
+ * mode "withininto2": the queries of "within2" as the JS rows of
+ *   withinInto run them: each a call the compiler does not inline, which
+ *   writes the neighbours' indices into one reused buffer and returns their
+ *   number; the caller's loop then reads them back for the fingerprint.
  * mode "pairs2": every pair within radius once, as PointGrid2D.forEachPair:
  *   cells sorted by x, then the half stencil swept in x order (the rest of
  *   the cell and the next cell in its row as one run, the three cells of the
@@ -185,50 +189,79 @@ static uint32_t result_sum;
 static int32_t *csr_offsets;
 static int32_t *csr_indices;
 static int64_t csr_capacity;
+static int32_t *within_out; /* withininto2: one query's indices, n at most */
+
+/* The sorted entries from..to within r2 of (x, y) of one query of within2 / withininto2: with out == NULL each is
+ * summed into *sum with weight (the query's index + 1), otherwise its index is written to out[found...]. Returns
+ * found plus their number. Always inlined, so that each caller gets its own loop with the other branch gone. */
+static inline __attribute__((always_inline)) int64_t scan_run(const grid_t *g, int32_t from, int32_t to, double x,
+                                                                double y, double r2, int32_t *out, int64_t found,
+                                                                uint32_t weight, uint32_t *sum) {
+  for (int32_t e = from; e < to; e++) {
+    double dx = g->sortedPos[2 * e] - x, dy = g->sortedPos[2 * e + 1] - y;
+    int in = dx * dx + dy * dy <= r2;
+    if (out) {
+      /* Written whatever the test says and kept by counting it: no branch to mispredict. */
+      out[found] = g->sorted[e];
+      found += in;
+    } else if (in) {
+      *sum += weight * (uint32_t)(g->sorted[e] + 1);
+      found++;
+    }
+  }
+  return found;
+}
+
+/* One query of within2 / withininto2: the points within r of (x, y), itself included, through scan_run. */
+static inline __attribute__((always_inline)) int64_t query2(const grid_t *g, double x, double y, double r,
+                                                              int32_t *out, uint32_t weight, uint32_t *sum) {
+  double r2 = r * r;
+  int64_t found = 0;
+  int64_t x0 = (int64_t)floor((x - r - g->origin[0]) / g->cell), x1 = (int64_t)floor((x + r - g->origin[0]) / g->cell);
+  int64_t y0 = (int64_t)floor((y - r - g->origin[1]) / g->cell), y1 = (int64_t)floor((y + r - g->origin[1]) / g->cell);
+  if (g->dense) {
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 >= g->extent[0]) x1 = g->extent[0] - 1;
+    if (y1 >= g->extent[1]) y1 = g->extent[1] - 1;
+    /* Cells x0..x1 of a row are one contiguous run of sorted points. */
+    for (int64_t cy = y0; cy <= y1; cy++)
+      found = scan_run(g, g->start[cy * g->extent[0] + x0], g->start[cy * g->extent[0] + x1 + 1], x, y, r2, out, found,
+                       weight, sum);
+    return found;
+  }
+  for (int64_t cy = y0; cy <= y1; cy++)
+    for (int64_t cx = x0; cx <= x1; cx++) {
+      int64_t c[3] = {cx, cy, 0};
+      int32_t id = find_cell(g, c);
+      if (id >= 0) found = scan_run(g, g->start[id], g->start[id + 1], x, y, r2, out, found, weight, sum);
+    }
+  return found;
+}
 
 static void run_within2(grid_t *g, const double *pos, double r) {
   grid_build(g, pos);
-  double r2 = r * r;
+  uint64_t count = 0;
+  uint32_t sum = 0;
+  for (int64_t i = 0; i < g->n; i++) count += query2(g, pos[2 * i], pos[2 * i + 1], r, NULL, (uint32_t)(i + 1), &sum);
+  result_count = count;
+  result_sum = sum;
+}
+
+/* withininto2's query, as a library's withinInto: the indices written to out, their number returned. Not inlined,
+ * so that its caller pays a call per query and reads the indices back, as a program calling a library does. */
+static __attribute__((noinline)) int64_t within_into2(const grid_t *g, double x, double y, double r, int32_t *out) {
+  return query2(g, x, y, r, out, 0, NULL);
+}
+
+static void run_withininto2(grid_t *g, const double *pos, double r) {
+  grid_build(g, pos);
   uint64_t count = 0;
   uint32_t sum = 0;
   for (int64_t i = 0; i < g->n; i++) {
-    double x = pos[2 * i], y = pos[2 * i + 1];
-    int64_t x0 = (int64_t)floor((x - r - g->origin[0]) / g->cell), x1 = (int64_t)floor((x + r - g->origin[0]) / g->cell);
-    int64_t y0 = (int64_t)floor((y - r - g->origin[1]) / g->cell), y1 = (int64_t)floor((y + r - g->origin[1]) / g->cell);
-    if (g->dense) {
-      if (x0 < 0) x0 = 0;
-      if (y0 < 0) y0 = 0;
-      if (x1 >= g->extent[0]) x1 = g->extent[0] - 1;
-      if (y1 >= g->extent[1]) y1 = g->extent[1] - 1;
-    }
-    for (int64_t cy = y0; cy <= y1; cy++) {
-      int32_t from, to;
-      if (g->dense) {
-        /* Cells x0..x1 of a row are one contiguous run of sorted points. */
-        from = g->start[cy * g->extent[0] + x0];
-        to = g->start[cy * g->extent[0] + x1 + 1];
-        for (int32_t e = from; e < to; e++) {
-          double dx = g->sortedPos[2 * e] - x, dy = g->sortedPos[2 * e + 1] - y;
-          if (dx * dx + dy * dy <= r2) {
-            count++;
-            sum += (uint32_t)(i + 1) * (uint32_t)(g->sorted[e] + 1);
-          }
-        }
-        continue;
-      }
-      for (int64_t cx = x0; cx <= x1; cx++) {
-        int64_t c[3] = {cx, cy, 0};
-        int32_t id = find_cell(g, c);
-        if (id < 0) continue;
-        for (int32_t e = g->start[id], end = g->start[id + 1]; e < end; e++) {
-          double dx = g->sortedPos[2 * e] - x, dy = g->sortedPos[2 * e + 1] - y;
-          if (dx * dx + dy * dy <= r2) {
-            count++;
-            sum += (uint32_t)(i + 1) * (uint32_t)(g->sorted[e] + 1);
-          }
-        }
-      }
-    }
+    int64_t found = within_into2(g, pos[2 * i], pos[2 * i + 1], r, within_out);
+    for (int64_t k = 0; k < found; k++) sum += (uint32_t)(i + 1) * (uint32_t)(within_out[k] + 1);
+    count += found;
   }
   result_count = count;
   result_sum = sum;
@@ -702,7 +735,7 @@ static void csr3_hashed(grid_t *g, const double *pos, double r) {
 
 int main(int argc, char **argv) {
   if (argc != 4 && argc != 5) {
-    fprintf(stderr, "usage: %s within2|pairs2|visit2|count2|visitdense2|collect2|csr2|csr3|collect3 <points.bin> <radius> [timed runs]\n",
+    fprintf(stderr, "usage: %s within2|withininto2|pairs2|visit2|count2|visitdense2|collect2|csr2|csr3|collect3 <points.bin> <radius> [timed runs]\n",
             argv[0]);
     return 2;
   }
@@ -712,7 +745,8 @@ int main(int argc, char **argv) {
   int count2 = strcmp(mode, "count2") == 0, visitdense2 = strcmp(mode, "visitdense2") == 0;
   int collect2 = strcmp(mode, "collect2") == 0, csr2 = strcmp(mode, "csr2") == 0;
   int collect3 = strcmp(mode, "collect3") == 0;
-  int dim = strcmp(mode, "within2") == 0 || pairs2 || visit2 || count2 || visitdense2 || collect2 || csr2 ? 2 : strcmp(mode, "csr3") == 0 || collect3 ? 3 : 0;
+  int withininto2 = strcmp(mode, "withininto2") == 0;
+  int dim = strcmp(mode, "within2") == 0 || withininto2 || pairs2 || visit2 || count2 || visitdense2 || collect2 || csr2 ? 2 : strcmp(mode, "csr3") == 0 || collect3 ? 3 : 0;
   if (!dim) {
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 2;
@@ -757,6 +791,7 @@ int main(int argc, char **argv) {
   pair_capacity = g.n * 8 + 16;
   pair_buffer = malloc(sizeof(int32_t) * pair_capacity);
   row_count = malloc(sizeof(int32_t) * g.n);
+  within_out = malloc(sizeof(int32_t) * g.n);
   for (int run = 0; run <= timed; run++) {
     double t0 = now_ms();
     if (pairs2) run_pairs2(&g, pos, r);
@@ -765,6 +800,7 @@ int main(int argc, char **argv) {
     else if (collect2) run_collect2(&g, pos, r);
     else if (csr2) run_csr2(&g, pos, r);
     else if (collect3) run_collect3(&g, pos, r);
+    else if (withininto2) run_withininto2(&g, pos, r);
     else if (dim == 2) run_within2(&g, pos, r);
     else run_csr3(&g, pos, r);
     double ms = now_ms() - t0;

@@ -24,6 +24,7 @@ import { type Contender, fingerprint, type MeasureOptions } from '../harness.js'
 /** The jobs of bench/c/grid.c (its module comment says what each does). */
 export type FloorMode =
   | 'within2'
+  | 'withininto2'
   | 'pairs2'
   | 'visit2'
   | 'count2'
@@ -128,7 +129,7 @@ export function floorTimes(mode: FloorMode, file: string, radius: number, runs: 
 }
 
 /**
- * A contender running the floor in `mode` ('within2', 'pairs2', 'visit2',
+ * A contender running the floor in `mode` ('within2', 'withininto2', 'pairs2', 'visit2',
  * 'count2', 'visitdense2', 'collect2', 'csr2', 'csr3' or 'collect3', see grid.c) over the points in `file`, or
  * null when the floor is unavailable. Its answer is the harness fingerprint
  * computed in C; its time is the one C measured around the job (process
