@@ -108,17 +108,12 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
-        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-        const gap = gy - (cy + 1) * margin;
-        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-        if (floor2 > r2) continue;
         const cell = (cy + cz * cellsY) * cellsX + lx;
         let s = cellStart[cell];
         let end = cellStart[cell + (hx - lx) + 1];
@@ -129,8 +124,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
           for (let t = s; t < end; t++) {
             const dx = coords[2 * t] - x;
             const dx2 = dx * dx;
-            // Past the chord's right end nothing more can be in.
-            if (dx2 + floor2 > bound2 && dx > 0) break;
+            // The whole run: the rows are at most three cells long.
             const dy = coords[2 * t + 1] - y;
             // Write every candidate and advance only on a hit (scanRun in the template says why).
             target[found] = sortedIndex[t];
@@ -141,7 +135,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
         for (let t = s; t < end; t++) {
           const dx = coords[2 * t] - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = coords[2 * t + 1] - y;
           if (dx2 + dy * dy <= r2) {
             if (found < capacity) target[found] = sortedIndex[t];
@@ -261,7 +255,6 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
         for (let t = s; t < end; t++) {
           const dx = coords[2 * t] - x;
           const dx2 = dx * dx;
-          // Past the chord's right end nothing more can be in.
           if (dx2 + floor2 > bound2 && dx > 0) break;
           const dy = coords[2 * t + 1] - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -384,13 +377,12 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
         const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
@@ -406,8 +398,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
           for (let t = s; t < end; t++) {
             const dx = coords[3 * t] - x;
             const dx2 = dx * dx;
-            // Past the chord's right end nothing more can be in.
-            if (dx2 + floor2 > bound2 && dx > 0) break;
+            // The whole run: the rows are at most three cells long.
             const dy = coords[3 * t + 1] - y;
             const dz = coords[3 * t + 2] - z;
             // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -419,7 +410,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         for (let t = s; t < end; t++) {
           const dx = coords[3 * t] - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = coords[3 * t + 1] - y;
           const dz = coords[3 * t + 2] - z;
           if (dx2 + dy * dy + dz * dz <= r2) {
@@ -548,7 +539,6 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         for (let t = s; t < end; t++) {
           const dx = coords[3 * t] - x;
           const dx2 = dx * dx;
-          // Past the chord's right end nothing more can be in.
           if (dx2 + floor2 > bound2 && dx > 0) break;
           const dy = coords[3 * t + 1] - y;
           const dz = coords[3 * t + 2] - z;
@@ -663,17 +653,12 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
-        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-        const gap = gy - (cy + 1) * margin;
-        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-        if (floor2 > r2) continue;
         const cell = (cy + cz * cellsY) * cellsX + lx;
         let s = cellStart[cell];
         let end = cellStart[cell + (hx - lx) + 1];
@@ -683,7 +668,7 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
         for (let t = s; t < end; t++) {
           const dx = coords[2 * t] - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = coords[2 * t + 1] - y;
           found += +(dx2 + dy * dy <= r2);
         }
@@ -892,13 +877,12 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
         const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
@@ -913,7 +897,7 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
         for (let t = s; t < end; t++) {
           const dx = coords[3 * t] - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = coords[3 * t + 1] - y;
           const dz = coords[3 * t + 2] - z;
           found += +(dx2 + dy * dy + dz * dz <= r2);

@@ -90,27 +90,25 @@ if (g.clampsIndices) clampIndices(target, Math.min(count, capacity), n);
 // coordinates' and the target's addresses by pointers, where the index form multiplied an index out at every
 // load and store (withinMany 3D was 16% slower than the hand-written kernel before the template with it,
 // bench/compare-builds.mjs at 1e6 points).
-//#macro all.rows scanRun()
+//#macro all.rows scanRun(stopLine)
 for (let t = s; t < end; t++) {
   const dx = @coord(${D} * t) - x;
   const dx2 = dx * dx;
-  // Past the chord's right end nothing more can be in.
-  if (dx2 + floor2 > bound2 && dx > 0) break;
+  stopLine
   @offsets(t);
   // Write every candidate and advance only on a hit (scanRun in the template says why).
   @put(found, @index(t));
   found += @int(dx2 + @far(t) <= r2);
 }
 //#endmacro
-//#macro as3.rows scanRun()
+//#macro as3.rows scanRun(stopLine)
 {
   let qAt = coords + <usize>(3 * s) * cs;
   let slotAt = target + (<usize>found << 2);
   for (let t = s; t < end; t++, qAt += 3 * cs) {
     const dx = <f64>load<C>(qAt) - x;
     const dx2 = dx * dx;
-    // Past the chord's right end nothing more can be in.
-    if (dx2 + floor2 > bound2 && dx > 0) break;
+    stopLine
     const dy = <f64>load<C>(qAt + cs) - y;
     const dz = <f64>load<C>(qAt + 2 * cs) - z;
     // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -132,6 +130,17 @@ const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
 const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
 const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
 //#endmacro
+// The direct path's skip of a row that lies wholly beyond the radius, by the row's bound as a batch's. Only in 3D:
+// there the corner rows of the 3 x 3 can (their gap is up to sqrt(2) radii). A 2D row in the padded range is at
+// most the padded radius away, so the test skipped one only where its gap fell within the rounding margins (and the
+// test of each point finds nothing there either way): a bound a row for almost nothing.
+//#macro all2 skipFarRow()
+//#endmacro
+//#macro all3 skipFarRow()
+@rowGap()
+const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+if (floor2 > r2) continue;
+//#endmacro
 // A row's run s..end clamped: a run from a buffer another thread is rewriting, or one not checked, stays inside
 // the points and never runs backwards, so that end - s cannot overflow.
 //#macro all clampRun()
@@ -139,19 +148,23 @@ if (s < 0) s = 0;
 if (end > n) end = n;
 if (end < s) end = s;
 //#endmacro
+// Whether a candidate lies past the chord's right end, where nothing more of the row can be in: the stop of a
+// batch's scans.
+//#macro all pastChord() = dx2 + floor2 > bound2 && dx > 0
 // A row's scan (in a loop over rows: `continue` goes to the next row): within's branch-free scanRun where every
-// candidate fits in `target`, else a test per candidate, writing while there is room and counting on. Each scan
-// stops at the first point whose squared distance past the chord's right end exceeds `bound2`: r2 in a batch of
-// rows, Infinity (the whole run) in the direct path, where the stop was a mispredicted branch a row.
-//#macro all.rows scanRow()
+// candidate fits in `target`, else a test per candidate, writing while there is room and counting on. `stopLine`
+// is the line after each candidate's dx: a batch of rows stops at the chord's right end (@pastChord), the direct
+// path scans the whole run and passes a comment, so that no test is left in its loop (the stop was a
+// mispredicted branch a row there, and a compare a candidate with an infinite bound: see the direct path).
+//#macro all.rows scanRow(stopLine)
 if (found + end - s <= capacity) {
-  @scanRun()
+  @scanRun(stopLine)
   continue;
 }
 for (let t = s; t < end; t++) {
   const dx = @coord(${D} * t) - x;
   const dx2 = dx * dx;
-  if (dx2 + floor2 > bound2 && dx > 0) break;
+  stopLine
   @offsets(t);
   if (dx2 + @far(t) <= r2) {
     if (found < capacity) @put(found, @index(t));
@@ -159,11 +172,11 @@ for (let t = s; t < end; t++) {
   }
 }
 //#endmacro
-//#macro all.count scanRow()
+//#macro all.count scanRow(stopLine)
 for (let t = s; t < end; t++) {
   const dx = @coord(${D} * t) - x;
   const dx2 = dx * dx;
-  if (dx2 + floor2 > bound2 && dx > 0) break;
+  stopLine
   @offsets(t);
   found += @int(dx2 + @far(t) <= r2);
 }
@@ -337,21 +350,18 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
-        @rowGap()
-        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-        if (floor2 > r2) continue;
+        @skipFarRow()
         const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
         let s = @start(cell);
         let end = @start(cell + <i32>(hx - lx) + 1);
         @clampRun()
-        @scanRow()
+        @scanRow(// The whole run: the rows are at most three cells long.)
       }
     }
     @clampWritten(found)
@@ -459,7 +469,7 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
           s = t;
         }
       }
-      @scanRow()
+      @scanRow(if (@pastChord()) break;)
     }
   }
   @clampWritten(found)

@@ -99,17 +99,12 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
-        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-        const gap = gy - (cy + 1) * margin;
-        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-        if (floor2 > r2) continue;
         const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
         let s = load<i32>(cellStart + (<usize>(cell) << 2));
         let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
@@ -120,8 +115,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
           for (let t = s; t < end; t++) {
             const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
             const dx2 = dx * dx;
-            // Past the chord's right end nothing more can be in.
-            if (dx2 + floor2 > bound2 && dx > 0) break;
+            // The whole run: the rows are at most three cells long.
             const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
             // Write every candidate and advance only on a hit (scanRun in the template says why).
             store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -132,7 +126,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
           if (dx2 + dy * dy <= r2) {
             if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -251,7 +245,6 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
           const dx2 = dx * dx;
-          // Past the chord's right end nothing more can be in.
           if (dx2 + floor2 > bound2 && dx > 0) break;
           const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -348,13 +341,12 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
         const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
@@ -373,8 +365,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
             for (let t = s; t < end; t++, qAt += 3 * cs) {
               const dx = <f64>load<C>(qAt) - x;
               const dx2 = dx * dx;
-              // Past the chord's right end nothing more can be in.
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              // The whole run: the rows are at most three cells long.
               const dy = <f64>load<C>(qAt + cs) - y;
               const dz = <f64>load<C>(qAt + 2 * cs) - z;
               // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -388,7 +379,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
           const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
           if (dx2 + dy * dy + dz * dz <= r2) {
@@ -513,7 +504,6 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
           for (let t = s; t < end; t++, qAt += 3 * cs) {
             const dx = <f64>load<C>(qAt) - x;
             const dx2 = dx * dx;
-            // Past the chord's right end nothing more can be in.
             if (dx2 + floor2 > bound2 && dx > 0) break;
             const dy = <f64>load<C>(qAt + cs) - y;
             const dz = <f64>load<C>(qAt + 2 * cs) - z;
@@ -612,17 +602,12 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
-        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-        const gap = gy - (cy + 1) * margin;
-        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-        if (floor2 > r2) continue;
         const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
         let s = load<i32>(cellStart + (<usize>(cell) << 2));
         let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
@@ -632,7 +617,7 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
           found += i32(dx2 + dy * dy <= r2);
         }
@@ -823,13 +808,12 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
   // VM's noise (AMD EPYC, 2026-12-04, two processes per build in turn). Same rows, same runs, so the same points
-  // in the same order.
+  // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
+  // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
+  // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
   if (dense && !clip && !tiny) {
-    // (No stop at the chord's end: the rows are at most three cells long, see scanRow.)
-    const bound2 = Number.POSITIVE_INFINITY;
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        // The row's bound, as a batch's below.
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
         const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
@@ -844,7 +828,7 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          // The whole run: the rows are at most three cells long.
           const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
           const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
           found += i32(dx2 + dy * dy + dz * dz <= r2);
