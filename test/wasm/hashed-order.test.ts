@@ -1,16 +1,17 @@
 /**
- * The kernels' hashed build numbers the occupied cells in row-major order; from 2,048 cells, in a box of at most
+ * Both paths' hashed builds number the occupied cells in row-major order; from 2,048 cells, in a box of at most
  * 2^32 cells, by a radix sort of each cell's rank in the box, else by comparisons (src/wasm/assembly/hashed.ts,
- * orderCells). Either way the grid buffer must be the JavaScript path's byte for byte (that path is held to brute
- * force by test/pointgrid), at the sizes and boxes where the radix sort runs, where it stops (a box of 2^32 cells
- * and one more column), and over builds that alternate between the two, so that a stale digit count, a pass too
- * few or a wrong span shows as a different buffer, and each build on the kernels is checked to have stayed there
- * (one that traps falls back to the JavaScript path, whose buffer would match).
+ * orderCells; src/pointgrid/cell-order.ts, byRow). Either way the cells' keys must rise in row-major order and the
+ * two paths' grid buffers must be equal byte for byte (the JavaScript path is held to brute force by
+ * test/pointgrid, whose grids have fewer cells): at the sizes and boxes where the radix sort runs, where it stops
+ * (a box of 2^32 cells and one more column), and over builds that alternate between the two, so that a stale digit
+ * count, a pass too few or a wrong span shows. Each build on the kernels is checked to have stayed there (one that
+ * traps falls back to the JavaScript path, whose buffer would match).
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PointGrid2D, PointGrid3D, setKernelMode } from '../../src/index.js';
-import { FLAG_DENSE, H_CELL_TOTAL, H_FLAGS } from '../../src/pointgrid/grid-data.js';
+import { FLAG_DENSE, H_CELL_TOTAL, H_FLAGS, readGrid } from '../../src/pointgrid/grid-data.js';
 import { kernels } from '../../src/wasm/kernels.js';
 import { gridContents } from '../support/grid-twins.js';
 
@@ -55,14 +56,32 @@ function scatter(d: 2 | 3, n: number, spans: number[], seed: number, jitter = 0.
   return out;
 }
 
+/**
+ * That the grid's cells are numbered in row-major order: their keys (d per cell) strictly increasing by z, then y,
+ * then x. Both paths order cells by a radix sort from 2,048 cells, so this, not their agreement, is the oracle.
+ */
+function expectRowMajor(grid: Grid, d: 2 | 3): void {
+  const keys = readGrid('test', grid.data, d).keys;
+  const cells = cellsOf(grid);
+  let ordered = 0;
+  for (let c = 1; c < cells; c++) {
+    let k = d - 1;
+    while (k > 0 && keys[d * c + k] === keys[d * (c - 1) + k]) k--;
+    if (keys[d * c + k] > keys[d * (c - 1) + k]) ordered++;
+  }
+  expect(ordered).toBe(cells - 1);
+}
+
 function sameBuild(d: 2 | 3, positions: Float64Array): number {
   const wasm = build(d, positions, 'wasm');
   const js = build(d, positions, 'javascript');
+  expectRowMajor(wasm.grid, d);
+  expectRowMajor(js.grid, d);
   expect(wasm.contents).toEqual(js.contents);
   return cellsOf(wasm.grid);
 }
 
-describe('the kernels hashed build: cells in row-major order, as the JavaScript path numbers them', () => {
+describe('hashed builds: cells in row-major order, on the kernels as in JavaScript', () => {
   it('2D and 3D, from 2,048 cells up, boxes of every shape below 2^32 cells (seed 4201)', () => {
     fc.assert(
       fc.property(
@@ -128,6 +147,7 @@ describe('the kernels hashed build: cells in row-major order, as the JavaScript 
         grid.validate();
         setKernelMode('javascript');
         twin.rebuild(positions);
+        expectRowMajor(grid, 2);
         expect(gridContents(grid.data, 2)).toEqual(gridContents(twin.data, 2));
         // A query near a far corner, against brute force.
         setKernelMode('wasm');
