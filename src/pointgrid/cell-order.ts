@@ -7,6 +7,7 @@
 import type { CellTable } from '../core/cell-table.js';
 import { grownLength } from '../core/grow.js';
 import { sortByKeys } from '../core/sort-keys.js';
+import { RADIX_CELLS, RADIX_DIGITS, radixOrder } from './build-loops.js';
 
 /**
  * Puts the occupied cells of a hashed grid in row-major order. One per grid,
@@ -27,7 +28,7 @@ export class CellOrder {
   private ranks = new Uint32Array(0);
   private ranksB = new Uint32Array(0);
   private idsB = new Int32Array(0);
-  private readonly digits = new Int32Array(1 << DIGIT_BITS);
+  private readonly digits = new Int32Array(RADIX_DIGITS);
 
   /**
    * Renumbers the `count` occupied cells of `table`, just filled with ids
@@ -36,8 +37,9 @@ export class CellOrder {
    * and moves their point counts (`cellStart[id]`) along. Then, as in the
    * dense layout, the occupied cells of one row within any x range have
    * consecutive ids, so a pair search reads them as one x-sorted run of
-   * points instead of cell by cell. O(count log count) whatever the
-   * first-seen order. `spare`, when given, is free memory (the grid's
+   * points instead of cell by cell. O(count) by a radix sort from 2,048
+   * cells in a box of at most 2^32 cells, else O(count log count), whatever
+   * the first-seen order. `spare`, when given, is free memory (the grid's
    * coordinate copy, filled only afterwards) to keep the sort keys in.
    */
   byRow(
@@ -73,7 +75,8 @@ export class CellOrder {
     const keys = table.keys;
     const d = table.dimension;
     identity(ids, count);
-    if (count < RADIX_CELLS || !this.radixOrder(keys, d, count)) {
+    // From 2,048 cells by a radix sort where the cells' box allows (see radixOrder in build-loops.ts).
+    if (!this.radixOrder(keys, d, count)) {
       if (cellsY * cellsZ <= 2 ** 53) {
         // A row is one number: y in 2D, z * cellsY + y in 3D, exact while the
         // layers hold at most 2^53 rows.
@@ -91,104 +94,17 @@ export class CellOrder {
     moveCounts(cellStart, rank, ids, count);
   }
 
-  /** {@link radixOrder} into `ids`, its arrays grown for `count` cells first (and kept, as the others are). */
+  /** radixOrder (build-loops.ts) into `ids`, its arrays grown for `count` cells first (and kept, as the others are). */
   private radixOrder(keys: Float64Array, d: number, count: number): boolean {
+    if (count < RADIX_CELLS) return false;
     if (this.ranks.length < count) {
       const length = grownLength(this.ranks.length, count);
       this.ranks = new Uint32Array(length);
       this.ranksB = new Uint32Array(length);
       this.idsB = new Int32Array(length);
     }
-    return radixOrder(keys, d, count, this.ids, this.ranks, this.ranksB, this.idsB, this.digits);
+    return radixOrder(keys, count, d, this.ids, this.ranks, this.ranksB, this.idsB, this.digits);
   }
-}
-
-/**
- * Cells at least this many, in a box of at most 2^32 cells, are put in row-major order by a radix sort of each
- * cell's rank in the box (as the kernels order them, src/wasm/assembly/hashed.ts): the same order as the
- * comparisons give, in at most three passes over the cells (the places as lon/lat, 41,961 cells: byRow took 6.0
- * of a JavaScript rebuild's 15.5 ms by sortByKeys).
- */
-const RADIX_CELLS = 2048;
-/** The radix sort's digit: 2,048 counts, three passes for 32-bit ranks. */
-const DIGIT_BITS = 11;
-const DIGIT_MASK = (1 << DIGIT_BITS) - 1;
-
-/**
- * The cells' ids in row-major order into `ids`: each cell's rank in the box of the cells (keys, d per cell, z
- * then y then x most significant first) into `ranks`, sorted by a stable least-significant-digit radix sort
- * through `ranksB` and `idsB`, with `digits` for the counts. False, with `ids` as they were, when the box has
- * more than 2^32 cells.
- */
-function radixOrder(
-  keys: Float64Array,
-  d: number,
-  count: number,
-  ids: Int32Array,
-  ranks: Uint32Array,
-  ranksB: Uint32Array,
-  idsB: Int32Array,
-  digits: Int32Array,
-): boolean {
-  let lowX = Number.POSITIVE_INFINITY;
-  let lowY = Number.POSITIVE_INFINITY;
-  let lowZ = d === 3 ? Number.POSITIVE_INFINITY : 0;
-  let highX = Number.NEGATIVE_INFINITY;
-  let highY = Number.NEGATIVE_INFINITY;
-  let highZ = d === 3 ? Number.NEGATIVE_INFINITY : 0;
-  for (let id = 0; id < count; id++) {
-    const x = keys[d * id];
-    const y = keys[d * id + 1];
-    if (x < lowX) lowX = x;
-    if (x > highX) highX = x;
-    if (y < lowY) lowY = y;
-    if (y > highY) highY = y;
-    if (d === 3) {
-      const z = keys[3 * id + 2];
-      if (z < lowZ) lowZ = z;
-      if (z > highZ) highZ = z;
-    }
-  }
-  const spanX = highX - lowX + 1;
-  const spanY = highY - lowY + 1;
-  const box = spanX * spanY * (highZ - lowZ + 1);
-  // (NaN fails too.) Below 2^32 every rank is exact: products and sums of integers under it.
-  if (!(box <= 2 ** 32)) return false;
-  for (let id = 0; id < count; id++) {
-    const z = d === 3 ? keys[3 * id + 2] - lowZ : 0;
-    ranks[id] = (z * spanY + keys[d * id + 1] - lowY) * spanX + keys[d * id] - lowX;
-  }
-  // The bits the largest rank needs (box - 1 < 2^32).
-  const bits = 32 - Math.clz32(box - 1);
-  let fromRank = ranks;
-  let toRank = ranksB;
-  let fromId = ids;
-  let toId = idsB;
-  for (let shift = 0; shift < bits; shift += DIGIT_BITS) {
-    digits.fill(0);
-    for (let i = 0; i < count; i++) digits[(fromRank[i] >>> shift) & DIGIT_MASK]++;
-    let sum = 0;
-    for (let digit = 0; digit <= DIGIT_MASK; digit++) {
-      const here = digits[digit];
-      digits[digit] = sum;
-      sum += here;
-    }
-    // Stable: each digit's cells keep the order of the pass before.
-    for (let i = 0; i < count; i++) {
-      const rank = fromRank[i];
-      const to = digits[(rank >>> shift) & DIGIT_MASK]++;
-      toRank[to] = rank;
-      toId[to] = fromId[i];
-    }
-    const rank = fromRank;
-    fromRank = toRank;
-    toRank = rank;
-    const id = fromId;
-    fromId = toId;
-    toId = id;
-  }
-  if (fromId !== ids) for (let r = 0; r < count; r++) ids[r] = fromId[r];
-  return true;
 }
 
 /** ids[i] = i for i < count. */

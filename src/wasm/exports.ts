@@ -125,6 +125,17 @@ export interface KernelExports {
   cellAlong(value: number, origin: number, width: number): number;
   /** build-loops.ts: `prefixSums(cellStart: usize, cells: i32, n: i32): i32` */
   prefixSums(cellStart: number, cells: number, n: number): number;
+  /** build-loops.ts: `radixOrder(keys: usize, cells: i32, d: i32, ids: usize, ranks: usize, ranksB: usize, idsB: usize, digits: usize): bool` */
+  radixOrder(
+    keys: number,
+    cells: number,
+    d: number,
+    ids: number,
+    ranks: number,
+    ranksB: number,
+    idsB: number,
+    digits: number,
+  ): boolean;
   /** build-loops.ts: `countDense64(pos: usize, n: i32, d: i32, ox: f64, oy: f64, oz: f64, w: f64, cx: i32, layer: i32, cells: i32, cellOf: usize, cellStart: usize): void` */
   countDense64(
     pos: number,

@@ -1,7 +1,7 @@
 /**
  * Both paths' hashed builds number the occupied cells in row-major order; from 2,048 cells, in a box of at most
- * 2^32 cells, by a radix sort of each cell's rank in the box, else by comparisons (src/wasm/assembly/hashed.ts,
- * orderCells; src/pointgrid/cell-order.ts, byRow). Either way the cells' keys must rise in row-major order and the
+ * 2^32 cells, by a radix sort of each cell's rank in the box (radixOrder of src/templates/build.template.ts, one
+ * source for both), else by comparisons (src/wasm/assembly/hashed.ts, orderCells; src/pointgrid/cell-order.ts). Either way the cells' keys must rise in row-major order and the
  * two paths' grid buffers must be equal byte for byte (the JavaScript path is held to brute force by
  * test/pointgrid, whose grids have fewer cells): at the sizes and boxes where the radix sort runs, where it stops
  * (a box of 2^32 cells and one more column), and over builds that alternate between the two, so that a stale digit

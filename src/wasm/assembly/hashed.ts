@@ -4,7 +4,7 @@
 // decides the result (ids are ranks in row-major order, the lookup is filled
 // in id order), so the table used to count them is this file's own.
 
-import { cellAlong } from './build-loops';
+import { cellAlong, radixOrder } from './build-loops';
 import { hashCell2, hashCell3 } from './cell-hash';
 
 // @ts-ignore: decorator
@@ -153,90 +153,6 @@ function sortRange(sortKeys: usize, ids: usize, d: i32, from: i32, to: i32, dept
   }
 }
 
-// Cells at least this many, in a box of at most 2^32 cells, are put in row-major order by a radix sort of their
-// rank in the box (a 32-bit key) rather than by comparisons: the order is the same (a rank orders cells as their
-// coordinates do, z then y then x), found in two or three passes over the cells instead of c log c comparisons
-// of d doubles each (the 41,961 cells of the places as lon/lat: 4.2 ms by quicksort).
-const RADIX_CELLS: i32 = 2048;
-const DIGIT_BITS: i32 = 11;
-const DIGITS: i32 = 1 << DIGIT_BITS;
-
-/**
- * The cells' ids in row-major order into `ids`, by a least-significant-digit radix sort of their ranks in the box
- * of the cells (keys, d per cell), with `scratch` for 3 numbers a cell and `counts` for DIGITS. False, with
- * nothing written, when the box has more than 2^32 cells (or any number in it is not finite).
- */
-function radixOrder(keys: usize, cells: i32, d: i32, ids: usize, scratch: usize, counts: usize): bool {
-  let lowX = Infinity, lowY = Infinity, lowZ: f64 = 0;
-  let highX = -Infinity, highY = -Infinity, highZ: f64 = 0;
-  if (d == 3) {
-    lowZ = Infinity;
-    highZ = -Infinity;
-  }
-  for (let i = 0; i < cells; i++) {
-    const x = load<f64>(at8(keys, d * i));
-    const y = load<f64>(at8(keys, d * i + 1));
-    lowX = min(lowX, x);
-    highX = max(highX, x);
-    lowY = min(lowY, y);
-    highY = max(highY, y);
-    if (d == 3) {
-      const z = load<f64>(at8(keys, d * i + 2));
-      lowZ = min(lowZ, z);
-      highZ = max(highZ, z);
-    }
-  }
-  const spanX = highX - lowX + 1;
-  const spanY = highY - lowY + 1;
-  const box = spanX * spanY * (highZ - lowZ + 1);
-  // (NaN fails too.) Below 2^32 every rank is exact in a double: the products and sums of integers under it.
-  if (!(box <= 4294967296.0)) return false;
-  const keyA = scratch;
-  const keyB = scratch + (<usize>cells << 2);
-  const idB = keyB + (<usize>cells << 2);
-  for (let i = 0; i < cells; i++) {
-    const x = load<f64>(at8(keys, d * i)) - lowX;
-    const y = load<f64>(at8(keys, d * i + 1)) - lowY;
-    const z = d == 3 ? load<f64>(at8(keys, d * i + 2)) - lowZ : 0;
-    store<u32>(at4(keyA, i), <u32>((z * spanY + y) * spanX + x));
-    store<i32>(at4(ids, i), i);
-  }
-  // The digits the largest rank needs (box - 1 < 2^32).
-  const bits = 32 - clz<u32>(<u32>(box - 1));
-  let fromKey = keyA, fromId = ids, toKey = keyB, toId = idB;
-  for (let shift = 0; shift < bits; shift += DIGIT_BITS) {
-    memory.fill(counts, 0, <usize>DIGITS << 2);
-    for (let i = 0; i < cells; i++) {
-      const c = at4(counts, <i32>((load<u32>(at4(fromKey, i)) >> shift) & (DIGITS - 1)));
-      store<i32>(c, load<i32>(c) + 1);
-    }
-    let sum = 0;
-    for (let digit = 0; digit < DIGITS; digit++) {
-      const c = at4(counts, digit);
-      const here = load<i32>(c);
-      store<i32>(c, sum);
-      sum += here;
-    }
-    // Stable: each digit's cells keep the order of the pass before.
-    for (let i = 0; i < cells; i++) {
-      const key = load<u32>(at4(fromKey, i));
-      const c = at4(counts, <i32>((key >> shift) & (DIGITS - 1)));
-      const to = load<i32>(c);
-      store<i32>(c, to + 1);
-      store<u32>(at4(toKey, to), key);
-      store<i32>(at4(toId, to), load<i32>(at4(fromId, i)));
-    }
-    const key = fromKey;
-    fromKey = toKey;
-    toKey = key;
-    const id = fromId;
-    fromId = toId;
-    toId = id;
-  }
-  if (fromId != ids) memory.copy(ids, fromId, <usize>cells << 2);
-  return true;
-}
-
 /**
  * Numbers the cells in row-major order: sorts the cells by their coordinates
  * (z, y, x), writes the keys in that order to `sortedKeys` and the counts to
@@ -250,7 +166,9 @@ export function orderCells(
   keys: usize, counts: usize, cells: i32, d: i32, n: i32, cellOf: usize,
   ids: usize, rank: usize, sortedKeys: usize, cellStart: usize, sortKeys: usize,
 ): void {
-  if (cells < RADIX_CELLS || !radixOrder(keys, cells, d, ids, sortKeys, rank)) {
+  // From 2,048 cells by a radix sort where the cells' box allows (see radixOrder), its arrays in sortKeys.
+  const ranksB = sortKeys + (<usize>cells << 2);
+  if (!radixOrder(keys, cells, d, ids, sortKeys, ranksB, ranksB + (<usize>cells << 2), rank)) {
     for (let i = 0; i < cells; i++) {
       store<i32>(at4(ids, i), i);
       for (let k = 0; k < d; k++) store<f64>(at8(sortKeys, d * i + k), load<f64>(at8(keys, d * i + d - 1 - k)));
