@@ -11,8 +11,8 @@
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
 // positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
 // left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
-// occupied cell instead (withinEveryCell); a range of at most 3 cells a side (a radius up to a cell), dense or
-// hashed, reads and scans each row's whole run in turn, with no batch (the direct path in the function).
+// occupied cell instead (withinEveryCell); a dense grid whose range is at most 3 cells a side (a radius up to a
+// cell) reads and scans each row's whole run in turn, with no batch (the direct path in the function).
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
@@ -100,7 +100,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -111,28 +111,12 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= hx) lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-        }
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -385,7 +369,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -396,11 +380,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
@@ -408,27 +388,9 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (
-            lastId + 1 < cells &&
-            keys[3 * lastId + 5] === cz &&
-            keys[3 * lastId + 4] === cy &&
-            keys[3 * lastId + 3] <= hx
-          )
-            lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-        }
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -534,8 +496,8 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         const id = rows[at + 1];
         const cx1 = rows[at + 2];
         const cy = rows[at + 3];
-        const cz = rows[at + 4];
         let lastId = id;
+        const cz = rows[at + 4];
         while (
           lastId + 1 < cells &&
           keys[3 * lastId + 5] === cz &&
@@ -683,7 +645,7 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -694,28 +656,12 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= hx) lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-        }
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -923,7 +869,7 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -934,11 +880,7 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
@@ -946,27 +888,9 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (
-            lastId + 1 < cells &&
-            keys[3 * lastId + 5] === cz &&
-            keys[3 * lastId + 4] === cy &&
-            keys[3 * lastId + 3] <= hx
-          )
-            lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-        }
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -1055,8 +979,8 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
         const id = rows[at + 1];
         const cx1 = rows[at + 2];
         const cy = rows[at + 3];
-        const cz = rows[at + 4];
         let lastId = id;
+        const cz = rows[at + 4];
         while (
           lastId + 1 < cells &&
           keys[3 * lastId + 5] === cz &&

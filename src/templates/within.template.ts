@@ -10,8 +10,8 @@
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
 // positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
 // left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
-// occupied cell instead (withinEveryCell); a range of at most 3 cells a side (a radius up to a cell), dense or
-// hashed, reads and scans each row's whole run in turn, with no batch (the direct path in the function).
+// occupied cell instead (withinEveryCell); a dense grid whose range is at most 3 cells a side (a radius up to a
+// cell) reads and scans each row's whole run in turn, with no batch (the direct path in the function).
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
@@ -140,16 +140,6 @@ const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
 @rowGap()
 const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
 if (floor2 > r2) continue;
-//#endmacro
-// A hashed row's run from `from` to `to` (cells along x, in the row (cy, cz)): its first occupied cell `id` (-1
-// when none is), then its last, `lastId`, the ids between them being the row's other occupied cells (row-major).
-//#macro all firstInRow(from, to)
-let id = -1;
-for (let cx = from; cx <= to && id < 0; cx++) id = @find(cx, cy, cz);
-//#endmacro
-//#macro all lastInRow(to)
-let lastId = id;
-while (lastId + 1 < cells && @nextInRow(lastId) && @key(${D} * lastId + ${D}) <= to) lastId++;
 //#endmacro
 // A row's run s..end clamped: a run from a buffer another thread is rewriting, or one not checked, stays inside
 // the points and never runs backwards, so that end - s cannot overflow.
@@ -352,7 +342,7 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -363,27 +353,13 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         @skipFarRow()
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = @start(cell);
-          end = @start(cell + <i32>(hx - lx) + 1);
-        } else {
-          @firstInRow(lx, hx)
-          if (id < 0) continue;
-          @lastInRow(hx)
-          s = @start(id);
-          end = @start(lastId + 1);
-        }
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = @start(cell);
+        let end = @start(cell + <i32>(hx - lx) + 1);
         @clampRun()
         @scanRow(// The whole run: the rows are at most three cells long.)
       }
@@ -433,7 +409,8 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
         @setRow(at + 2, cx1 - cx0);
         @setRow(at + 3, cx0);
       } else {
-        @firstInRow(cx0, cx1)
+        let id = -1;
+        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = @find(cx, cy, cz);
         if (id < 0) continue;
         @setRow(at, floor2);
         @setRow(at + 1, <f64>id);
@@ -461,8 +438,9 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
         const id = <i32>@row(at + 1);
         const cx1 = @row(at + 2);
         const cy = @row(at + 3);
+        let lastId = id;
         @in3D(const cz = @row(at + 4);)
-        @lastInRow(cx1)
+        while (lastId + 1 < cells && @nextInRow(lastId) && @key(${D} * lastId + ${D}) <= cx1) lastId++;
         s = @start(id);
         end = @start(lastId + 1);
         first = @key(${D} * id);

@@ -11,8 +11,8 @@
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
 // positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
 // left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
-// occupied cell instead (withinEveryCell); a range of at most 3 cells a side (a radius up to a cell), dense or
-// hashed, reads and scans each row's whole run in turn, with no batch (the direct path in the function).
+// occupied cell instead (withinEveryCell); a dense grid whose range is at most 3 cells a side (a radius up to a
+// cell) reads and scans each row's whole run in turn, with no batch (the direct path in the function).
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
@@ -91,7 +91,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -102,28 +102,12 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-        }
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -349,7 +333,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -360,11 +344,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
@@ -372,21 +352,9 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-        }
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -496,8 +464,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const id = <i32>load<f64>(<usize>(at + 1) << 3);
         const cx1 = load<f64>(<usize>(at + 2) << 3);
         const cy = load<f64>(<usize>(at + 3) << 3);
-        const cz = load<f64>(<usize>(at + 4) << 3);
         let lastId = id;
+        const cz = load<f64>(<usize>(at + 4) << 3);
         while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= cx1) lastId++;
         s = load<i32>(cellStart + (<usize>(id) << 2));
         end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
@@ -626,7 +594,7 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -637,28 +605,12 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-        }
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -848,7 +800,7 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
+  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
   // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
@@ -859,11 +811,7 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  // A hashed grid takes it too (each row's first occupied cell looked up, its others the ids after it, as a batch
-  // does): the places as lon/lat, every place a query at r = 0.25 deg, withinInto 52.5 against 43.2 ms on the
-  // kernels and 61.3 against 53.0 in JavaScript, countWithin 42.8 against 30.9 and 50.6 against 38.4 (both
-  // builds in one process, both ways round, AMD EPYC, 2026-12-04).
-  if (!clip && !tiny) {
+  if (dense && !clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
@@ -871,21 +819,9 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-        }
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
         if (s < 0) s = 0;
         if (end > n) end = n;
         if (end < s) end = s;
@@ -974,8 +910,8 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         const id = <i32>load<f64>(<usize>(at + 1) << 3);
         const cx1 = load<f64>(<usize>(at + 2) << 3);
         const cy = load<f64>(<usize>(at + 3) << 3);
-        const cz = load<f64>(<usize>(at + 4) << 3);
         let lastId = id;
+        const cz = load<f64>(<usize>(at + 4) << 3);
         while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= cx1) lastId++;
         s = load<i32>(cellStart + (<usize>(id) << 2));
         end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
