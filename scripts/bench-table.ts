@@ -210,6 +210,14 @@ function median(tables: Table[], pick: Pick): number {
   return value;
 }
 
+/** Marks of the runs other than the file's own, in order; none of them is markdown emphasis. */
+const RUN_MARKS = ['*', '†', '‡', '§'];
+
+/** The mark of the `index`-th run other than the file's own: (*), (†), (‡), (§), then (*5), (*6), ... */
+function runMark(index: number): string {
+  return `(${RUN_MARKS[index] ?? `*${index + 1}`})`;
+}
+
 /** A ratio as the README prints it: one decimal below 10, whole numbers above. */
 function times(ratio: number): string {
   return ratio < 10 ? `${ratio.toFixed(1)}x` : `${Math.round(ratio)}x`;
@@ -242,12 +250,13 @@ export function benchTable(results: string): string {
         ? '-'
         : row.c.map((form) => `${times(ours / median(tables, form))} (${form.label})`).join(', ');
     // A row from a workload timed on its own says so, with that run's machine, date and load.
+    // Each such run gets its own mark, so that no two notes share one.
     const run = ownRun(results, row.ours.section);
-    const mark = run === undefined ? '' : ' (*)';
     if (run !== undefined && !notes.includes(run)) notes.push(run);
+    const mark = run === undefined ? '' : ` ${runMark(notes.indexOf(run))}`;
     lines.push(`| ${row.workload}${mark} | ${row.ours.label} ${ms(ours)} | ${peers} | ${c} |`);
   }
-  for (const run of notes) lines.push('', `(*) Not from that run: ${run}`);
+  notes.forEach((run, index) => lines.push('', `${runMark(index)} Not from that run: ${run}`));
   return lines.join('\n');
 }
 
