@@ -256,7 +256,7 @@ export function benchTable(results: string): string {
     const mark = run === undefined ? '' : ` ${runMark(notes.indexOf(run))}`;
     lines.push(`| ${row.workload}${mark} | ${row.ours.label} ${ms(ours)} | ${peers} | ${c} |`);
   }
-  notes.forEach((run, index) => lines.push('', `${runMark(index)} Not from that run: ${run}`));
+  for (const [index, run] of notes.entries()) lines.push('', `${runMark(index)} Not from that run: ${run}`);
   return lines.join('\n');
 }
 
