@@ -10,8 +10,9 @@
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
 // positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
 // left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
-// occupied cell instead (withinEveryCell); a dense grid whose range is at most 3 cells a side (a radius up to a
-// cell) reads and scans each row's whole run in turn, with no batch (the direct path in the function).
+// occupied cell instead (withinEveryCell); a range of at most 3 cells a side (a radius up to a cell) reads and
+// scans each row's run in turn, with no batch (the direct path in the function): whole, unless a hashed row is
+// crowded.
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
@@ -140,6 +141,50 @@ const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
 @rowGap()
 const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
 if (floor2 > r2) continue;
+//#endmacro
+// A hashed row's run over cells `from` to `to` along x, in the row (cy, cz): its first occupied cell `id` (-1 when
+// none is), then its last, `lastId`, the ids between them being the row's other occupied cells (row-major).
+//#macro all firstInRow(from, to)
+let id = -1;
+for (let cx = from; cx <= to && id < 0; cx++) id = @find(cx, cy, cz);
+//#endmacro
+//#macro all lastInRow(to)
+let lastId = id;
+while (lastId + 1 < cells && @nextInRow(lastId) && @key(${D} * lastId + ${D}) <= to) lastId++;
+//#endmacro
+// Whether the run s..end over the cells first..last along x is crowded: more than 16 points a cell. A crowded run
+// is scanned from the chord's left end (@skipToChord) to its right end (@pastChord); a sparse one whole.
+//#macro all crowded() = end - s > 16 * (last - first + 1)
+// Skips the points of a crowded run s..end (cells first..last along x) left of the chord. Where the chord starts
+// is guessed as if the run's points were spread evenly over its cells, then settled exactly by walking (the test
+// is monotone along x): one cache miss and a few sequential reads, where a bisection of a cold run waits on one
+// miss after another. Only in crowded runs: the run starts in the cell where the chord does (or is at most three
+// cells long), so the skip saves part of a cell, and at a few points a cell its square root, division and two
+// walks (a mispredicted exit each) cost more than scanning them (withinMany at 20 neighbours a point: 2D 10%, 3D
+// 25% slower with the skip).
+//#macro all skipToChord()
+const half = Math.sqrt(Math.max(r2 - floor2, 0));
+const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+if (fraction > 0) {
+  let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+  for (; t < end; t++) {
+    const dx = @coord(${D} * t) - x;
+    if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+  }
+  for (; t > s; t--) {
+    const dx = @coord(${D} * t - ${D}) - x;
+    if (dx < 0 && dx * dx + floor2 > r2) break;
+  }
+  s = t;
+}
+//#endmacro
+// The bound of a crowded row of the direct path: in 3D @skipFarRow made it; in 2D it is made here, for the few
+// rows that need it.
+//#macro all2 crowdedRowBound()
+@rowGap()
+const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+//#endmacro
+//#macro all3 crowdedRowBound()
 //#endmacro
 // A row's run s..end clamped: a run from a buffer another thread is rewriting, or one not checked, stays inside
 // the points and never runs backwards, so that end - s cannot overflow.
@@ -342,8 +387,8 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
-  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
@@ -353,21 +398,51 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  if (dense && !clip && !tiny) {
+  //
+  // A hashed grid takes that path too, each row's first occupied cell looked up and its others taken as the ids
+  // after it, as a batch does; but a crowded row (more than 16 points a cell, see @crowded) is scanned as a
+  // batch scans it, from the chord's left end to its right end. Scanning crowded rows whole lost at scale: on
+  // clustered points at 4e5 and 1e6, withinInto took 1.28x and 1.64x as long on the kernels (2.15x in JavaScript,
+  // commit 75629c0, reverted by 1aec83f), where the skip and the stop spare most of a row's cold candidates.
+  // With crowded rows scanned so, no loss was found and the gain is small: every place of the lon/lat places a
+  // query at r = 0.25 deg, the fastest of 19 interleaved runs in one process (three processes, both ways round)
+  // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
+  // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
+  // 2026-12-04, where two identical builds differed by up to 13% in median).
+  const bound2 = r2;
+  if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         @skipFarRow()
-        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-        let s = @start(cell);
-        let end = @start(cell + <i32>(hx - lx) + 1);
-        @clampRun()
+        let s: i32;
+        let end: i32;
+        if (dense) {
+          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+          s = @start(cell);
+          end = @start(cell + <i32>(hx - lx) + 1);
+          @clampRun()
+        } else {
+          @firstInRow(lx, hx)
+          if (id < 0) continue;
+          @lastInRow(hx)
+          s = @start(id);
+          end = @start(lastId + 1);
+          @clampRun()
+          const first = @key(${D} * id);
+          const last = @key(${D} * lastId);
+          if (@crowded()) {
+            @crowdedRowBound()
+            @skipToChord()
+            @scanRow(if (@pastChord()) break;)
+            continue;
+          }
+        }
         @scanRow(// The whole run: the rows are at most three cells long.)
       }
     }
     @clampWritten(found)
     return @min(found, n);
   }
-  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
@@ -409,8 +484,7 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
         @setRow(at + 2, cx1 - cx0);
         @setRow(at + 3, cx0);
       } else {
-        let id = -1;
-        for (let cx = cx0; cx <= cx1 && id < 0; cx++) id = @find(cx, cy, cz);
+        @firstInRow(cx0, cx1)
         if (id < 0) continue;
         @setRow(at, floor2);
         @setRow(at + 1, <f64>id);
@@ -438,36 +512,17 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
         const id = <i32>@row(at + 1);
         const cx1 = @row(at + 2);
         const cy = @row(at + 3);
-        let lastId = id;
         @in3D(const cz = @row(at + 4);)
-        while (lastId + 1 < cells && @nextInRow(lastId) && @key(${D} * lastId + ${D}) <= cx1) lastId++;
+        @lastInRow(cx1)
         s = @start(id);
         end = @start(lastId + 1);
         first = @key(${D} * id);
         last = @key(${D} * lastId);
       }
       @clampRun()
-      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
-      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
-      // sequential reads, where a bisection of a cold run waits on one miss after another. Only in crowded runs:
-      // the run starts in the cell where the chord does (or is at most three cells long), so the skip saves part
-      // of a cell, and at a few points a cell its square root, division and two walks (a mispredicted exit each)
-      // cost more than scanning them (withinMany at 20 neighbours a point: 2D 10%, 3D 25% slower with the skip).
-      if (end - s > 16 * (last - first + 1)) {
-        const half = Math.sqrt(Math.max(r2 - floor2, 0));
-        const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-        if (fraction > 0) {
-          let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
-          for (; t < end; t++) {
-            const dx = @coord(${D} * t) - x;
-            if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-          }
-          for (; t > s; t--) {
-            const dx = @coord(${D} * t - ${D}) - x;
-            if (dx < 0 && dx * dx + floor2 > r2) break;
-          }
-          s = t;
-        }
+      // The points left of the chord skipped in a crowded run (see @skipToChord).
+      if (@crowded()) {
+        @skipToChord()
       }
       @scanRow(if (@pastChord()) break;)
     }

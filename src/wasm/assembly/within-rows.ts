@@ -11,8 +11,9 @@
 // instead of each waiting behind the previous row's scan. A row's cells in x order are one run of sorted
 // positions (dense: directly; hashed: consecutive row-major ids), sorted by x, so a scan starts at the chord's
 // left end and stops at its right end. A hashed grid whose range spans more cells than it holds tests every
-// occupied cell instead (withinEveryCell); a dense grid whose range is at most 3 cells a side (a radius up to a
-// cell) reads and scans each row's whole run in turn, with no batch (the direct path in the function).
+// occupied cell instead (withinEveryCell); a range of at most 3 cells a side (a radius up to a cell) reads and
+// scans each row's run in turn, with no batch (the direct path in the function): whole, unless a hashed row is
+// crowded.
 //
 // countWithin is the same search that only counts (VARIANT 'count'): no target, no writes.
 
@@ -91,8 +92,8 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
-  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
@@ -102,15 +103,86 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  if (dense && !clip && !tiny) {
+  //
+  // A hashed grid takes that path too, each row's first occupied cell looked up and its others taken as the ids
+  // after it, as a batch does; but a crowded row (more than 16 points a cell, see @crowded) is scanned as a
+  // batch scans it, from the chord's left end to its right end. Scanning crowded rows whole lost at scale: on
+  // clustered points at 4e5 and 1e6, withinInto took 1.28x and 1.64x as long on the kernels (2.15x in JavaScript,
+  // commit 75629c0, reverted by 1aec83f), where the skip and the stop spare most of a row's cold candidates.
+  // With crowded rows scanned so, no loss was found and the gain is small: every place of the lon/lat places a
+  // query at r = 0.25 deg, the fastest of 19 interleaved runs in one process (three processes, both ways round)
+  // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
+  // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
+  // 2026-12-04, where two identical builds differed by up to 13% in median).
+  const bound2 = r2;
+  if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-        let s = load<i32>(cellStart + (<usize>(cell) << 2));
-        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        if (s < 0) s = 0;
-        if (end > n) end = n;
-        if (end < s) end = s;
+        let s: i32;
+        let end: i32;
+        if (dense) {
+          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+          s = load<i32>(cellStart + (<usize>(cell) << 2));
+          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+        } else {
+          let id = -1;
+          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
+          if (id < 0) continue;
+          let lastId = id;
+          while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
+          s = load<i32>(cellStart + (<usize>(id) << 2));
+          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+          const first = load<f64>(keys + (<usize>(2 * id) << 3));
+          const last = load<f64>(keys + (<usize>(2 * lastId) << 3));
+          if (end - s > 16 * (last - first + 1)) {
+            const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+            const gap = gy - (cy + 1) * margin;
+            const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+            const half = Math.sqrt(Math.max(r2 - floor2, 0));
+            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+            if (fraction > 0) {
+              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+              for (; t < end; t++) {
+                const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+              }
+              for (; t > s; t--) {
+                const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
+                if (dx < 0 && dx * dx + floor2 > r2) break;
+              }
+              s = t;
+            }
+            if (found + end - s <= capacity) {
+              for (let t = s; t < end; t++) {
+                const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+                const dx2 = dx * dx;
+                if (dx2 + floor2 > bound2 && dx > 0) break;
+                const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+                // Write every candidate and advance only on a hit (scanRun in the template says why).
+                store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+                found += i32(dx2 + dy * dy <= r2);
+              }
+              continue;
+            }
+            for (let t = s; t < end; t++) {
+              const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+              const dx2 = dx * dx;
+              if (dx2 + floor2 > bound2 && dx > 0) break;
+              const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+              if (dx2 + dy * dy <= r2) {
+                if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+                found++;
+              }
+            }
+            continue;
+          }
+        }
         if (found + end - s <= capacity) {
           for (let t = s; t < end; t++) {
             const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
@@ -137,7 +209,6 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
     }
     return min(found, n);
   }
-  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
@@ -219,12 +290,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
-      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
-      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
-      // sequential reads, where a bisection of a cold run waits on one miss after another. Only in crowded runs:
-      // the run starts in the cell where the chord does (or is at most three cells long), so the skip saves part
-      // of a cell, and at a few points a cell its square root, division and two walks (a mispredicted exit each)
-      // cost more than scanning them (withinMany at 20 neighbours a point: 2D 10%, 3D 25% slower with the skip).
+      // The points left of the chord skipped in a crowded run (see @skipToChord).
       if (end - s > 16 * (last - first + 1)) {
         const half = Math.sqrt(Math.max(r2 - floor2, 0));
         const fraction = (rx - half - first * width) / ((last - first + 1) * width);
@@ -333,8 +399,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
-  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
@@ -344,7 +410,19 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  if (dense && !clip && !tiny) {
+  //
+  // A hashed grid takes that path too, each row's first occupied cell looked up and its others taken as the ids
+  // after it, as a batch does; but a crowded row (more than 16 points a cell, see @crowded) is scanned as a
+  // batch scans it, from the chord's left end to its right end. Scanning crowded rows whole lost at scale: on
+  // clustered points at 4e5 and 1e6, withinInto took 1.28x and 1.64x as long on the kernels (2.15x in JavaScript,
+  // commit 75629c0, reverted by 1aec83f), where the skip and the stop spare most of a row's cold candidates.
+  // With crowded rows scanned so, no loss was found and the gain is small: every place of the lon/lat places a
+  // query at r = 0.25 deg, the fastest of 19 interleaved runs in one process (three processes, both ways round)
+  // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
+  // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
+  // 2026-12-04, where two identical builds differed by up to 13% in median).
+  const bound2 = r2;
+  if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
@@ -352,12 +430,75 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-        let s = load<i32>(cellStart + (<usize>(cell) << 2));
-        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        if (s < 0) s = 0;
-        if (end > n) end = n;
-        if (end < s) end = s;
+        let s: i32;
+        let end: i32;
+        if (dense) {
+          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+          s = load<i32>(cellStart + (<usize>(cell) << 2));
+          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+        } else {
+          let id = -1;
+          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
+          if (id < 0) continue;
+          let lastId = id;
+          while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
+          s = load<i32>(cellStart + (<usize>(id) << 2));
+          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+          const first = load<f64>(keys + (<usize>(3 * id) << 3));
+          const last = load<f64>(keys + (<usize>(3 * lastId) << 3));
+          if (end - s > 16 * (last - first + 1)) {
+            const half = Math.sqrt(Math.max(r2 - floor2, 0));
+            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+            if (fraction > 0) {
+              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+              for (; t < end; t++) {
+                const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+              }
+              for (; t > s; t--) {
+                const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
+                if (dx < 0 && dx * dx + floor2 > r2) break;
+              }
+              s = t;
+            }
+            if (found + end - s <= capacity) {
+              {
+                let qAt = coords + <usize>(3 * s) * cs;
+                let slotAt = target + (<usize>found << 2);
+                for (let t = s; t < end; t++, qAt += 3 * cs) {
+                  const dx = <f64>load<C>(qAt) - x;
+                  const dx2 = dx * dx;
+                  if (dx2 + floor2 > bound2 && dx > 0) break;
+                  const dy = <f64>load<C>(qAt + cs) - y;
+                  const dz = <f64>load<C>(qAt + 2 * cs) - z;
+                  // Write every candidate and advance only on a hit (scanRun in the template says why).
+                  store<u32>(slotAt, load<u32>(sortedIndex + (<usize>t << 2)));
+                  slotAt += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+                }
+                found = <i32>((slotAt - target) >> 2);
+              }
+              continue;
+            }
+            for (let t = s; t < end; t++) {
+              const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+              const dx2 = dx * dx;
+              if (dx2 + floor2 > bound2 && dx > 0) break;
+              const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+              const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+              if (dx2 + dy * dy + dz * dz <= r2) {
+                if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+                found++;
+              }
+            }
+            continue;
+          }
+        }
         if (found + end - s <= capacity) {
           {
             let qAt = coords + <usize>(3 * s) * cs;
@@ -391,7 +532,6 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
     }
     return min(found, n);
   }
-  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
@@ -464,8 +604,8 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const id = <i32>load<f64>(<usize>(at + 1) << 3);
         const cx1 = load<f64>(<usize>(at + 2) << 3);
         const cy = load<f64>(<usize>(at + 3) << 3);
-        let lastId = id;
         const cz = load<f64>(<usize>(at + 4) << 3);
+        let lastId = id;
         while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= cx1) lastId++;
         s = load<i32>(cellStart + (<usize>(id) << 2));
         end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
@@ -475,12 +615,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
-      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
-      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
-      // sequential reads, where a bisection of a cold run waits on one miss after another. Only in crowded runs:
-      // the run starts in the cell where the chord does (or is at most three cells long), so the skip saves part
-      // of a cell, and at a few points a cell its square root, division and two walks (a mispredicted exit each)
-      // cost more than scanning them (withinMany at 20 neighbours a point: 2D 10%, 3D 25% slower with the skip).
+      // The points left of the chord skipped in a crowded run (see @skipToChord).
       if (end - s > 16 * (last - first + 1)) {
         const half = Math.sqrt(Math.max(r2 - floor2, 0));
         const fraction = (rx - half - first * width) / ((last - first + 1) * width);
@@ -594,8 +729,8 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
-  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
@@ -605,15 +740,71 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  if (dense && !clip && !tiny) {
+  //
+  // A hashed grid takes that path too, each row's first occupied cell looked up and its others taken as the ids
+  // after it, as a batch does; but a crowded row (more than 16 points a cell, see @crowded) is scanned as a
+  // batch scans it, from the chord's left end to its right end. Scanning crowded rows whole lost at scale: on
+  // clustered points at 4e5 and 1e6, withinInto took 1.28x and 1.64x as long on the kernels (2.15x in JavaScript,
+  // commit 75629c0, reverted by 1aec83f), where the skip and the stop spare most of a row's cold candidates.
+  // With crowded rows scanned so, no loss was found and the gain is small: every place of the lon/lat places a
+  // query at r = 0.25 deg, the fastest of 19 interleaved runs in one process (three processes, both ways round)
+  // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
+  // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
+  // 2026-12-04, where two identical builds differed by up to 13% in median).
+  const bound2 = r2;
+  if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-        let s = load<i32>(cellStart + (<usize>(cell) << 2));
-        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        if (s < 0) s = 0;
-        if (end > n) end = n;
-        if (end < s) end = s;
+        let s: i32;
+        let end: i32;
+        if (dense) {
+          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+          s = load<i32>(cellStart + (<usize>(cell) << 2));
+          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+        } else {
+          let id = -1;
+          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
+          if (id < 0) continue;
+          let lastId = id;
+          while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
+          s = load<i32>(cellStart + (<usize>(id) << 2));
+          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+          const first = load<f64>(keys + (<usize>(2 * id) << 3));
+          const last = load<f64>(keys + (<usize>(2 * lastId) << 3));
+          if (end - s > 16 * (last - first + 1)) {
+            const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+            const gap = gy - (cy + 1) * margin;
+            const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+            const half = Math.sqrt(Math.max(r2 - floor2, 0));
+            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+            if (fraction > 0) {
+              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+              for (; t < end; t++) {
+                const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+              }
+              for (; t > s; t--) {
+                const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
+                if (dx < 0 && dx * dx + floor2 > r2) break;
+              }
+              s = t;
+            }
+            for (let t = s; t < end; t++) {
+              const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+              const dx2 = dx * dx;
+              if (dx2 + floor2 > bound2 && dx > 0) break;
+              const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+              found += i32(dx2 + dy * dy <= r2);
+            }
+            continue;
+          }
+        }
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
           const dx2 = dx * dx;
@@ -625,7 +816,6 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
     }
     return min(found, n);
   }
-  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
@@ -707,12 +897,7 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
-      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
-      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
-      // sequential reads, where a bisection of a cold run waits on one miss after another. Only in crowded runs:
-      // the run starts in the cell where the chord does (or is at most three cells long), so the skip saves part
-      // of a cell, and at a few points a cell its square root, division and two walks (a mispredicted exit each)
-      // cost more than scanning them (withinMany at 20 neighbours a point: 2D 10%, 3D 25% slower with the skip).
+      // The points left of the chord skipped in a crowded run (see @skipToChord).
       if (end - s > 16 * (last - first + 1)) {
         const half = Math.sqrt(Math.max(r2 - floor2, 0));
         const fraction = (rx - half - first * width) / ((last - first + 1) * width);
@@ -800,8 +985,8 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // With 3 rows or fewer per axis (radius up to a cell) clipping the cell range saves too little to pay for itself.
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
-  // A dense grid and at most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read
-  // and scanned in turn, whole, with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
+  // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
   // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
   // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
@@ -811,7 +996,19 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // in the same order. Its loop keeps no test but the distance (see scanRow and skipFarRow): a stop at the chord's
   // end with an infinite bound, and in 2D the row's gap, had cost 15% of withinInto in 2D on the kernels, 6% in 3D
   // and 20% of countWithin (commit 17ee494's against the next, bench/compare-builds.mjs both ways round).
-  if (dense && !clip && !tiny) {
+  //
+  // A hashed grid takes that path too, each row's first occupied cell looked up and its others taken as the ids
+  // after it, as a batch does; but a crowded row (more than 16 points a cell, see @crowded) is scanned as a
+  // batch scans it, from the chord's left end to its right end. Scanning crowded rows whole lost at scale: on
+  // clustered points at 4e5 and 1e6, withinInto took 1.28x and 1.64x as long on the kernels (2.15x in JavaScript,
+  // commit 75629c0, reverted by 1aec83f), where the skip and the stop spare most of a row's cold candidates.
+  // With crowded rows scanned so, no loss was found and the gain is small: every place of the lon/lat places a
+  // query at r = 0.25 deg, the fastest of 19 interleaved runs in one process (three processes, both ways round)
+  // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
+  // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
+  // 2026-12-04, where two identical builds differed by up to 13% in median).
+  const bound2 = r2;
+  if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
@@ -819,12 +1016,54 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-        let s = load<i32>(cellStart + (<usize>(cell) << 2));
-        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-        if (s < 0) s = 0;
-        if (end > n) end = n;
-        if (end < s) end = s;
+        let s: i32;
+        let end: i32;
+        if (dense) {
+          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+          s = load<i32>(cellStart + (<usize>(cell) << 2));
+          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+        } else {
+          let id = -1;
+          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
+          if (id < 0) continue;
+          let lastId = id;
+          while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
+          s = load<i32>(cellStart + (<usize>(id) << 2));
+          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+          if (s < 0) s = 0;
+          if (end > n) end = n;
+          if (end < s) end = s;
+          const first = load<f64>(keys + (<usize>(3 * id) << 3));
+          const last = load<f64>(keys + (<usize>(3 * lastId) << 3));
+          if (end - s > 16 * (last - first + 1)) {
+            const half = Math.sqrt(Math.max(r2 - floor2, 0));
+            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+            if (fraction > 0) {
+              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+              for (; t < end; t++) {
+                const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+              }
+              for (; t > s; t--) {
+                const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
+                if (dx < 0 && dx * dx + floor2 > r2) break;
+              }
+              s = t;
+            }
+            for (let t = s; t < end; t++) {
+              const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+              const dx2 = dx * dx;
+              if (dx2 + floor2 > bound2 && dx > 0) break;
+              const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+              const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+              found += i32(dx2 + dy * dy + dz * dz <= r2);
+            }
+            continue;
+          }
+        }
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
           const dx2 = dx * dx;
@@ -837,7 +1076,6 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
     }
     return min(found, n);
   }
-  const bound2 = r2;
   const paddedSquared = padded * padded;
   const spanY = hy - ly + 1;
   const rowTotal = spanY * (hz - lz + 1);
@@ -910,8 +1148,8 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         const id = <i32>load<f64>(<usize>(at + 1) << 3);
         const cx1 = load<f64>(<usize>(at + 2) << 3);
         const cy = load<f64>(<usize>(at + 3) << 3);
-        let lastId = id;
         const cz = load<f64>(<usize>(at + 4) << 3);
+        let lastId = id;
         while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= cx1) lastId++;
         s = load<i32>(cellStart + (<usize>(id) << 2));
         end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
@@ -921,12 +1159,7 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
       if (s < 0) s = 0;
       if (end > n) end = n;
       if (end < s) end = s;
-      // Skip the points left of the chord. Where it starts is guessed as if the run's points were spread evenly
-      // over its cells, then settled exactly by walking (the test is monotone along x): one cache miss and a few
-      // sequential reads, where a bisection of a cold run waits on one miss after another. Only in crowded runs:
-      // the run starts in the cell where the chord does (or is at most three cells long), so the skip saves part
-      // of a cell, and at a few points a cell its square root, division and two walks (a mispredicted exit each)
-      // cost more than scanning them (withinMany at 20 neighbours a point: 2D 10%, 3D 25% slower with the skip).
+      // The points left of the chord skipped in a crowded run (see @skipToChord).
       if (end - s > 16 * (last - first + 1)) {
         const half = Math.sqrt(Math.max(r2 - floor2, 0));
         const fraction = (rx - half - first * width) / ((last - first + 1) * width);
