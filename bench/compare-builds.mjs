@@ -11,6 +11,9 @@
  * AMD EPYC VM, 2026-12-02), and the row run second was not always the one favoured. Run it both ways round (A B, then
  * B A) and more than once before calling a difference real.
  *
+ * The rows are in bench/compare-rows.mjs (one instance per build, as it explains), among them withinInto and
+ * countWithin per place on the 135,233 places as lon/lat (a hashed grid).
+ *
  * Environment: ROWS, a regular expression picking rows by name; ROUNDS (default 9); JS=1 times the JavaScript path
  * (setKernelMode('javascript') on both builds); CLOCK=wall times the wall clock even where the thread's CPU time is
  * told (on this VM that count moves in steps of 4 ms: too coarse for rows of tens of milliseconds).
@@ -55,64 +58,17 @@ const side3 = Math.cbrt(n);
 for (let i = 0; i < 3 * n; i++) pos3[i] = r3() * side3;
 const rad2 = Math.sqrt(20 / Math.PI),
   rad3 = Math.cbrt((3 * 20) / (4 * Math.PI));
-let sink = 0;
-const visit = (i, j) => {
-  sink = (sink + i + j) | 0;
-};
-function rows(lib) {
-  const g2 = new lib.PointGrid2D(pos2, { cellSize: rad2 });
-  const g3 = new lib.PointGrid3D(pos3, { cellSize: rad3 });
-  const out = new Uint32Array(n);
-  return {
-    'build 2D': () => g2.rebuild(),
-    'build 3D': () => g3.rebuild(),
-    'rebuild + forEachPair 2D': () => {
-      g2.rebuild();
-      g2.forEachPair(rad2, visit);
-    },
-    // The search and the hand-over to the visitor alone (each build's kernels hold its grid from the row before).
-    'forEachPair 2D': () => g2.forEachPair(rad2, visit),
-    'rebuild + forEachPair 3D': () => {
-      g3.rebuild();
-      g3.forEachPair(rad3, visit);
-    },
-    'forEachPair 3D': () => g3.forEachPair(rad3, visit),
-    'pairs 2D': () => {
-      sink += g2.pairs(rad2).length;
-    },
-    'pairs 3D': () => {
-      sink += g3.pairs(rad3).length;
-    },
-    'neighbors 3D': () => {
-      sink += g3.neighbors(rad3).indices.length;
-    },
-    // One query per point, every point (withinInto's result into one array, as a frame loop keeps it).
-    'withinInto per point 2D': () => {
-      for (let i = 0; i < n; i++) sink += g2.withinInto(pos2[2 * i], pos2[2 * i + 1], rad2, out);
-    },
-    'countWithin per point 2D': () => {
-      for (let i = 0; i < n; i++) sink += g2.countWithin(pos2[2 * i], pos2[2 * i + 1], rad2);
-    },
-    'withinInto per point 3D': () => {
-      for (let i = 0; i < n; i++) sink += g3.withinInto(pos3[3 * i], pos3[3 * i + 1], pos3[3 * i + 2], rad3, out);
-    },
-    'within per point 2D (10k)': () => {
-      for (let i = 0; i < Math.min(10000, n); i++) sink += g2.within(pos2[2 * i], pos2[2 * i + 1], rad2).length;
-    },
-    'withinMany 2D': () => {
-      sink += g2.withinMany(pos2, rad2).indices.length;
-    },
-    'withinMany 3D': () => {
-      sink += g3.withinMany(pos3, rad3).indices.length;
-    },
-  };
-}
 if (process.env.JS) {
   old.setKernelMode('javascript');
   now.setKernelMode('javascript');
 }
-const A = rows(old),
-  B = rows(now);
+// Each build's rows from its own instance of compare-rows.mjs (that file says why).
+const rowsOf = (build) => import(`./compare-rows.mjs?build=${build}`);
+const rowsA = await rowsOf('A');
+const rowsB = await rowsOf('B');
+const data = { n, pos2, pos3, rad2, rad3 };
+const A = rowsA.rows(old, data),
+  B = rowsB.rows(now, data);
 const names = Object.keys(A).filter((k) => process.env.ROWS === undefined || new RegExp(process.env.ROWS).test(k));
 const ta = {},
   tb = {};
@@ -148,4 +104,4 @@ for (const k of names)
   console.log(
     `| ${k} | ${med(ta[k]).toFixed(2)} | ${med(tb[k]).toFixed(2)} | ${(med(tb[k]) / med(ta[k])).toFixed(2)} |`,
   );
-console.log('sink', sink);
+console.log('sink', rowsA.sink + rowsB.sink);
