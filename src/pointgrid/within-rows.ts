@@ -102,9 +102,10 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -123,7 +124,6 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -171,7 +171,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
               for (let t = s; t < end; t++) {
                 const dx = coords[2 * t] - x;
                 const dx2 = dx * dx;
-                if (dx2 + floor2 > bound2 && dx > 0) break;
+                if (dx2 + floor2 > r2 && dx > 0) break;
                 const dy = coords[2 * t + 1] - y;
                 // Write every candidate and advance only on a hit (scanRun in the template says why).
                 target[found] = sortedIndex[t];
@@ -182,7 +182,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
             for (let t = s; t < end; t++) {
               const dx = coords[2 * t] - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = coords[2 * t + 1] - y;
               if (dx2 + dy * dy <= r2) {
                 if (found < capacity) target[found] = sortedIndex[t];
@@ -321,7 +321,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
         for (let t = s; t < end; t++) {
           const dx = coords[2 * t] - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          if (dx2 + floor2 > r2 && dx > 0) break;
           const dy = coords[2 * t + 1] - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
           target[found] = sortedIndex[t];
@@ -332,7 +332,7 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
       for (let t = s; t < end; t++) {
         const dx = coords[2 * t] - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = coords[2 * t + 1] - y;
         if (dx2 + dy * dy <= r2) {
           if (found < capacity) target[found] = sortedIndex[t];
@@ -436,9 +436,10 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -457,7 +458,6 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -513,7 +513,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
               for (let t = s; t < end; t++) {
                 const dx = coords[3 * t] - x;
                 const dx2 = dx * dx;
-                if (dx2 + floor2 > bound2 && dx > 0) break;
+                if (dx2 + floor2 > r2 && dx > 0) break;
                 const dy = coords[3 * t + 1] - y;
                 const dz = coords[3 * t + 2] - z;
                 // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -525,7 +525,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
             for (let t = s; t < end; t++) {
               const dx = coords[3 * t] - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = coords[3 * t + 1] - y;
               const dz = coords[3 * t + 2] - z;
               if (dx2 + dy * dy + dz * dz <= r2) {
@@ -675,7 +675,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         for (let t = s; t < end; t++) {
           const dx = coords[3 * t] - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          if (dx2 + floor2 > r2 && dx > 0) break;
           const dy = coords[3 * t + 1] - y;
           const dz = coords[3 * t + 2] - z;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -687,7 +687,7 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
       for (let t = s; t < end; t++) {
         const dx = coords[3 * t] - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = coords[3 * t + 1] - y;
         const dz = coords[3 * t + 2] - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
@@ -782,9 +782,10 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -803,7 +804,6 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -850,7 +850,7 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
             for (let t = s; t < end; t++) {
               const dx = coords[2 * t] - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = coords[2 * t + 1] - y;
               found += +(dx2 + dy * dy <= r2);
             }
@@ -969,7 +969,7 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
       for (let t = s; t < end; t++) {
         const dx = coords[2 * t] - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = coords[2 * t + 1] - y;
         found += +(dx2 + dy * dy <= r2);
       }
@@ -1056,9 +1056,10 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -1077,7 +1078,6 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -1132,7 +1132,7 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
             for (let t = s; t < end; t++) {
               const dx = coords[3 * t] - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = coords[3 * t + 1] - y;
               const dz = coords[3 * t + 2] - z;
               found += +(dx2 + dy * dy + dz * dz <= r2);
@@ -1261,7 +1261,7 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
       for (let t = s; t < end; t++) {
         const dx = coords[3 * t] - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = coords[3 * t + 1] - y;
         const dz = coords[3 * t + 2] - z;
         found += +(dx2 + dy * dy + dz * dz <= r2);

@@ -195,7 +195,7 @@ if (end < s) end = s;
 //#endmacro
 // Whether a candidate lies past the chord's right end, where nothing more of the row can be in: the stop of a
 // batch's scans.
-//#macro all pastChord() = dx2 + floor2 > bound2 && dx > 0
+//#macro all pastChord() = dx2 + floor2 > r2 && dx > 0
 // A row's scan (in a loop over rows: `continue` goes to the next row): within's branch-free scanRun where every
 // candidate fits in `target`, else a test per candidate, writing while there is room and counting on. `stopLine`
 // is the line after each candidate's dx: a batch of rows stops at the chord's right end (@pastChord), the direct
@@ -388,9 +388,10 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -409,7 +410,6 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {

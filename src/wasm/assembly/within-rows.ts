@@ -93,9 +93,10 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -114,7 +115,6 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -162,7 +162,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
               for (let t = s; t < end; t++) {
                 const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
                 const dx2 = dx * dx;
-                if (dx2 + floor2 > bound2 && dx > 0) break;
+                if (dx2 + floor2 > r2 && dx > 0) break;
                 const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
                 // Write every candidate and advance only on a hit (scanRun in the template says why).
                 store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -173,7 +173,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
             for (let t = s; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
               if (dx2 + dy * dy <= r2) {
                 if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -311,7 +311,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
           const dx2 = dx * dx;
-          if (dx2 + floor2 > bound2 && dx > 0) break;
+          if (dx2 + floor2 > r2 && dx > 0) break;
           const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
           // Write every candidate and advance only on a hit (scanRun in the template says why).
           store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -322,7 +322,7 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
         if (dx2 + dy * dy <= r2) {
           if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
@@ -400,9 +400,10 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -421,7 +422,6 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -474,7 +474,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
                 for (let t = s; t < end; t++, qAt += 3 * cs) {
                   const dx = <f64>load<C>(qAt) - x;
                   const dx2 = dx * dx;
-                  if (dx2 + floor2 > bound2 && dx > 0) break;
+                  if (dx2 + floor2 > r2 && dx > 0) break;
                   const dy = <f64>load<C>(qAt + cs) - y;
                   const dz = <f64>load<C>(qAt + 2 * cs) - z;
                   // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -488,7 +488,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
             for (let t = s; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
               const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
               if (dx2 + dy * dy + dz * dz <= r2) {
@@ -639,7 +639,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
           for (let t = s; t < end; t++, qAt += 3 * cs) {
             const dx = <f64>load<C>(qAt) - x;
             const dx2 = dx * dx;
-            if (dx2 + floor2 > bound2 && dx > 0) break;
+            if (dx2 + floor2 > r2 && dx > 0) break;
             const dy = <f64>load<C>(qAt + cs) - y;
             const dz = <f64>load<C>(qAt + 2 * cs) - z;
             // Write every candidate and advance only on a hit (scanRun in the template says why).
@@ -653,7 +653,7 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
         const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
         if (dx2 + dy * dy + dz * dz <= r2) {
@@ -730,9 +730,10 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -751,7 +752,6 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -798,7 +798,7 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
             for (let t = s; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
               found += i32(dx2 + dy * dy <= r2);
             }
@@ -917,7 +917,7 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
         found += i32(dx2 + dy * dy <= r2);
       }
@@ -986,9 +986,10 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   const clip = (hy - ly > 2 || hz - lz > 2) && !tiny;
   let found = 0;
   // At most 3 rows per axis (a radius up to a cell, the usual cellSize): each row's run read and scanned in
-  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows the batch's stores and loads of
-  // each row's numbers, its chord skip and its stop at the chord's end (a mispredicted branch a row) cost more
-  // than they save: withinInto a point of 1e5 uniform 2D points at 20 neighbours, every point a query, took
+  // turn, whole (but see the hashed grid's crowded rows below), with no batch of bounds. At 3 (3D: 9) short rows
+  // the batch's stores and loads of each row's numbers, its chord skip and its stop at the chord's end (a
+  // mispredicted branch a row) cost more than they save: withinInto a point of 1e5 uniform 2D points at 20
+  // neighbours, every point a query, took
   // 22.1-22.6 ms against 24.3 on the kernels and 25.7-26.5 against 28.8-29.2 in JavaScript, a 3D lattice at
   // 14 neighbours 34.9 against 37.6-38.1 and 42.0-42.7 against 50.3-51.5, countWithin in JavaScript 18.1-18.3
   // against 32.8 (its count now without a branch too); at 1e6, where every query waits on memory, within this
@@ -1007,7 +1008,6 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
-  const bound2 = r2;
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -1056,7 +1056,7 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
             for (let t = s; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
               const dx2 = dx * dx;
-              if (dx2 + floor2 > bound2 && dx > 0) break;
+              if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
               const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
               found += i32(dx2 + dy * dy + dz * dz <= r2);
@@ -1179,7 +1179,7 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
       for (let t = s; t < end; t++) {
         const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
         const dx2 = dx * dx;
-        if (dx2 + floor2 > bound2 && dx > 0) break;
+        if (dx2 + floor2 > r2 && dx > 0) break;
         const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
         const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
         found += i32(dx2 + dy * dy + dz * dz <= r2);
