@@ -82,6 +82,16 @@ export interface KernelExports {
     count: number,
     total: number,
   ): void;
+  /** rows.ts: `fillRowsTrusted(order: usize, partners: usize, rowEnd: usize, cursor: usize, indices: usize, count: i32, total: u32): void` */
+  fillRowsTrusted(
+    order: number,
+    partners: number,
+    rowEnd: number,
+    cursor: number,
+    indices: number,
+    count: number,
+    total: number,
+  ): void;
   /** rows.ts: `originalPairs(order: usize, pairs: usize, length: i32, points: i32): void` */
   originalPairs(order: number, pairs: number, length: number, points: number): void;
   /** rows.ts: `rowStarts(order: usize, partners: usize, rowEnd: usize, offsets: usize, cursor: usize, count: i32): void` */

@@ -331,10 +331,15 @@ export function neighborRows(
   e.rowStarts(layout.sortedIndex, out, rowEnd, offsetsAt, cursorAt, n);
   const total = k.u32[(offsetsAt >> 2) + n];
   if (!k.reserve(indicesAt + 4 * total)) return undefined;
-  // Rows read from a buffer not checked may overlap (sorted indices that repeat) and leave entries unwritten:
-  // those read 0 then, as in the fresh array of the JavaScript path, rather than whatever the memory held.
-  if (g.clampsIndices) k.u32.fill(0, indicesAt >> 2, (indicesAt >> 2) + total);
-  e.fillRows(layout.sortedIndex, out, rowEnd, cursorAt, indicesAt, n, total);
+  if (g.clampsIndices) {
+    // Rows read from a buffer not checked may overlap (sorted indices that repeat) and leave entries unwritten:
+    // those read 0 then, as in the fresh array of the JavaScript path, rather than whatever the memory held.
+    k.u32.fill(0, indicesAt >> 2, (indicesAt >> 2) + total);
+    e.fillRows(layout.sortedIndex, out, rowEnd, cursorAt, indicesAt, n, total);
+  } else {
+    // The grid's own permutation: every row gets exactly what rowStarts counted, so no write needs a guard.
+    e.fillRowsTrusted(layout.sortedIndex, out, rowEnd, cursorAt, indicesAt, n, total);
+  }
   const offsets = reuseArray(reuse?.offsets, n + 1) ?? roomyArray(n + 1, false);
   offsets.set(k.u32.subarray(offsetsAt >> 2, (offsetsAt >> 2) + n + 1));
   const indices = reuseArray(reuse?.indices, total) ?? roomyArray(total, false);

@@ -11,7 +11,7 @@ export * from './build-loops';
 export { setGrid } from './grid';
 // The pair search and its instances (generated from src/templates/pairs.template.ts).
 export * from './pair-search';
-export { fillRows, originalPairs, rowStarts } from './rows';
+export { fillRows, fillRowsTrusted, originalPairs, rowStarts } from './rows';
 export { gatherWindow, sortWindow, written } from './within';
 // The within searches' instances (generated from src/templates/within.template.ts).
 export * from './within-rows';

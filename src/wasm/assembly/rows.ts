@@ -55,18 +55,46 @@ export function rowStarts(order: usize, partners: usize, rowEnd: usize, offsets:
  * indices repeat, so rows overlap) is dropped, as a typed array drops it.
  */
 export function fillRows(order: usize, partners: usize, rowEnd: usize, cursor: usize, indices: usize, count: i32, total: u32): void {
+  fillRowsOf(order, partners, rowEnd, cursor, indices, count, total, true);
+}
+
+/**
+ * fillRows for a grid whose sorted indices are a permutation that no one else
+ * writes (grid-base.ts's clampsIndices false: built here, or opened from a
+ * checked buffer): every row then gets exactly the entries rowStarts counted,
+ * so each write lands inside its row without a test or a clamp. The tests
+ * cost the fill 10% on workload 3's lidar scan and 23% on its shuffled 1e5
+ * lattice (AMD EPYC, 2026-12-04).
+ */
+export function fillRowsTrusted(order: usize, partners: usize, rowEnd: usize, cursor: usize, indices: usize, count: i32, total: u32): void {
+  fillRowsOf(order, partners, rowEnd, cursor, indices, count, total, false);
+}
+
+/** The loop of fillRows and fillRowsTrusted: `guarded` is a constant at each of its two sites, so each compiles its own. */
+// @ts-ignore: decorator
+@inline function fillRowsOf(
+  order: usize,
+  partners: usize,
+  rowEnd: usize,
+  cursor: usize,
+  indices: usize,
+  count: i32,
+  total: u32,
+  guarded: bool,
+): void {
   const top = <u32>(count - 1);
   for (let s = 0, k = 0; s < count; s++) {
-    const i = original(order, s, top);
+    const i = guarded ? original(order, s, top) : load<i32>(at(order, s));
     const end = load<i32>(at(rowEnd, s));
     let own = load<u32>(at(cursor, s));
     for (; k < end; k++) {
       const t = load<i32>(at(partners, k));
-      if (own < total) store<i32>(indices + (<usize>own << 2), original(order, t, top));
+      const j = guarded ? original(order, t, top) : load<i32>(at(order, t));
+      if (!guarded || own < total) store<i32>(indices + (<usize>own << 2), j);
       own++;
       const c = at(cursor, t);
       const w = load<u32>(c);
-      if (w < total) store<i32>(indices + (<usize>w << 2), i);
+      if (!guarded || w < total) store<i32>(indices + (<usize>w << 2), i);
       store<u32>(c, w + 1);
     }
     store<u32>(at(cursor, s), own);
