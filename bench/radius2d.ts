@@ -8,7 +8,7 @@
  */
 import { type NeighborLists, PointGrid2D, setKernelMode } from '../src/index.js';
 import { cities2D, citiesLonLat, clustered2D, radiusFor2D, sizeLabel, uniform2D } from './data.js';
-import { answerCount, type Contender, consume, fingerprint, measure, timingTable } from './harness.js';
+import { answerCount, type Contender, consume, csrSum, fingerprint, measure, timingTable } from './harness.js';
 import { cFloor, writePoints } from './peers/cfloor.js';
 import { d3QuadtreeVisit, flatbushSearch, kdbushWithin, kdbushWithinInto, rbushSearch } from './peers/points2d.js';
 import { probeThing, thingNote } from './peers/thing.js';
@@ -87,12 +87,7 @@ function flatbushNote(radius: number): string {
  */
 function gridWithinMany(pos: Float64Array, radius: number): bigint {
   const { offsets, indices } = new PointGrid2D(pos, { cellSize: radius }).withinMany(pos, radius);
-  const n = pos.length / 2;
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
-  }
-  return fingerprint(indices.length, sum);
+  return fingerprint(indices.length, csrSum(offsets, indices, pos.length / 2));
 }
 
 /**
@@ -106,11 +101,8 @@ function gridNeighbors(pos: Float64Array, radius: number): bigint {
 
 /** The fingerprint of CSR rows that exclude each point itself, with the self pairs added (see gridNeighbors). */
 function neighborsFingerprint({ offsets, indices }: NeighborLists, n: number): bigint {
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    sum = (sum + Math.imul(i + 1, i + 1)) | 0;
-    for (let k = offsets[i]; k < offsets[i + 1]; k++) sum = (sum + Math.imul(i + 1, indices[k] + 1)) | 0;
-  }
+  let sum = csrSum(offsets, indices, n);
+  for (let i = 0; i < n; i++) sum = (sum + Math.imul(i + 1, i + 1)) | 0;
   return fingerprint(indices.length + n, sum);
 }
 
