@@ -124,73 +124,103 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          for (let t = s; t < end; t++) {
+            const dx = coords[2 * t] - x;
+            const dx2 = dx * dx;
+            // The whole run: the rows are at most three cells long.
+            const dy = coords[2 * t + 1] - y;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            target[found] = sortedIndex[t];
+            found += +(dx2 + dy * dy <= r2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = coords[2 * t] - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = coords[2 * t + 1] - y;
+          if (dx2 + dy * dy <= r2) {
+            if (found < capacity) target[found] = sortedIndex[t];
+            found++;
+          }
+        }
+      }
+    }
+    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+    return Math.min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= hx) lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = keys[2 * id];
-          const last = keys[2 * lastId];
-          if (end - s > 16 * (last - first + 1)) {
-            const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-            const gap = gy - (cy + 1) * margin;
-            const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
-              for (; t < end; t++) {
-                const dx = coords[2 * t] - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = coords[2 * t - 2] - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy);
+        if (id < 0) continue;
+        let lastId = id;
+        while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= hx) lastId++;
+        let s = cellStart[id];
+        let end = cellStart[lastId + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = keys[2 * id];
+        const last = keys[2 * lastId];
+        if (end - s > 16 * (last - first + 1)) {
+          const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+          const gap = gy - (cy + 1) * margin;
+          const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+            for (; t < end; t++) {
+              const dx = coords[2 * t] - x;
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            if (found + end - s <= capacity) {
-              for (let t = s; t < end; t++) {
-                const dx = coords[2 * t] - x;
-                const dx2 = dx * dx;
-                if (dx2 + floor2 > r2 && dx > 0) break;
-                const dy = coords[2 * t + 1] - y;
-                // Write every candidate and advance only on a hit (scanRun in the template says why).
-                target[found] = sortedIndex[t];
-                found += +(dx2 + dy * dy <= r2);
-              }
-              continue;
+            for (; t > s; t--) {
+              const dx = coords[2 * t - 2] - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
             }
+            s = t;
+          }
+          if (found + end - s <= capacity) {
             for (let t = s; t < end; t++) {
               const dx = coords[2 * t] - x;
               const dx2 = dx * dx;
               if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = coords[2 * t + 1] - y;
-              if (dx2 + dy * dy <= r2) {
-                if (found < capacity) target[found] = sortedIndex[t];
-                found++;
-              }
+              // Write every candidate and advance only on a hit (scanRun in the template says why).
+              target[found] = sortedIndex[t];
+              found += +(dx2 + dy * dy <= r2);
             }
             continue;
           }
+          for (let t = s; t < end; t++) {
+            const dx = coords[2 * t] - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = coords[2 * t + 1] - y;
+            if (dx2 + dy * dy <= r2) {
+              if (found < capacity) target[found] = sortedIndex[t];
+              found++;
+            }
+          }
+          continue;
         }
         if (found + end - s <= capacity) {
           for (let t = s; t < end; t++) {
@@ -458,6 +488,54 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          for (let t = s; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            const dx2 = dx * dx;
+            // The whole run: the rows are at most three cells long.
+            const dy = coords[3 * t + 1] - y;
+            const dz = coords[3 * t + 2] - z;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            target[found] = sortedIndex[t];
+            found += +(dx2 + dy * dy + dz * dz <= r2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = coords[3 * t] - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = coords[3 * t + 1] - y;
+          const dz = coords[3 * t + 2] - z;
+          if (dx2 + dy * dy + dz * dz <= r2) {
+            if (found < capacity) target[found] = sortedIndex[t];
+            found++;
+          }
+        }
+      }
+    }
+    if (g.clampsIndices) clampIndices(target, Math.min(found, capacity), n);
+    return Math.min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -466,75 +544,64 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (
-            lastId + 1 < cells &&
-            keys[3 * lastId + 5] === cz &&
-            keys[3 * lastId + 4] === cy &&
-            keys[3 * lastId + 3] <= hx
-          )
-            lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = keys[3 * id];
-          const last = keys[3 * lastId];
-          if (end - s > 16 * (last - first + 1)) {
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
-              for (; t < end; t++) {
-                const dx = coords[3 * t] - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = coords[3 * t - 3] - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy, cz);
+        if (id < 0) continue;
+        let lastId = id;
+        while (
+          lastId + 1 < cells &&
+          keys[3 * lastId + 5] === cz &&
+          keys[3 * lastId + 4] === cy &&
+          keys[3 * lastId + 3] <= hx
+        )
+          lastId++;
+        let s = cellStart[id];
+        let end = cellStart[lastId + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = keys[3 * id];
+        const last = keys[3 * lastId];
+        if (end - s > 16 * (last - first + 1)) {
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+            for (; t < end; t++) {
+              const dx = coords[3 * t] - x;
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            if (found + end - s <= capacity) {
-              for (let t = s; t < end; t++) {
-                const dx = coords[3 * t] - x;
-                const dx2 = dx * dx;
-                if (dx2 + floor2 > r2 && dx > 0) break;
-                const dy = coords[3 * t + 1] - y;
-                const dz = coords[3 * t + 2] - z;
-                // Write every candidate and advance only on a hit (scanRun in the template says why).
-                target[found] = sortedIndex[t];
-                found += +(dx2 + dy * dy + dz * dz <= r2);
-              }
-              continue;
+            for (; t > s; t--) {
+              const dx = coords[3 * t - 3] - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
             }
+            s = t;
+          }
+          if (found + end - s <= capacity) {
             for (let t = s; t < end; t++) {
               const dx = coords[3 * t] - x;
               const dx2 = dx * dx;
               if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = coords[3 * t + 1] - y;
               const dz = coords[3 * t + 2] - z;
-              if (dx2 + dy * dy + dz * dz <= r2) {
-                if (found < capacity) target[found] = sortedIndex[t];
-                found++;
-              }
+              // Write every candidate and advance only on a hit (scanRun in the template says why).
+              target[found] = sortedIndex[t];
+              found += +(dx2 + dy * dy + dz * dz <= r2);
             }
             continue;
           }
+          for (let t = s; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = coords[3 * t + 1] - y;
+            const dz = coords[3 * t + 2] - z;
+            if (dx2 + dy * dy + dz * dz <= r2) {
+              if (found < capacity) target[found] = sortedIndex[t];
+              found++;
+            }
+          }
+          continue;
         }
         if (found + end - s <= capacity) {
           for (let t = s; t < end; t++) {
@@ -804,58 +871,72 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = coords[2 * t] - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = coords[2 * t + 1] - y;
+          found += +(dx2 + dy * dy <= r2);
+        }
+      }
+    }
+    return Math.min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= hx) lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = keys[2 * id];
-          const last = keys[2 * lastId];
-          if (end - s > 16 * (last - first + 1)) {
-            const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-            const gap = gy - (cy + 1) * margin;
-            const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
-              for (; t < end; t++) {
-                const dx = coords[2 * t] - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = coords[2 * t - 2] - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
-            }
-            for (let t = s; t < end; t++) {
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy);
+        if (id < 0) continue;
+        let lastId = id;
+        while (lastId + 1 < cells && keys[2 * lastId + 3] === cy && keys[2 * lastId + 2] <= hx) lastId++;
+        let s = cellStart[id];
+        let end = cellStart[lastId + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = keys[2 * id];
+        const last = keys[2 * lastId];
+        if (end - s > 16 * (last - first + 1)) {
+          const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+          const gap = gy - (cy + 1) * margin;
+          const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+            for (; t < end; t++) {
               const dx = coords[2 * t] - x;
-              const dx2 = dx * dx;
-              if (dx2 + floor2 > r2 && dx > 0) break;
-              const dy = coords[2 * t + 1] - y;
-              found += +(dx2 + dy * dy <= r2);
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            continue;
+            for (; t > s; t--) {
+              const dx = coords[2 * t - 2] - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
+            }
+            s = t;
           }
+          for (let t = s; t < end; t++) {
+            const dx = coords[2 * t] - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = coords[2 * t + 1] - y;
+            found += +(dx2 + dy * dy <= r2);
+          }
+          continue;
         }
         for (let t = s; t < end; t++) {
           const dx = coords[2 * t] - x;
@@ -1078,6 +1159,37 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = (cy + cz * cellsY) * cellsX + lx;
+        let s = cellStart[cell];
+        let end = cellStart[cell + (hx - lx) + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = coords[3 * t] - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = coords[3 * t + 1] - y;
+          const dz = coords[3 * t + 2] - z;
+          found += +(dx2 + dy * dy + dz * dz <= r2);
+        }
+      }
+    }
+    return Math.min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -1086,59 +1198,48 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: number;
-        let end: number;
-        if (dense) {
-          const cell = (cy + cz * cellsY) * cellsX + lx;
-          s = cellStart[cell];
-          end = cellStart[cell + (hx - lx) + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (
-            lastId + 1 < cells &&
-            keys[3 * lastId + 5] === cz &&
-            keys[3 * lastId + 4] === cy &&
-            keys[3 * lastId + 3] <= hx
-          )
-            lastId++;
-          s = cellStart[id];
-          end = cellStart[lastId + 1];
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = keys[3 * id];
-          const last = keys[3 * lastId];
-          if (end - s > 16 * (last - first + 1)) {
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
-              for (; t < end; t++) {
-                const dx = coords[3 * t] - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = coords[3 * t - 3] - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
-            }
-            for (let t = s; t < end; t++) {
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = g.findCell(cx, cy, cz);
+        if (id < 0) continue;
+        let lastId = id;
+        while (
+          lastId + 1 < cells &&
+          keys[3 * lastId + 5] === cz &&
+          keys[3 * lastId + 4] === cy &&
+          keys[3 * lastId + 3] <= hx
+        )
+          lastId++;
+        let s = cellStart[id];
+        let end = cellStart[lastId + 1];
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = keys[3 * id];
+        const last = keys[3 * lastId];
+        if (end - s > 16 * (last - first + 1)) {
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + Math.floor(Math.min(fraction, 1) * (end - s));
+            for (; t < end; t++) {
               const dx = coords[3 * t] - x;
-              const dx2 = dx * dx;
-              if (dx2 + floor2 > r2 && dx > 0) break;
-              const dy = coords[3 * t + 1] - y;
-              const dz = coords[3 * t + 2] - z;
-              found += +(dx2 + dy * dy + dz * dz <= r2);
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            continue;
+            for (; t > s; t--) {
+              const dx = coords[3 * t - 3] - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
+            }
+            s = t;
           }
+          for (let t = s; t < end; t++) {
+            const dx = coords[3 * t] - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = coords[3 * t + 1] - y;
+            const dz = coords[3 * t + 2] - z;
+            found += +(dx2 + dy * dy + dz * dz <= r2);
+          }
+          continue;
         }
         for (let t = s; t < end; t++) {
           const dx = coords[3 * t] - x;

@@ -410,32 +410,42 @@ export function countWithin${D}<C>(x: f64, @rest(), radius: f64): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        @skipFarRow()
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = @start(cell);
+        let end = @start(cell + <i32>(hx - lx) + 1);
+        @clampRun()
+        @scanRow(// The whole run: the rows are at most three cells long.)
+      }
+    }
+    @clampWritten(found)
+    return @min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
         @skipFarRow()
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = @start(cell);
-          end = @start(cell + <i32>(hx - lx) + 1);
-          @clampRun()
-        } else {
-          @firstInRow(lx, hx)
-          if (id < 0) continue;
-          @lastInRow(hx)
-          s = @start(id);
-          end = @start(lastId + 1);
-          @clampRun()
-          const first = @key(${D} * id);
-          const last = @key(${D} * lastId);
-          if (@crowded()) {
-            @crowdedRowBound()
-            @skipToChord()
-            @scanRow(if (@pastChord()) break;)
-            continue;
-          }
+        @firstInRow(lx, hx)
+        if (id < 0) continue;
+        @lastInRow(hx)
+        let s = @start(id);
+        let end = @start(lastId + 1);
+        @clampRun()
+        const first = @key(${D} * id);
+        const last = @key(${D} * lastId);
+        if (@crowded()) {
+          @crowdedRowBound()
+          @skipToChord()
+          @scanRow(if (@pastChord()) break;)
+          continue;
         }
         @scanRow(// The whole run: the rows are at most three cells long.)
       }

@@ -115,73 +115,102 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          for (let t = s; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+            const dx2 = dx * dx;
+            // The whole run: the rows are at most three cells long.
+            const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+            // Write every candidate and advance only on a hit (scanRun in the template says why).
+            store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+            found += i32(dx2 + dy * dy <= r2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+          if (dx2 + dy * dy <= r2) {
+            if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+            found++;
+          }
+        }
+      }
+    }
+    return min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = load<f64>(keys + (<usize>(2 * id) << 3));
-          const last = load<f64>(keys + (<usize>(2 * lastId) << 3));
-          if (end - s > 16 * (last - first + 1)) {
-            const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-            const gap = gy - (cy + 1) * margin;
-            const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
-              for (; t < end; t++) {
-                const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
+        if (id < 0) continue;
+        let lastId = id;
+        while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
+        let s = load<i32>(cellStart + (<usize>(id) << 2));
+        let end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = load<f64>(keys + (<usize>(2 * id) << 3));
+        const last = load<f64>(keys + (<usize>(2 * lastId) << 3));
+        if (end - s > 16 * (last - first + 1)) {
+          const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+          const gap = gy - (cy + 1) * margin;
+          const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+            for (; t < end; t++) {
+              const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            if (found + end - s <= capacity) {
-              for (let t = s; t < end; t++) {
-                const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
-                const dx2 = dx * dx;
-                if (dx2 + floor2 > r2 && dx > 0) break;
-                const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
-                // Write every candidate and advance only on a hit (scanRun in the template says why).
-                store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
-                found += i32(dx2 + dy * dy <= r2);
-              }
-              continue;
+            for (; t > s; t--) {
+              const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
             }
+            s = t;
+          }
+          if (found + end - s <= capacity) {
             for (let t = s; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
               const dx2 = dx * dx;
               if (dx2 + floor2 > r2 && dx > 0) break;
               const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
-              if (dx2 + dy * dy <= r2) {
-                if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
-                found++;
-              }
+              // Write every candidate and advance only on a hit (scanRun in the template says why).
+              store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+              found += i32(dx2 + dy * dy <= r2);
             }
             continue;
           }
+          for (let t = s; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+            if (dx2 + dy * dy <= r2) {
+              if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+              found++;
+            }
+          }
+          continue;
         }
         if (found + end - s <= capacity) {
           for (let t = s; t < end; t++) {
@@ -422,6 +451,58 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        if (found + end - s <= capacity) {
+          {
+            let qAt = coords + <usize>(3 * s) * cs;
+            let slotAt = target + (<usize>found << 2);
+            for (let t = s; t < end; t++, qAt += 3 * cs) {
+              const dx = <f64>load<C>(qAt) - x;
+              const dx2 = dx * dx;
+              // The whole run: the rows are at most three cells long.
+              const dy = <f64>load<C>(qAt + cs) - y;
+              const dz = <f64>load<C>(qAt + 2 * cs) - z;
+              // Write every candidate and advance only on a hit (scanRun in the template says why).
+              store<u32>(slotAt, load<u32>(sortedIndex + (<usize>t << 2)));
+              slotAt += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
+            }
+            found = <i32>((slotAt - target) >> 2);
+          }
+          continue;
+        }
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+          const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+          if (dx2 + dy * dy + dz * dz <= r2) {
+            if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+            found++;
+          }
+        }
+      }
+    }
+    return min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -430,74 +511,63 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = load<f64>(keys + (<usize>(3 * id) << 3));
-          const last = load<f64>(keys + (<usize>(3 * lastId) << 3));
-          if (end - s > 16 * (last - first + 1)) {
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
-              for (; t < end; t++) {
-                const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
-            }
-            if (found + end - s <= capacity) {
-              {
-                let qAt = coords + <usize>(3 * s) * cs;
-                let slotAt = target + (<usize>found << 2);
-                for (let t = s; t < end; t++, qAt += 3 * cs) {
-                  const dx = <f64>load<C>(qAt) - x;
-                  const dx2 = dx * dx;
-                  if (dx2 + floor2 > r2 && dx > 0) break;
-                  const dy = <f64>load<C>(qAt + cs) - y;
-                  const dz = <f64>load<C>(qAt + 2 * cs) - z;
-                  // Write every candidate and advance only on a hit (scanRun in the template says why).
-                  store<u32>(slotAt, load<u32>(sortedIndex + (<usize>t << 2)));
-                  slotAt += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
-                }
-                found = <i32>((slotAt - target) >> 2);
-              }
-              continue;
-            }
-            for (let t = s; t < end; t++) {
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
+        if (id < 0) continue;
+        let lastId = id;
+        while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
+        let s = load<i32>(cellStart + (<usize>(id) << 2));
+        let end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = load<f64>(keys + (<usize>(3 * id) << 3));
+        const last = load<f64>(keys + (<usize>(3 * lastId) << 3));
+        if (end - s > 16 * (last - first + 1)) {
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+            for (; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-              const dx2 = dx * dx;
-              if (dx2 + floor2 > r2 && dx > 0) break;
-              const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
-              const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
-              if (dx2 + dy * dy + dz * dz <= r2) {
-                if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
-                found++;
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
+            }
+            for (; t > s; t--) {
+              const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
+            }
+            s = t;
+          }
+          if (found + end - s <= capacity) {
+            {
+              let qAt = coords + <usize>(3 * s) * cs;
+              let slotAt = target + (<usize>found << 2);
+              for (let t = s; t < end; t++, qAt += 3 * cs) {
+                const dx = <f64>load<C>(qAt) - x;
+                const dx2 = dx * dx;
+                if (dx2 + floor2 > r2 && dx > 0) break;
+                const dy = <f64>load<C>(qAt + cs) - y;
+                const dz = <f64>load<C>(qAt + 2 * cs) - z;
+                // Write every candidate and advance only on a hit (scanRun in the template says why).
+                store<u32>(slotAt, load<u32>(sortedIndex + (<usize>t << 2)));
+                slotAt += <usize>(i32(dx2 + dy * dy + dz * dz <= r2)) << 2;
               }
+              found = <i32>((slotAt - target) >> 2);
             }
             continue;
           }
+          for (let t = s; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+            const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+            if (dx2 + dy * dy + dz * dz <= r2) {
+              if (found < capacity) store<u32>(target + (<usize>(found) << 2), load<u32>(sortedIndex + (<usize>(t) << 2)));
+              found++;
+            }
+          }
+          continue;
         }
         if (found + end - s <= capacity) {
           {
@@ -752,58 +822,72 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+          found += i32(dx2 + dy * dy <= r2);
+        }
+      }
+    }
+    return min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = load<f64>(keys + (<usize>(2 * id) << 3));
-          const last = load<f64>(keys + (<usize>(2 * lastId) << 3));
-          if (end - s > 16 * (last - first + 1)) {
-            const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
-            const gap = gy - (cy + 1) * margin;
-            const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
-              for (; t < end; t++) {
-                const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
-            }
-            for (let t = s; t < end; t++) {
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell(cx, cy);
+        if (id < 0) continue;
+        let lastId = id;
+        while (lastId + 1 < cells && load<f64>(keys + (<usize>(2 * lastId + 3) << 3)) === cy && load<f64>(keys + (<usize>(2 * lastId + 2) << 3)) <= hx) lastId++;
+        let s = load<i32>(cellStart + (<usize>(id) << 2));
+        let end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = load<f64>(keys + (<usize>(2 * id) << 3));
+        const last = load<f64>(keys + (<usize>(2 * lastId) << 3));
+        if (end - s > 16 * (last - first + 1)) {
+          const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+          const gap = gy - (cy + 1) * margin;
+          const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+            for (; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
-              const dx2 = dx * dx;
-              if (dx2 + floor2 > r2 && dx > 0) break;
-              const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
-              found += i32(dx2 + dy * dy <= r2);
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            continue;
+            for (; t > s; t--) {
+              const dx = <f64>load<C>(coords + <usize>(2 * t - 2) * cs) - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
+            }
+            s = t;
           }
+          for (let t = s; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = <f64>load<C>(coords + <usize>(2 * t) * cs + <usize>(1) * cs) - y;
+            found += i32(dx2 + dy * dy <= r2);
+          }
+          continue;
         }
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(2 * t) * cs) - x;
@@ -1008,6 +1092,37 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // took 0.93x to 0.94x the batched path's time for withinInto and 0.85x to 0.90x for countWithin on the kernels
   // (0.91x and 0.85x in JavaScript); the clustered sets at 1e5 and 1e6 points within this VM's noise (AMD EPYC,
   // 2026-12-04, where two identical builds differed by up to 13% in median).
+  //
+  // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
+  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
+  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
+  // within a query.
+  if (!clip && !tiny && dense) {
+    for (let cz = lz; cz <= hz; cz++) {
+      for (let cy = ly; cy <= hy; cy++) {
+        const gy = Math.max(Math.max(cy * width - ry, ry - (cy + 1) * width), 0);
+        const gz = Math.max(Math.max(cz * width - rz, rz - (cz + 1) * width), 0);
+        const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
+        const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
+        if (floor2 > r2) continue;
+        const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
+        let s = load<i32>(cellStart + (<usize>(cell) << 2));
+        let end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        for (let t = s; t < end; t++) {
+          const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+          const dx2 = dx * dx;
+          // The whole run: the rows are at most three cells long.
+          const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+          const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+          found += i32(dx2 + dy * dy + dz * dz <= r2);
+        }
+      }
+    }
+    return min(found, n);
+  }
   if (!clip && !tiny) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -1016,53 +1131,42 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
         const gap = Math.sqrt(gy * gy + gz * gz) - (cy + cz + 2) * margin;
         const floor2 = gap > 0 ? gap * gap * (1 - SLACK) : 0;
         if (floor2 > r2) continue;
-        let s: i32;
-        let end: i32;
-        if (dense) {
-          const cell = <i32>((cy + cz * cellsY) * cellsX + lx);
-          s = load<i32>(cellStart + (<usize>(cell) << 2));
-          end = load<i32>(cellStart + (<usize>(cell + <i32>(hx - lx) + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-        } else {
-          let id = -1;
-          for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
-          if (id < 0) continue;
-          let lastId = id;
-          while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
-          s = load<i32>(cellStart + (<usize>(id) << 2));
-          end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
-          if (s < 0) s = 0;
-          if (end > n) end = n;
-          if (end < s) end = s;
-          const first = load<f64>(keys + (<usize>(3 * id) << 3));
-          const last = load<f64>(keys + (<usize>(3 * lastId) << 3));
-          if (end - s > 16 * (last - first + 1)) {
-            const half = Math.sqrt(Math.max(r2 - floor2, 0));
-            const fraction = (rx - half - first * width) / ((last - first + 1) * width);
-            if (fraction > 0) {
-              let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
-              for (; t < end; t++) {
-                const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-                if (!(dx < 0 && dx * dx + floor2 > r2)) break;
-              }
-              for (; t > s; t--) {
-                const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
-                if (dx < 0 && dx * dx + floor2 > r2) break;
-              }
-              s = t;
-            }
-            for (let t = s; t < end; t++) {
+        let id = -1;
+        for (let cx = lx; cx <= hx && id < 0; cx++) id = findCell3(cx, cy, cz);
+        if (id < 0) continue;
+        let lastId = id;
+        while (lastId + 1 < cells && load<f64>(keys + (<usize>(3 * lastId + 5) << 3)) === cz && load<f64>(keys + (<usize>(3 * lastId + 4) << 3)) === cy && load<f64>(keys + (<usize>(3 * lastId + 3) << 3)) <= hx) lastId++;
+        let s = load<i32>(cellStart + (<usize>(id) << 2));
+        let end = load<i32>(cellStart + (<usize>(lastId + 1) << 2));
+        if (s < 0) s = 0;
+        if (end > n) end = n;
+        if (end < s) end = s;
+        const first = load<f64>(keys + (<usize>(3 * id) << 3));
+        const last = load<f64>(keys + (<usize>(3 * lastId) << 3));
+        if (end - s > 16 * (last - first + 1)) {
+          const half = Math.sqrt(Math.max(r2 - floor2, 0));
+          const fraction = (rx - half - first * width) / ((last - first + 1) * width);
+          if (fraction > 0) {
+            let t = s + <i32>Math.floor(Math.min(fraction, 1) * <f64>(end - s));
+            for (; t < end; t++) {
               const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
-              const dx2 = dx * dx;
-              if (dx2 + floor2 > r2 && dx > 0) break;
-              const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
-              const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
-              found += i32(dx2 + dy * dy + dz * dz <= r2);
+              if (!(dx < 0 && dx * dx + floor2 > r2)) break;
             }
-            continue;
+            for (; t > s; t--) {
+              const dx = <f64>load<C>(coords + <usize>(3 * t - 3) * cs) - x;
+              if (dx < 0 && dx * dx + floor2 > r2) break;
+            }
+            s = t;
           }
+          for (let t = s; t < end; t++) {
+            const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
+            const dx2 = dx * dx;
+            if (dx2 + floor2 > r2 && dx > 0) break;
+            const dy = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(1) * cs) - y;
+            const dz = <f64>load<C>(coords + <usize>(3 * t) * cs + <usize>(2) * cs) - z;
+            found += i32(dx2 + dy * dy + dz * dz <= r2);
+          }
+          continue;
         }
         for (let t = s; t < end; t++) {
           const dx = <f64>load<C>(coords + <usize>(3 * t) * cs) - x;
