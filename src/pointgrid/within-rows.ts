@@ -126,9 +126,9 @@ export function withinRows2D(g: Grid2D, x: number, y: number, radius: number, ta
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -490,9 +490,9 @@ export function withinRows3D(g: Grid3D, x: number, y: number, z: number, radius:
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -873,9 +873,9 @@ export function countWithin2D(g: Grid2D, x: number, y: number, radius: number): 
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -1161,9 +1161,9 @@ export function countWithin3D(g: Grid3D, x: number, y: number, z: number, radius
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {

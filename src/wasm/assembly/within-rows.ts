@@ -117,9 +117,9 @@ export function within2<C>(x: f64, y: f64, radius: f64, target: usize): i32 {
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -453,9 +453,9 @@ export function within3<C>(x: f64, y: f64, z: f64, radius: f64, target: usize): 
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -824,9 +824,9 @@ export function countWithin2<C>(x: f64, y: f64, radius: f64): i32 {
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
@@ -1094,9 +1094,9 @@ export function countWithin3<C>(x: f64, y: f64, z: f64, radius: f64): i32 {
   // 2026-12-04, where two identical builds differed by up to 13% in median).
   //
   // The dense and the hashed grid each have a loop of their own: one loop over both, choosing per row, made
-  // dense grids' withinInto 13 to 14% slower and withinMany 17 to 21% (2e5 uniform 2D points, every point a
-  // query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the choice never changes
-  // within a query.
+  // dense grids' withinInto 13 to 14% slower and withinMany 20 to 21% than the code before it (2e5 uniform 2D
+  // points, every point a query, bench/compare-builds.mjs both ways round, AMD EPYC, 2026-12-04), though the
+  // choice never changes within a query.
   if (!clip && !tiny && dense) {
     for (let cz = lz; cz <= hz; cz++) {
       for (let cy = ly; cy <= hy; cy++) {
